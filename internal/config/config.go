@@ -1,0 +1,103 @@
+// Package config owns every read of the environment and of the user's config file.
+// Nothing else in arbiter calls os.Getenv: values are read here once, in main, and
+// passed down. API keys are held as Secret so that logging or printing one shows
+// "REDACTED" instead of the key.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+)
+
+// Secret is an API key. Its printed and logged forms never show the value.
+type Secret string
+
+// String implements fmt.Stringer.
+func (Secret) String() string { return "REDACTED" }
+
+// GoString implements fmt.GoStringer so %#v hides the key too.
+func (Secret) GoString() string { return `"REDACTED"` }
+
+// LogValue implements slog.LogValuer.
+func (Secret) LogValue() slog.Value { return slog.StringValue("REDACTED") }
+
+// MarshalText hides the key from encoders that would otherwise print it.
+func (Secret) MarshalText() ([]byte, error) { return []byte("REDACTED"), nil }
+
+// Reveal returns the key itself, for handing to an SDK. Call it nowhere else.
+func (s Secret) Reveal() string { return string(s) }
+
+// Set reports whether a key is present.
+func (s Secret) Set() bool { return s != "" }
+
+// Endpoint is where one provider is reached and with what key.
+type Endpoint struct {
+	// Provider is the protocol spoken: openai, anthropic, google or ollama.
+	Provider string
+	BaseURL  string
+	Key      Secret
+	// KeyVar names the environment variable the key came from, for error messages.
+	KeyVar string
+}
+
+// Env is everything arbiter reads from the environment.
+type Env struct {
+	OpenAI    Endpoint
+	Anthropic Endpoint
+	Google    Endpoint
+	Ollama    Endpoint
+	// Presets are named OpenAI-compatible endpoints from the config file, e.g. deepseek.
+	Presets map[string]Endpoint
+	// NoColor and friends could live here; only what is read is listed.
+}
+
+// Lookup is os.LookupEnv's shape, so tests can pass a map.
+type Lookup func(string) (string, bool)
+
+// FromEnviron reads the process environment.
+func FromEnviron() Env { return Read(os.LookupEnv) }
+
+// Read builds an Env from a lookup function.
+func Read(look Lookup) Env {
+	get := func(k string) string {
+		v, _ := look(k)
+		return strings.TrimSpace(v)
+	}
+	e := Env{
+		OpenAI:    Endpoint{Provider: "openai", BaseURL: get("OPENAI_BASE_URL"), Key: Secret(get("OPENAI_API_KEY")), KeyVar: "OPENAI_API_KEY"},
+		Anthropic: Endpoint{Provider: "anthropic", BaseURL: get("ANTHROPIC_BASE_URL"), Key: Secret(get("ANTHROPIC_API_KEY")), KeyVar: "ANTHROPIC_API_KEY"},
+		Google:    Endpoint{Provider: "google", BaseURL: get("GEMINI_BASE_URL"), Key: Secret(get("GEMINI_API_KEY")), KeyVar: "GEMINI_API_KEY"},
+		Ollama:    Endpoint{Provider: "ollama", BaseURL: get("OLLAMA_HOST")},
+		Presets:   map[string]Endpoint{},
+	}
+	if !e.Google.Key.Set() {
+		e.Google.Key, e.Google.KeyVar = Secret(get("GOOGLE_API_KEY")), "GOOGLE_API_KEY"
+		if !e.Google.Key.Set() {
+			e.Google.KeyVar = "GEMINI_API_KEY"
+		}
+	}
+	if e.Ollama.BaseURL == "" {
+		e.Ollama.BaseURL = "http://127.0.0.1:11434"
+	}
+	return e
+}
+
+// Endpoint returns the endpoint for a provider name, including presets.
+func (e Env) Endpoint(provider string) (Endpoint, error) {
+	switch provider {
+	case "openai":
+		return e.OpenAI, nil
+	case "anthropic":
+		return e.Anthropic, nil
+	case "google":
+		return e.Google, nil
+	case "ollama":
+		return e.Ollama, nil
+	}
+	if p, ok := e.Presets[provider]; ok {
+		return p, nil
+	}
+	return Endpoint{}, fmt.Errorf("unknown provider %q: use openai, anthropic, google, ollama or baseline (or define it in a config file)", provider)
+}

@@ -1,0 +1,125 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Error is the one error type every provider returns. Callers branch with errors.As.
+type Error struct {
+	Provider string
+	// Status is the HTTP status, or 0 when no response arrived (connection reset, timeout).
+	Status int
+	// Code is the provider's error code or type when it sent one.
+	Code    string
+	Message string
+	// Retryable says whether the same request may succeed if sent again.
+	Retryable bool
+	// RetryAfter is the server's requested wait, from Retry-After or its relatives.
+	RetryAfter time.Duration
+	Err        error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Provider)
+	if e.Status != 0 {
+		fmt.Fprintf(&b, ": HTTP %d", e.Status)
+	}
+	if e.Code != "" {
+		fmt.Fprintf(&b, " %s", e.Code)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	} else if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// RetryableStatus says which HTTP statuses are worth another attempt: rate limits,
+// timeouts, conflicts and server errors; never bad requests, auth or not-found.
+func RetryableStatus(status int) bool {
+	switch {
+	case status == http.StatusTooManyRequests, status == http.StatusRequestTimeout,
+		status == http.StatusConflict:
+		return true
+	case status >= 500:
+		return true
+	}
+	return false
+}
+
+// TransportError wraps an error that happened before a response arrived. Connection
+// resets, refused connections, timeouts and truncated bodies are retryable; a cancelled
+// context is not.
+func TransportError(provider string, err error) *Error {
+	e := &Error{Provider: provider, Err: err, Message: err.Error()}
+	if errors.Is(err, context.Canceled) {
+		return e
+	}
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne):
+		e.Retryable = true
+	default:
+		msg := err.Error()
+		for _, s := range []string{"connection reset", "connection refused", "EOF", "broken pipe",
+			"unexpected end", "timeout", "no such host", "server closed"} {
+			if strings.Contains(msg, s) {
+				e.Retryable = true
+				break
+			}
+		}
+	}
+	return e
+}
+
+// HTTPError builds an Error from a response status and headers.
+func HTTPError(provider string, status int, h http.Header, code, msg string, err error) *Error {
+	return &Error{Provider: provider, Status: status, Code: code, Message: msg, Err: err,
+		Retryable: RetryableStatus(status), RetryAfter: RetryAfter(h, time.Now())}
+}
+
+// RetryAfter reads the wait a server asked for: retry-after-ms, then Retry-After as
+// seconds or as an HTTP date. Zero when absent or unreadable.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if h == nil {
+		return 0
+	}
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// IsRetryable reports whether err is an *Error that may succeed on another attempt.
+func IsRetryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Retryable
+}
