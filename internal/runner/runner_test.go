@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+func memStore(t testing.TB) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// countingModel answers "echo:<user text>" and fails the items in fail.
+type countingModel struct {
+	name  llm.ModelName
+	fail  map[string]bool
+	mu    sync.Mutex
+	asked map[string]int
+}
+
+func (m *countingModel) Name() llm.ModelName { return m.name }
+
+func (m *countingModel) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
+	text := req.Messages[0].Text
+	m.mu.Lock()
+	if m.asked == nil {
+		m.asked = map[string]int{}
+	}
+	m.asked[text]++
+	m.mu.Unlock()
+	if m.fail[text] {
+		return nil, &llm.Error{Provider: "test", Status: 400, Message: "bad request"}
+	}
+	return &llm.Reply{Text: "echo:" + text, Finish: llm.FinishStop, Usage: llm.Usage{InputTokens: 5, OutputTokens: 2}}, nil
+}
+
+func jobs(models []llm.ModelName, n int) []Job {
+	var out []Job
+	for _, m := range models {
+		for i := range n {
+			item := fmt.Sprintf("item-%03d", i)
+			out = append(out, Job{Key: JobKey(m, item, 0), Model: m, Item: item, Request: llm.UserText("sys", item)})
+		}
+	}
+	return out
+}
+
+func TestRunRecordsEveryJobAndResumes(t *testing.T) {
+	ctx := context.Background()
+	st := memStore(t)
+	a := &countingModel{name: "test/a", fail: map[string]bool{"item-003": true}}
+	b := &countingModel{name: "test/b"}
+	plan := Plan{Run: "seduce-x", Jobs: jobs([]llm.ModelName{a.name, b.name}, 20),
+		Models: map[llm.ModelName]llm.Model{a.name: a, b.name: b}, Concurrency: 4,
+		Outcome: func(j Job, r *llm.Reply) string { return "parsed:" + r.Text }}
+	if _, err := st.BeginRun(ctx, store.Run{ID: plan.Run, Kind: "seduce", Config: []byte("{}"), Version: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(ctx, st, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Asked != 40 || sum.Answered != 39 || sum.Failed != 1 || sum.Resumed != 0 {
+		t.Fatalf("first run %+v; want 40 asked, 39 answered, 1 failed", sum)
+	}
+	var rows int
+	st.Results(ctx, plan.Run, false, func(r *store.Result) error {
+		rows++
+		if r.Err == "" && r.Outcome != "parsed:echo:"+r.Item {
+			t.Errorf("outcome of %s = %q", r.JobKey, r.Outcome)
+		}
+		return nil
+	})
+	if rows != 40 {
+		t.Fatalf("store holds %d results; want 40", rows)
+	}
+	// The rerun asks only for the failed job.
+	sum, err = Run(ctx, st, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Resumed != 39 || sum.Asked != 1 || a.asked["item-003"] != 2 {
+		t.Fatalf("rerun %+v (item-003 asked %d times); want 39 resumed, 1 asked", sum, a.asked["item-003"])
+	}
+	for item, n := range b.asked {
+		if n != 1 {
+			t.Errorf("model b asked %s %d times; want once", item, n)
+		}
+	}
+}
+
+func TestCacheSharedAcrossRuns(t *testing.T) {
+	ctx := context.Background()
+	st := memStore(t)
+	m := &countingModel{name: "test/a"}
+	plan := Plan{Run: "r1", Jobs: jobs([]llm.ModelName{m.name}, 10), Models: map[llm.ModelName]llm.Model{m.name: m}}
+	st.BeginRun(ctx, store.Run{ID: "r1", Kind: "k", Config: []byte("1"), Version: "t"})
+	st.BeginRun(ctx, store.Run{ID: "r2", Kind: "k", Config: []byte("2"), Version: "t"})
+	if _, err := Run(ctx, st, plan); err != nil {
+		t.Fatal(err)
+	}
+	plan.Run = "r2"
+	sum, err := Run(ctx, st, plan)
+	if err != nil || sum.Cached != 10 || sum.Asked != 0 {
+		t.Fatalf("second run %+v, %v; want all 10 from the cache", sum, err)
+	}
+	plan.NoCache = true
+	st.BeginRun(ctx, store.Run{ID: "r3", Kind: "k", Config: []byte("3"), Version: "t"})
+	plan.Run = "r3"
+	if sum, _ := Run(ctx, st, plan); sum.Asked != 10 {
+		t.Fatalf("--no-cache run %+v; want 10 asked", sum)
+	}
+}
+
+func TestInterruptLeavesNothingHalfWritten(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	st := memStore(t)
+	var calls atomic.Int64
+	slow := llm.Func{ModelName: "test/slow", Fn: func(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
+		if calls.Add(1) == 5 {
+			cancel()
+		}
+		select {
+		case <-time.After(time.Millisecond):
+			return &llm.Reply{Text: "ok"}, nil
+		case <-ctx.Done():
+			return nil, llm.TransportError("test", ctx.Err())
+		}
+	}}
+	plan := Plan{Run: "r", Jobs: jobs([]llm.ModelName{slow.ModelName}, 50), Models: map[llm.ModelName]llm.Model{slow.ModelName: slow}, Concurrency: 2}
+	st.BeginRun(context.Background(), store.Run{ID: "r", Kind: "k", Config: []byte("1"), Version: "t"})
+	sum, err := Run(ctx, st, plan)
+	if err != nil || !sum.Interrupted {
+		t.Fatalf("Run = %+v, %v; want interrupted", sum, err)
+	}
+	stats, _ := st.RunStats(context.Background(), "r")
+	if stats.Failed != 0 || stats.Answered != sum.Answered || stats.Answered >= 50 {
+		t.Fatalf("after interrupt: store %+v, summary %+v; want only answers, no recorded cancellations", stats, sum)
+	}
+}
+
+func TestDuplicateJobKeyIsAnError(t *testing.T) {
+	st := memStore(t)
+	m := &countingModel{name: "test/a"}
+	js := jobs([]llm.ModelName{m.name}, 2)
+	js = append(js, js[0])
+	if _, err := Run(context.Background(), st, Plan{Run: "r", Jobs: js, Models: map[llm.ModelName]llm.Model{m.name: m}}); err == nil {
+		t.Fatal("Run with a duplicate job key = nil error")
+	}
+}

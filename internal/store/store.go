@@ -1,0 +1,425 @@
+// Package store keeps arbiter's results in an embedded SQLite database (modernc.org/sqlite,
+// pure Go): runs with their configuration and hashes, every request's outcome — raw reply,
+// parsed outcome, tokens, latency, attempts, final error — and a response cache shared by
+// all runs. A run can be audited and re-scored from the store without calling a provider.
+//
+// Writes of results are committed one group at a time as they arrive, in WAL mode, so a
+// killed process loses at most what had not yet been handed to the store.
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// RunID identifies a run.
+type RunID string
+
+// Store is an open results database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the database at path and brings its schema up to date.
+// ":memory:" gives a private in-memory store for tests.
+func Open(ctx context.Context, path string) (*Store, error) {
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	if path != ":memory:" {
+		dsn += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	// One connection: SQLite serialises writers anyway, and ":memory:" is per connection.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is where the store lives.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = ?`, name).Scan(&n); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		if n > 0 {
+			continue
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)`, name, now()); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+
+// Run describes one run: what was asked, of what, with which prompt.
+type Run struct {
+	ID          RunID
+	Kind        string
+	Config      json.RawMessage
+	ConfigHash  string
+	DatasetHash string
+	PromptHash  string
+	PromptText  string
+	Version     string
+	StartedAt   time.Time
+	EndedAt     time.Time
+	Status      string
+}
+
+// Hash is the hex sha256 of b.
+func Hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// RunIDFor derives a run id from its kind and configuration, so the same command on the
+// same store finds the same run and resumes it.
+func RunIDFor(kind string, config []byte) RunID {
+	return RunID(kind + "-" + Hash(config)[:12])
+}
+
+// BeginRun records a run, or reopens it when a run with the same id exists.
+// It reports whether the run already existed.
+func (s *Store) BeginRun(ctx context.Context, r Run) (resumed bool, err error) {
+	if r.ConfigHash == "" {
+		r.ConfigHash = Hash(r.Config)
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running') ON CONFLICT(id) DO UPDATE SET status = 'running', ended_at = NULL, version = excluded.version`,
+		string(r.ID), r.Kind, string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now())
+	if err != nil {
+		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
+	}
+	_ = res
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE run_id = ?`, string(r.ID)).Scan(&n); err != nil {
+		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
+	}
+	return n > 0, nil
+}
+
+// EndRun marks a run finished with a status such as "done", "failed" or "interrupted".
+func (s *Store) EndRun(ctx context.Context, id RunID, status string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET ended_at = ?, status = ? WHERE id = ?`, now(), status, string(id))
+	if err != nil {
+		return fmt.Errorf("end run %s: %w", id, err)
+	}
+	return nil
+}
+
+// GetRun loads one run.
+func (s *Store) GetRun(ctx context.Context, id RunID) (*Run, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status FROM runs WHERE id = ?`, string(id))
+	r, err := scanRun(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("run %s: not in store %s (see 'arbiter runs')", id, s.path)
+	}
+	return r, err
+}
+
+// Runs lists runs, newest first, optionally of one kind.
+func (s *Store) Runs(ctx context.Context, kind string) ([]*Run, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status
+		FROM runs WHERE ? = '' OR kind = ? ORDER BY started_at DESC`, kind, kind)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	defer rows.Close()
+	var out []*Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanRun(sc scanner) (*Run, error) {
+	var r Run
+	var id, config, started, ended string
+	if err := sc.Scan(&id, &r.Kind, &config, &r.ConfigHash, &r.DatasetHash, &r.PromptHash, &r.PromptText, &r.Version, &started, &ended, &r.Status); err != nil {
+		return nil, err
+	}
+	r.ID, r.Config = RunID(id), json.RawMessage(config)
+	r.StartedAt, _ = time.Parse(time.RFC3339Nano, started)
+	if ended != "" {
+		r.EndedAt, _ = time.Parse(time.RFC3339Nano, ended)
+	}
+	return &r, nil
+}
+
+// Result is the recorded outcome of one job.
+type Result struct {
+	RunID       RunID
+	JobKey      string
+	Model       llm.ModelName
+	Item        string
+	Replicate   int
+	RequestHash string
+	Reply       llm.Reply
+	// Err is the final error text of a job that still failed; empty when answered.
+	Err string
+	// Outcome is the caller's parsed reading of the reply (e.g. a JSON prediction).
+	Outcome string
+	// Source says where the reply came from: provider, cache (another run), or builtin.
+	Source    string
+	UpdatedAt time.Time
+}
+
+// Answered reports whether the job has a reply.
+func (r *Result) Answered() bool { return r.Err == "" }
+
+// PutResults writes results in one transaction, replacing earlier outcomes of the same
+// jobs, and caches the successful replies under their cache keys (cacheKeys[i] for
+// results[i]; "" means do not cache).
+func (s *Store) PutResults(ctx context.Context, results []*Result, cacheKeys []string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	defer tx.Rollback()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO results(run_id, job_key, model, item, replicate, request_hash, reply_text, reasoning, refusal, finish, raw,
+		input_tokens, output_tokens, reasoning_tokens, latency_ms, attempts, error, outcome, source, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(run_id, job_key) DO UPDATE SET request_hash = excluded.request_hash, reply_text = excluded.reply_text, reasoning = excluded.reasoning,
+		refusal = excluded.refusal, finish = excluded.finish, raw = excluded.raw, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+		reasoning_tokens = excluded.reasoning_tokens, latency_ms = excluded.latency_ms, attempts = excluded.attempts, error = excluded.error,
+		outcome = excluded.outcome, source = excluded.source, updated_at = excluded.updated_at`)
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	defer ins.Close()
+	cache, err := tx.PrepareContext(ctx, `INSERT INTO cache(key, model, reply, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO NOTHING`)
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	defer cache.Close()
+	ts := now()
+	for i, r := range results {
+		rp := r.Reply
+		_, err := ins.ExecContext(ctx, string(r.RunID), r.JobKey, string(r.Model), r.Item, r.Replicate, r.RequestHash,
+			rp.Text, rp.Reasoning, rp.Refusal, string(rp.Finish), []byte(rp.Raw), rp.Usage.InputTokens, rp.Usage.OutputTokens,
+			rp.Usage.ReasoningTokens, float64(rp.Latency)/float64(time.Millisecond), rp.Attempts, r.Err, r.Outcome, r.Source, ts)
+		if err != nil {
+			return fmt.Errorf("write result %s: %w", r.JobKey, err)
+		}
+		if i < len(cacheKeys) && cacheKeys[i] != "" && r.Err == "" {
+			b, err := json.Marshal(&rp)
+			if err != nil {
+				return fmt.Errorf("cache result %s: %w", r.JobKey, err)
+			}
+			if _, err := cache.ExecContext(ctx, cacheKeys[i], string(r.Model), b, ts); err != nil {
+				return fmt.Errorf("cache result %s: %w", r.JobKey, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return nil
+}
+
+// CacheKey identifies a paid request: the model, the full request and the replicate
+// index (so that k replicates are k separate requests, each cached).
+func CacheKey(model llm.ModelName, requestHash string, replicate int) string {
+	return Hash([]byte(fmt.Sprintf("%s\x00%s\x00%d", model, requestHash, replicate)))
+}
+
+// CachedReply returns the cached reply for key, if any.
+func (s *Store) CachedReply(ctx context.Context, key string) (*llm.Reply, bool, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, `SELECT reply FROM cache WHERE key = ?`, key).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read cache: %w", err)
+	}
+	var r llm.Reply
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, false, fmt.Errorf("read cache %s: %w", key[:12], err)
+	}
+	return &r, true, nil
+}
+
+// AnsweredKeys returns the job keys of a run that already have a reply.
+func (s *Store) AnsweredKeys(ctx context.Context, id RunID) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT job_key FROM results WHERE run_id = ? AND error = ''`, string(id))
+	if err != nil {
+		return nil, fmt.Errorf("read results of %s: %w", id, err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		out[k] = true
+	}
+	return out, rows.Err()
+}
+
+// Results calls fn for every result of a run, in job-key order, without holding them all
+// in memory. Raw provider bodies are included only when withRaw is set.
+func (s *Store) Results(ctx context.Context, id RunID, withRaw bool, fn func(*Result) error) error {
+	raw := "NULL"
+	if withRaw {
+		raw = "raw"
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT job_key, model, item, replicate, request_hash, reply_text, reasoning, refusal, finish, `+raw+`,
+		input_tokens, output_tokens, reasoning_tokens, latency_ms, attempts, error, outcome, source, updated_at
+		FROM results WHERE run_id = ? ORDER BY job_key`, string(id))
+	if err != nil {
+		return fmt.Errorf("read results of %s: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r := Result{RunID: id}
+		var model, finish, updated string
+		var rawb []byte
+		var latency float64
+		if err := rows.Scan(&r.JobKey, &model, &r.Item, &r.Replicate, &r.RequestHash, &r.Reply.Text, &r.Reply.Reasoning, &r.Reply.Refusal,
+			&finish, &rawb, &r.Reply.Usage.InputTokens, &r.Reply.Usage.OutputTokens, &r.Reply.Usage.ReasoningTokens, &latency,
+			&r.Reply.Attempts, &r.Err, &r.Outcome, &r.Source, &updated); err != nil {
+			return fmt.Errorf("read results of %s: %w", id, err)
+		}
+		r.Model, r.Reply.Finish, r.Reply.Raw = llm.ModelName(model), llm.Finish(finish), rawb
+		r.Reply.Latency = time.Duration(latency * float64(time.Millisecond))
+		r.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// UpdateOutcomes rewrites the parsed outcome of results (after a parser change), keyed by
+// job key.
+func (s *Store) UpdateOutcomes(ctx context.Context, id RunID, outcomes map[string]string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("update outcomes: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `UPDATE results SET outcome = ? WHERE run_id = ? AND job_key = ?`)
+	if err != nil {
+		return fmt.Errorf("update outcomes: %w", err)
+	}
+	defer st.Close()
+	for k, v := range outcomes {
+		if _, err := st.ExecContext(ctx, v, string(id), k); err != nil {
+			return fmt.Errorf("update outcome %s: %w", k, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Stats counts a run's results.
+type Stats struct {
+	Jobs, Answered, Failed  int
+	InputTokens, OutputToks int64
+}
+
+// RunStats counts answered and failed jobs of a run.
+func (s *Store) RunStats(ctx context.Context, id RunID) (Stats, error) {
+	var st Stats
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(error = ''), 0), coalesce(sum(error != ''), 0),
+		coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0) FROM results WHERE run_id = ?`, string(id)).
+		Scan(&st.Jobs, &st.Answered, &st.Failed, &st.InputTokens, &st.OutputToks)
+	if err != nil {
+		return st, fmt.Errorf("count results of %s: %w", id, err)
+	}
+	return st, nil
+}
+
+// ResolveRun finds a run by full id or unique prefix; "latest" (or "") is the newest
+// run of the kind.
+func (s *Store) ResolveRun(ctx context.Context, kind, ref string) (*Run, error) {
+	runs, err := s.Runs(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no %s runs in store %s: run 'arbiter %s run' first", kind, s.path, kind)
+	}
+	if ref == "" || ref == "latest" {
+		return runs[0], nil
+	}
+	var match []*Run
+	for _, r := range runs {
+		if string(r.ID) == ref {
+			return r, nil
+		}
+		if strings.HasPrefix(string(r.ID), ref) {
+			match = append(match, r)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return nil, fmt.Errorf("run %q: not in store %s (see 'arbiter runs')", ref, s.path)
+	case 1:
+		return match[0], nil
+	}
+	return nil, fmt.Errorf("run %q: %d runs match; give more of the id", ref, len(match))
+}

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+func open(t *testing.T, path string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestResultsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, ":memory:")
+	id := RunIDFor("seduce", []byte(`{"a":1}`))
+	if resumed, err := s.BeginRun(ctx, Run{ID: id, Kind: "seduce", Config: []byte(`{"a":1}`), Version: "test"}); err != nil || resumed {
+		t.Fatalf("BeginRun = %v, %v; want a new run", resumed, err)
+	}
+	ok := &Result{RunID: id, JobKey: "m|a|0", Model: "openai/x", Item: "a", RequestHash: "h1",
+		Reply: llm.Reply{Text: "roll", Finish: llm.FinishStop, Usage: llm.Usage{InputTokens: 10, OutputTokens: 3}, Latency: 1500 * time.Millisecond, Attempts: 2, Raw: []byte(`{"x":1}`)},
+		Outcome: `{"decision":"roll"}`, Source: "provider"}
+	bad := &Result{RunID: id, JobKey: "m|b|0", Model: "openai/x", Item: "b", RequestHash: "h2", Err: "openai: HTTP 500", Source: "provider"}
+	key := CacheKey("openai/x", "h1", 0)
+	if err := s.PutResults(ctx, []*Result{ok, bad}, []string{key, CacheKey("openai/x", "h2", 0)}); err != nil {
+		t.Fatal(err)
+	}
+	answered, err := s.AnsweredKeys(ctx, id)
+	if err != nil || len(answered) != 1 || !answered["m|a|0"] {
+		t.Fatalf("AnsweredKeys = %v, %v; want only m|a|0", answered, err)
+	}
+	var got []*Result
+	if err := s.Results(ctx, id, true, func(r *Result) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Reply.Text != "roll" || got[0].Reply.Attempts != 2 || got[0].Reply.Latency != 1500*time.Millisecond ||
+		string(got[0].Reply.Raw) != `{"x":1}` || got[1].Err == "" {
+		t.Fatalf("Results = %+v %+v", got[0], got[1])
+	}
+	if r, hit, err := s.CachedReply(ctx, key); err != nil || !hit || r.Text != "roll" {
+		t.Fatalf("CachedReply = %v, %v, %v; want the reply", r, hit, err)
+	}
+	if _, hit, _ := s.CachedReply(ctx, CacheKey("openai/x", "h2", 0)); hit {
+		t.Error("an error was cached")
+	}
+	// A later answer replaces the error.
+	bad.Err, bad.Reply.Text = "", "pass"
+	if err := s.PutResults(ctx, []*Result{bad}, nil); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.RunStats(ctx, id)
+	if err != nil || st.Jobs != 2 || st.Answered != 2 || st.Failed != 0 {
+		t.Fatalf("RunStats = %+v, %v; want 2 answered", st, err)
+	}
+	if resumed, err := s.BeginRun(ctx, Run{ID: id, Kind: "seduce", Config: []byte(`{"a":1}`), Version: "test"}); err != nil || !resumed {
+		t.Fatalf("BeginRun again = %v, %v; want resumed", resumed, err)
+	}
+}
+
+func TestReopenKeepsData(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	s := open(t, path)
+	id := RunID("seduce-1")
+	if _, err := s.BeginRun(ctx, Run{ID: id, Kind: "seduce", Config: []byte(`{}`), Version: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutResults(ctx, []*Result{{RunID: id, JobKey: "k", Model: "a/b", Item: "i", RequestHash: "h"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2 := open(t, path)
+	keys, err := s2.AnsweredKeys(ctx, id)
+	if err != nil || !keys["k"] {
+		t.Fatalf("after reopen AnsweredKeys = %v, %v", keys, err)
+	}
+	r, err := s2.ResolveRun(ctx, "seduce", "seduce")
+	if err != nil || r.ID != id {
+		t.Fatalf("ResolveRun(prefix) = %v, %v", r, err)
+	}
+	if _, err := s2.ResolveRun(ctx, "seduce", "nope"); err == nil {
+		t.Error("ResolveRun(nope) = nil error")
+	}
+}
