@@ -27,7 +27,7 @@ func TestResultsRoundTrip(t *testing.T) {
 		t.Fatalf("BeginRun = %v, %v; want a new run", resumed, err)
 	}
 	ok := &Result{RunID: id, JobKey: "m|a|0", Model: "openai/x", Item: "a", RequestHash: "h1",
-		Reply: llm.Reply{Text: "roll", Finish: llm.FinishStop, Usage: llm.Usage{InputTokens: 10, OutputTokens: 3}, Latency: 1500 * time.Millisecond, Attempts: 2, Raw: []byte(`{"x":1}`)},
+		Reply:   llm.Reply{Text: "roll", Finish: llm.FinishStop, Usage: llm.Usage{InputTokens: 10, OutputTokens: 3}, Latency: 1500 * time.Millisecond, Attempts: 2, Raw: []byte(`{"x":1}`)},
 		Outcome: `{"decision":"roll"}`, Source: "provider"}
 	bad := &Result{RunID: id, JobKey: "m|b|0", Model: "openai/x", Item: "b", RequestHash: "h2", Err: "openai: HTTP 500", Source: "provider"}
 	key := CacheKey("openai/x", "h1", 0)
