@@ -50,7 +50,10 @@ type Env struct {
 	Ollama    Endpoint
 	// Presets are named OpenAI-compatible endpoints from the config file, e.g. deepseek.
 	Presets map[string]Endpoint
-	// NoColor and friends could live here; only what is read is listed.
+	// DBPath is the default results store.
+	DBPath string
+	// Look reads further variables a config file names (key_env).
+	Look Lookup
 }
 
 // Lookup is os.LookupEnv's shape, so tests can pass a map.
@@ -71,6 +74,8 @@ func Read(look Lookup) Env {
 		Google:    Endpoint{Provider: "google", BaseURL: get("GEMINI_BASE_URL"), Key: Secret(get("GEMINI_API_KEY")), KeyVar: "GEMINI_API_KEY"},
 		Ollama:    Endpoint{Provider: "ollama", BaseURL: get("OLLAMA_HOST")},
 		Presets:   map[string]Endpoint{},
+		DBPath:    DefaultDBPath(look),
+		Look:      look,
 	}
 	if !e.Google.Key.Set() {
 		e.Google.Key, e.Google.KeyVar = Secret(get("GOOGLE_API_KEY")), "GOOGLE_API_KEY"
