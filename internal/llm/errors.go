@@ -123,3 +123,34 @@ func IsRetryable(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Retryable
 }
+
+// BadResponse builds an Error for a response that arrived with a success status but could
+// not be read: a body cut short, JSON that does not parse, a stream that ended before its
+// final event. Gateways and overloaded servers produce these, so it is retryable.
+func BadResponse(provider string, status int, err error) *Error {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	const maxMsg = 200
+	if len(msg) > maxMsg {
+		msg = strings.ToValidUTF8(msg[:maxMsg], "") + "…"
+	}
+	return &Error{Provider: provider, Status: status, Code: "bad_response",
+		Message: "unreadable response: " + msg, Retryable: true, Err: err}
+}
+
+// Redact removes secret from the error's text, for servers that echo the credential they
+// were sent back in an error body. When the wrapped error shows it too, the wrapped error
+// is replaced by its redacted text.
+func (e *Error) Redact(secret string) *Error {
+	const minSecret = 8 // shorter values are placeholders, and replacing them would garble text
+	if len(secret) < minSecret {
+		return e
+	}
+	e.Message = strings.ReplaceAll(e.Message, secret, "REDACTED")
+	if e.Err != nil && strings.Contains(e.Err.Error(), secret) {
+		e.Err = errors.New(strings.ReplaceAll(e.Err.Error(), secret, "REDACTED"))
+	}
+	return e
+}

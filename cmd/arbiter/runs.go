@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { commandGroups = append(commandGroups, (*app).runsCmd) }
+
+func (a *app) runsCmd() *cobra.Command {
+	var db, kind string
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List the runs in a results store",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := a.openStore(ctx, db)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			runs, err := st.Runs(ctx, kind)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "RUN\tKIND\tSTATUS\tSTARTED\tANSWERED\tFAILED\tTOKENS")
+			for _, r := range runs {
+				s, err := st.RunStats(ctx, r.ID)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", r.ID, r.Kind, r.Status, r.StartedAt.Format("2006-01-02 15:04"),
+					s.Answered, s.Failed, s.InputTokens+s.OutputToks)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&db, "db", "", "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	cmd.Flags().StringVar(&kind, "kind", "", "only runs of this kind: seduce, check or court")
+	return cmd
+}

@@ -1,0 +1,329 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+// RunKind is the store's kind for judge runs.
+const RunKind = "check-judge"
+
+// JudgeOptions configure Judge.
+type JudgeOptions struct {
+	// Judges are the judge models; with several, each judges everything and their
+	// agreement is reported.
+	Judges []llm.ModelName
+	// Replicates is how many times each judge answers each question (k, default 1).
+	Replicates int
+	// BatchSize is how many questions one request asks (default 10). A batch never
+	// spans two dimensions, so each request carries one dimension's definition.
+	BatchSize int
+	// FollowUps is how many times unanswered questions are asked again (default 2).
+	// After that they are recorded as missing, never as "no".
+	FollowUps int
+	// Cases maps a case_id to its description, for transcripts that carry none.
+	Cases map[string]string
+}
+
+func (o *JudgeOptions) defaults() {
+	if o.Replicates < 1 {
+		o.Replicates = 1
+	}
+	if o.BatchSize < 1 {
+		o.BatchSize = 10
+	}
+	if o.FollowUps < 0 {
+		o.FollowUps = 0
+	}
+}
+
+// TranscriptMeta is what scores need of a transcript; runs keep it, so a report can be
+// rebuilt from the store alone.
+type TranscriptMeta struct {
+	TrialID     TrialID `json:"trial_id"`
+	CaseID      string  `json:"case_id"`
+	Model       string  `json:"model"`
+	Retries     int     `json:"retries"`
+	Completed   *bool   `json:"completed,omitempty"`
+	Outcome     string  `json:"outcome,omitempty"`
+	Turns       int     `json:"turns"`
+	PlayerTurns int     `json:"player_turns"`
+	Source      string  `json:"source"`
+	// Hash covers the transcript and the case description the judge was shown.
+	Hash string `json:"hash"`
+}
+
+// Rating is one judge's answer to one question about one transcript.
+type Rating struct {
+	Judge     llm.ModelName `json:"judge"`
+	Replicate int           `json:"replicate"`
+	Trial     TrialID       `json:"trial_id"`
+	Q         int           `json:"q"`
+	ID        QuestionID    `json:"id"`
+	Verdict   Verdict       `json:"answer"`
+	Reason    string        `json:"reason,omitempty"`
+	// Asks is how many requests carried the question (1 when answered at once).
+	Asks int `json:"asks"`
+	// Err is the error of a request that failed for good; the question is missing.
+	Err string `json:"error,omitempty"`
+}
+
+// Judgement is everything a judge run produced.
+type Judgement struct {
+	Run         store.RunID
+	Checklist   *Checklist
+	Transcripts []TranscriptMeta
+	Judges      []llm.ModelName
+	Replicates  int
+	// Ratings has one entry per judge, replicate, transcript and question.
+	Ratings  []Rating
+	Requests Requests
+	// Failed counts requests that failed for good; their questions are missing. A rerun
+	// asks them again.
+	Failed int
+}
+
+// checklistDoc is a checklist as a run's configuration keeps it.
+type checklistDoc struct {
+	Name    string      `json:"name"`
+	Version int         `json:"version"`
+	Hash    string      `json:"hash"`
+	Domain  Domain      `json:"domain"`
+	Dims    []Dimension `json:"dimensions"`
+}
+
+// judgeConfig identifies a judge run: the same inputs land in the same run and resume it.
+type judgeConfig struct {
+	Kind        string           `json:"kind"`
+	Checklist   checklistDoc     `json:"checklist"`
+	Transcripts []TranscriptMeta `json:"transcripts"`
+	Judges      []llm.ModelName  `json:"judges"`
+	Replicates  int              `json:"replicates"`
+	BatchSize   int              `json:"batch_size"`
+	FollowUps   int              `json:"follow_ups"`
+	Prompts     string           `json:"prompts"`
+}
+
+// Judge asks each judge model the checklist about each transcript (stage 4): the
+// questions of one dimension, BatchSize at a time, with the case description and the
+// transcript as Evidence shows it (player turns withheld). Replies are read with
+// ParseAnswers; the questions a reply leaves unanswered are asked again in the same
+// conversation, up to FollowUps times, and then recorded as Missing. The run is
+// resumable: the same call on the same store asks nothing already answered.
+func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (*Judgement, error) {
+	opt.defaults()
+	if len(opt.Judges) == 0 {
+		return nil, fmt.Errorf("judge: no judge model")
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("judge: no transcripts")
+	}
+	metas := make([]TranscriptMeta, len(ts))
+	cases := make([]string, len(ts))
+	var all strings.Builder
+	for i, t := range ts {
+		cases[i] = t.CaseDescription
+		if cases[i] == "" {
+			cases[i] = opt.Cases[t.CaseID]
+		}
+		metas[i] = metaOf(t, cases[i])
+		all.WriteString(metas[i].Hash)
+	}
+	cfg := judgeConfig{Kind: RunKind, Checklist: docOf(cl), Transcripts: metas, Judges: opt.Judges,
+		Replicates: opt.Replicates, BatchSize: opt.BatchSize, FollowUps: opt.FollowUps, Prompts: PromptHash()}
+	run, err := e.begin(ctx, RunKind, cfg, store.Hash([]byte(all.String())))
+	if err != nil {
+		return nil, err
+	}
+	prompt := func(ti int, dim *Dimension, items []Item) string {
+		return render("judge", struct {
+			Domain   Domain
+			Dim      *Dimension
+			Items    []Item
+			Case     string
+			Evidence string
+		}{cl.Domain, dim, items, oneLine(cases[ti]), Evidence(&cl.Domain, ts[ti])})
+	}
+	j, err := judge(ctx, e, run, cl, cfg, prompt)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.end(ctx, run, j.Failed > 0); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// Rescore rebuilds a judge run's Judgement from the store alone, parsing the stored
+// replies again; it asks no model. ref is a run id, a unique prefix of one, or "latest".
+func Rescore(ctx context.Context, st *store.Store, ref string) (*Judgement, error) {
+	r, err := st.ResolveRun(ctx, RunKind, ref)
+	if err != nil {
+		return nil, err
+	}
+	var cfg judgeConfig
+	if err := json.Unmarshal(r.Config, &cfg); err != nil {
+		return nil, fmt.Errorf("run %s: read its configuration: %w", r.ID, err)
+	}
+	if cfg.Kind != RunKind {
+		return nil, fmt.Errorf("run %s is a %s run, not a judge run", r.ID, r.Kind)
+	}
+	d := cfg.Checklist
+	cl := &Checklist{Source: "run " + string(r.ID), Name: d.Name, Version: d.Version, Domain: d.Domain, Dims: d.Dims, StatedHash: d.Hash}
+	cl.Hash = canonicalHash(cl.Domain, cl.Dims, true)
+	if cl.Hash != d.Hash {
+		return nil, fmt.Errorf("run %s: its stored checklist does not match its hash %s", r.ID, d.Hash)
+	}
+	return judge(ctx, &Exec{Store: st}, r.ID, cl, cfg, nil)
+}
+
+func docOf(cl *Checklist) checklistDoc {
+	return checklistDoc{Name: cl.Name, Version: cl.Version, Hash: cl.Hash, Domain: cl.Domain, Dims: cl.Dims}
+}
+
+func metaOf(t *Transcript, caseText string) TranscriptMeta {
+	m := TranscriptMeta{TrialID: t.TrialID, CaseID: t.CaseID, Model: t.Model(), Retries: t.Retries,
+		Completed: t.Completed, Outcome: t.Outcome, Turns: len(t.Turns), Source: t.Source,
+		Hash: store.Hash([]byte(t.Hash() + "\x00" + caseText))}
+	for _, turn := range t.Turns {
+		if turn.Player {
+			m.PlayerTurns++
+		}
+	}
+	return m
+}
+
+// batch is a run of questions of one dimension asked together.
+type batch struct {
+	id    string
+	dim   int
+	items []Item
+}
+
+func batches(cl *Checklist, size int) []batch {
+	var out []batch
+	items := cl.Items()
+	for di, d := range cl.Dims {
+		var mine []Item
+		for _, it := range items {
+			if it.Dim == di {
+				mine = append(mine, it)
+			}
+		}
+		for k := 0; k*size < len(mine); k++ {
+			out = append(out, batch{id: fmt.Sprintf("%s-b%d", d.Short, k+1), dim: di, items: mine[k*size : min((k+1)*size, len(mine))]})
+		}
+	}
+	return out
+}
+
+// unit is one judge's conversation about one batch of one transcript.
+type unit struct {
+	judge   llm.ModelName
+	rep     int
+	ti      int
+	b       *batch
+	conv    conversation
+	answers map[int]Answer
+	asks    map[int]int
+	pending []Item
+	err     string
+}
+
+// judge runs (or, offline, replays) the rounds of a judge run. prompt renders a
+// unit's first request; it is nil offline, where no request is built.
+func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg judgeConfig,
+	prompt func(ti int, dim *Dimension, items []Item) string) (*Judgement, error) {
+	bs := batches(cl, cfg.BatchSize)
+	var units []*unit
+	system := render("judge_system", nil)
+	for _, jm := range cfg.Judges {
+		for rep := range cfg.Replicates {
+			for ti := range cfg.Transcripts {
+				for bi := range bs {
+					u := &unit{judge: jm, rep: rep, ti: ti, b: &bs[bi], answers: map[int]Answer{}, asks: map[int]int{}, pending: bs[bi].items}
+					if prompt != nil {
+						u.conv = conversation{system: system,
+							msgs: []llm.Message{{Role: llm.RoleUser, Text: prompt(ti, &cl.Dims[bs[bi].dim], bs[bi].items)}}}
+					}
+					units = append(units, u)
+				}
+			}
+		}
+	}
+	j := &Judgement{Run: run, Checklist: cl, Transcripts: cfg.Transcripts, Judges: cfg.Judges, Replicates: cfg.Replicates}
+	for r := 0; r <= cfg.FollowUps; r++ {
+		var live []*unit
+		var asks []ask
+		for _, u := range units {
+			if len(u.pending) == 0 || u.err != "" {
+				continue
+			}
+			item := fmt.Sprintf("%s/%s/f%d", cfg.Transcripts[u.ti].TrialID, u.b.id, r)
+			asks = append(asks, ask{key: runner.JobKey(u.judge, item, u.rep), model: u.judge, item: item, replicate: u.rep, conv: u.conv})
+			live = append(live, u)
+		}
+		if len(live) == 0 {
+			break
+		}
+		label := "judge"
+		if r > 0 {
+			label = fmt.Sprintf("judge follow-up %d", r)
+		}
+		got, err := e.round(ctx, run, label, asks, &j.Requests)
+		if err != nil {
+			return nil, err
+		}
+		for k, u := range live {
+			res, ok := got[asks[k].key]
+			for _, it := range u.pending {
+				u.asks[it.N]++
+			}
+			switch {
+			case !ok:
+				u.err = "no reply recorded"
+				continue
+			case res.Err != "":
+				u.err = res.Err
+				j.Failed++
+				continue
+			}
+			want := make(map[int]string, len(u.pending))
+			for _, it := range u.pending {
+				want[it.N] = it.Text
+			}
+			for q, a := range ParseAnswers(res.Reply.Text, want) {
+				u.answers[q] = a
+			}
+			var still []Item
+			for _, it := range u.pending {
+				if _, ok := u.answers[it.N]; !ok {
+					still = append(still, it)
+				}
+			}
+			u.pending = still
+			if len(still) > 0 && r < cfg.FollowUps && prompt != nil {
+				u.conv = u.conv.with(llm.RoleAssistant, res.Reply.Text).
+					with(llm.RoleUser, render("followup", struct{ Items []Item }{still}))
+			}
+		}
+	}
+	for _, u := range units {
+		for _, it := range u.b.items {
+			a := u.answers[it.N]
+			rt := Rating{Judge: u.judge, Replicate: u.rep, Trial: cfg.Transcripts[u.ti].TrialID, Q: it.N, ID: it.ID,
+				Verdict: a.Verdict, Reason: a.Reason, Asks: u.asks[it.N]}
+			if a.Verdict == Missing {
+				rt.Err = u.err
+			}
+			j.Ratings = append(j.Ratings, rt)
+		}
+	}
+	return j, nil
+}

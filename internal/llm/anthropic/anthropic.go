@@ -1,0 +1,311 @@
+// Package anthropic adapts Anthropic's Messages API, through the official
+// anthropic-sdk-go, to arbiter's llm vocabulary: thinking blocks become Reply.Reasoning,
+// stop_reason "refusal" becomes FinishRefusal, and every failure becomes one *llm.Error.
+//
+// The SDK never retries (retries live in package llm) and never reads the environment
+// (keys come from config.Endpoint). The Messages API takes no seed, so Request.Seed is
+// not sent.
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+// DefaultMaxTokens is sent when a request sets no limit, because the Messages API
+// requires max_tokens. It is ample for arbiter's replies (a verdict, a checklist, a
+// courtroom turn); a request that wants more says so with Request.MaxTokens.
+const DefaultMaxTokens = 1024
+
+// placeholderKey is sent to local servers given by --base-url, which need no key.
+const placeholderKey = "arbiter-no-key"
+
+// Options are the optional parts of a Model.
+type Options struct {
+	// HTTPClient sends the requests; nil means a client of the adapter's own.
+	HTTPClient *http.Client
+}
+
+// Model is a Claude model reached over the Messages API.
+type Model struct {
+	name llm.ModelName
+	key  string
+	svc  sdk.MessageService
+}
+
+// New returns a Model for name (anthropic/model-id) at endpoint ep. A key is required
+// unless ep.BaseURL names a server of the user's own.
+func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
+	base := strings.TrimRight(ep.BaseURL, "/")
+	key := ep.Key.Reveal()
+	if key == "" {
+		if base == "" {
+			keyVar := ep.KeyVar
+			if keyVar == "" {
+				keyVar = "ANTHROPIC_API_KEY"
+			}
+			return nil, fmt.Errorf("%s is not set (or pass --base-url for a local server)", keyVar)
+		}
+		key = placeholderKey
+	}
+	client := opts.HTTPClient
+	if client == nil {
+		client = defaultHTTPClient()
+	}
+	ro := []option.RequestOption{
+		option.WithEnvironmentProduction(),
+		option.WithHTTPClient(client),
+		option.WithAPIKey(key),
+		option.WithMaxRetries(0),
+		option.WithoutOpenTelemetry(),
+	}
+	if base != "" {
+		ro = append(ro, option.WithBaseURL(base))
+	}
+	// The service, unlike sdk.NewClient, reads no keys, profiles or URLs from the
+	// environment.
+	return &Model{name: name, key: key, svc: sdk.NewMessageService(ro...)}, nil
+}
+
+// defaultHTTPClient keeps enough idle connections for arbiter's concurrency; the
+// standard library's default keeps two per host.
+func defaultHTTPClient() *http.Client {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{}
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = 256
+	return &http.Client{Transport: t}
+}
+
+// Name implements llm.Model.
+func (m *Model) Name() llm.ModelName { return m.name }
+
+// Generate implements llm.Model. It makes exactly one HTTP request, streaming when
+// req.OnDelta is set or when the SDK refuses a non-streaming call that may run long.
+func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
+	p, ro, err := m.params(req)
+	if err != nil {
+		return nil, err
+	}
+	var resp *http.Response
+	ro = append(ro, option.WithResponseInto(&resp))
+	start := time.Now()
+	var reply *llm.Reply
+	onDelta := req.OnDelta
+	if onDelta == nil {
+		if _, err := sdk.CalculateNonStreamingTimeout(int(p.MaxTokens), p.Model, nil); err != nil {
+			onDelta = func(string) {}
+		}
+	}
+	if onDelta != nil {
+		reply, err = m.stream(ctx, p, ro, onDelta)
+	} else {
+		reply, err = m.complete(ctx, p, ro)
+	}
+	if err != nil {
+		return nil, m.translate(ctx, err, resp)
+	}
+	reply.Latency = time.Since(start)
+	reply.Attempts = 1
+	return reply, nil
+}
+
+// params builds the request body; options the v2 SDK no longer models (temperature,
+// top_p) are set on the JSON directly, and only when the request sets them.
+func (m *Model) params(req *llm.Request) (sdk.MessageNewParams, []option.RequestOption, error) {
+	p := sdk.MessageNewParams{Model: sdk.Model(m.name.ID()), MaxTokens: DefaultMaxTokens}
+	if req.MaxTokens > 0 {
+		p.MaxTokens = int64(req.MaxTokens)
+	}
+	if req.System != "" {
+		p.System = []sdk.TextBlockParam{{Text: req.System}}
+	}
+	for i, msg := range req.Messages {
+		switch msg.Role {
+		case llm.RoleUser:
+			p.Messages = append(p.Messages, sdk.NewUserMessage(sdk.NewTextBlock(msg.Text)))
+		case llm.RoleAssistant:
+			p.Messages = append(p.Messages, sdk.NewAssistantMessage(sdk.NewTextBlock(msg.Text)))
+		default:
+			return p, nil, m.invalid(fmt.Sprintf("message %d has role %q; want user or assistant", i, msg.Role))
+		}
+	}
+	if len(req.JSONSchema) > 0 {
+		var schema map[string]any
+		if err := json.Unmarshal(req.JSONSchema, &schema); err != nil {
+			return p, nil, m.invalid(fmt.Sprintf("JSON schema: %v", err))
+		}
+		p.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: schema}}
+	}
+	var ro []option.RequestOption
+	if req.Temperature != nil {
+		ro = append(ro, option.WithJSONSet("temperature", *req.Temperature))
+	}
+	if req.TopP != nil {
+		ro = append(ro, option.WithJSONSet("top_p", *req.TopP))
+	}
+	return p, ro, nil
+}
+
+func (m *Model) invalid(msg string) *llm.Error {
+	return &llm.Error{Provider: m.name.Provider(), Code: "invalid_request", Message: msg}
+}
+
+// errEmpty and errStreamCut are 2xx responses without a whole message in them; translate
+// turns them into retryable bad-response errors.
+var (
+	errEmpty     = errors.New("response holds no message")
+	errStreamCut = errors.New("stream ended before message_stop")
+)
+
+func (m *Model) complete(ctx context.Context, p sdk.MessageNewParams, ro []option.RequestOption) (*llm.Reply, error) {
+	msg, err := m.svc.New(ctx, p, ro...)
+	if err != nil {
+		return nil, err
+	}
+	if msg.StopReason == "" && len(msg.Content) == 0 {
+		return nil, errEmpty
+	}
+	return reply(msg, json.RawMessage(msg.RawJSON())), nil
+}
+
+func (m *Model) stream(ctx context.Context, p sdk.MessageNewParams, ro []option.RequestOption, onDelta func(string)) (*llm.Reply, error) {
+	s := m.svc.NewStreaming(ctx, p, ro...)
+	defer s.Close()
+	var msg sdk.Message
+	stopped := false
+	for s.Next() {
+		ev := s.Current()
+		if err := msg.Accumulate(ev); err != nil {
+			return nil, err
+		}
+		switch ev.Type {
+		case "content_block_delta":
+			if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
+				onDelta(ev.Delta.Text)
+			}
+		case "message_stop":
+			stopped = true
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	if !stopped {
+		return nil, errStreamCut
+	}
+	// The accumulated message is the envelope of message_start with every delta applied.
+	return reply(&msg, json.RawMessage(msg.RawJSON())), nil
+}
+
+func reply(msg *sdk.Message, raw json.RawMessage) *llm.Reply {
+	var text, think strings.Builder
+	for _, b := range msg.Content {
+		switch b.Type {
+		case "text":
+			text.WriteString(b.Text)
+		case "thinking":
+			think.WriteString(b.Thinking)
+		}
+	}
+	u := msg.Usage
+	r := &llm.Reply{
+		Text:      text.String(),
+		Reasoning: think.String(),
+		Finish:    finish(msg.StopReason),
+		Usage: llm.Usage{
+			// Cached prompt tokens are counted apart; the prompt is all three.
+			InputTokens:     u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
+			OutputTokens:    u.OutputTokens,
+			ReasoningTokens: u.OutputTokensDetails.ThinkingTokens,
+		},
+		Model: string(msg.Model),
+		Raw:   raw,
+	}
+	if r.Finish == llm.FinishRefusal {
+		r.Refusal = msg.StopDetails.Explanation
+		if r.Refusal == "" {
+			r.Refusal = r.Text
+		}
+		r.Text = ""
+	}
+	return r
+}
+
+func finish(reason sdk.StopReason) llm.Finish {
+	switch reason {
+	case sdk.StopReasonEndTurn, sdk.StopReasonStopSequence:
+		return llm.FinishStop
+	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+		return llm.FinishLength
+	case sdk.StopReasonRefusal:
+		return llm.FinishRefusal
+	}
+	return llm.FinishOther
+}
+
+// streamErrorStatus gives an error event that arrives inside a 200 stream the status the
+// same error would have had before the stream began.
+var streamErrorStatus = map[string]int{
+	"invalid_request_error": http.StatusBadRequest,
+	"authentication_error":  http.StatusUnauthorized,
+	"permission_error":      http.StatusForbidden,
+	"not_found_error":       http.StatusNotFound,
+	"request_too_large":     http.StatusRequestEntityTooLarge,
+	"rate_limit_error":      http.StatusTooManyRequests,
+	"api_error":             http.StatusInternalServerError,
+	"timeout_error":         http.StatusGatewayTimeout,
+	"overloaded_error":      529,
+}
+
+// translate turns whatever the SDK returned into one *llm.Error. resp is the HTTP
+// response when one arrived.
+func (m *Model) translate(ctx context.Context, err error, resp *http.Response) *llm.Error {
+	provider := m.name.Provider()
+	var e *llm.Error
+	var apiErr *sdk.Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &apiErr):
+		var h http.Header
+		if apiErr.Response != nil {
+			h = apiErr.Response.Header
+		}
+		kind := string(apiErr.Type())
+		status := apiErr.StatusCode
+		if status < 400 {
+			var ok bool
+			if status, ok = streamErrorStatus[kind]; !ok {
+				status = http.StatusInternalServerError
+			}
+		}
+		msg := apiErr.Message
+		if msg == "" {
+			msg = http.StatusText(status)
+		}
+		e = llm.HTTPError(provider, status, h, kind, msg, err)
+	case ctx.Err() != nil:
+		e = llm.TransportError(provider, ctx.Err())
+	case resp != nil && resp.StatusCode >= 400:
+		e = llm.HTTPError(provider, resp.StatusCode, resp.Header, "", http.StatusText(resp.StatusCode), err)
+	case resp != nil:
+		e = llm.BadResponse(provider, resp.StatusCode, err)
+	default:
+		e = llm.TransportError(provider, err)
+	}
+	return e.Redact(m.key)
+}

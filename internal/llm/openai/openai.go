@@ -1,0 +1,350 @@
+// Package openai adapts OpenAI's Chat Completions API, through the official openai-go SDK,
+// to arbiter's llm vocabulary. The same adapter serves every OpenAI-compatible server:
+// Ollama's /v1 endpoint and the presets of the config file (DeepSeek, vLLM, …), whose
+// reasoning_content it reads as Reply.Reasoning.
+//
+// The SDK never retries (retries live in package llm) and never reads the environment
+// (keys come from config.Endpoint). Every failure leaves Generate as one *llm.Error.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
+
+	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+// placeholderKey is sent to servers that need no key (Ollama, local servers given by
+// --base-url): the SDK always sends an Authorization header.
+const placeholderKey = "arbiter-no-key"
+
+// defaultSchemaName names a JSON schema when the request gives none.
+const defaultSchemaName = "reply"
+
+// Options are the optional parts of a Model.
+type Options struct {
+	// HTTPClient sends the requests; nil means a client of the adapter's own.
+	HTTPClient *http.Client
+}
+
+// Model is a chat model reached over the Chat Completions API.
+type Model struct {
+	name     llm.ModelName
+	provider string
+	key      string
+	svc      sdk.ChatCompletionService
+}
+
+// New returns a Model for name (provider/model-id) at endpoint ep. With ep.Provider
+// "ollama" it talks to ep.BaseURL + "/v1" without a key. Otherwise a key is required
+// unless ep.BaseURL names a server of the user's own.
+func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
+	base := strings.TrimRight(ep.BaseURL, "/")
+	key := ep.Key.Reveal()
+	if ep.Provider == "ollama" {
+		if base == "" {
+			return nil, errors.New("ollama: no server address: set OLLAMA_HOST or pass --base-url")
+		}
+		if !strings.Contains(base, "://") {
+			base = "http://" + base // OLLAMA_HOST is often host:port
+		}
+		if !strings.HasSuffix(base, "/v1") {
+			base += "/v1"
+		}
+	}
+	if key == "" {
+		if base == "" {
+			keyVar := ep.KeyVar
+			if keyVar == "" {
+				keyVar = "OPENAI_API_KEY"
+			}
+			return nil, fmt.Errorf("%s is not set (or pass --base-url for a local server)", keyVar)
+		}
+		key = placeholderKey
+	}
+	client := opts.HTTPClient
+	if client == nil {
+		client = defaultHTTPClient()
+	}
+	ro := []option.RequestOption{
+		option.WithEnvironmentProduction(),
+		option.WithHTTPClient(client),
+		option.WithAPIKey(key),
+		option.WithMaxRetries(0),
+	}
+	if base != "" {
+		ro = append(ro, option.WithBaseURL(base))
+	}
+	return &Model{
+		name:     name,
+		provider: name.Provider(),
+		key:      key,
+		// The service, unlike sdk.NewClient, reads nothing from the environment.
+		svc: sdk.NewChatCompletionService(ro...),
+	}, nil
+}
+
+// defaultHTTPClient keeps enough idle connections for arbiter's concurrency; the
+// standard library's default keeps two per host.
+func defaultHTTPClient() *http.Client {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{}
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = 256
+	return &http.Client{Transport: t}
+}
+
+// Name implements llm.Model.
+func (m *Model) Name() llm.ModelName { return m.name }
+
+// Generate implements llm.Model. It makes exactly one HTTP request, streaming when
+// req.OnDelta is set.
+func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
+	params, err := m.params(req)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var resp *http.Response
+	var reply *llm.Reply
+	if req.OnDelta != nil {
+		reply, err = m.stream(ctx, params, req.OnDelta, &resp)
+	} else {
+		reply, err = m.complete(ctx, params, &resp)
+	}
+	if err != nil {
+		return nil, m.translate(ctx, err, resp)
+	}
+	reply.Latency = time.Since(start)
+	reply.Attempts = 1
+	return reply, nil
+}
+
+var schemaNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
+	p := sdk.ChatCompletionNewParams{Model: sdk.ChatModel(m.name.ID())}
+	if req.System != "" {
+		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
+	}
+	for i, msg := range req.Messages {
+		switch msg.Role {
+		case llm.RoleUser:
+			p.Messages = append(p.Messages, sdk.UserMessage(msg.Text))
+		case llm.RoleAssistant:
+			p.Messages = append(p.Messages, sdk.AssistantMessage(msg.Text))
+		default:
+			return p, m.invalid(fmt.Sprintf("message %d has role %q; want user or assistant", i, msg.Role))
+		}
+	}
+	if req.Temperature != nil {
+		p.Temperature = sdk.Float(*req.Temperature)
+	}
+	if req.TopP != nil {
+		p.TopP = sdk.Float(*req.TopP)
+	}
+	if req.Seed != nil {
+		p.Seed = sdk.Int(*req.Seed)
+	}
+	if req.MaxTokens > 0 {
+		p.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
+	}
+	if len(req.JSONSchema) > 0 {
+		if !json.Valid(req.JSONSchema) {
+			return p, m.invalid("JSON schema is not valid JSON")
+		}
+		name := req.SchemaName
+		if !schemaNameRE.MatchString(name) {
+			name = defaultSchemaName
+		}
+		p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &sdk.ResponseFormatJSONSchemaParam{
+				JSONSchema: sdk.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Schema: req.JSONSchema},
+			},
+		}
+	}
+	return p, nil
+}
+
+// invalid is the error for a request this adapter cannot send.
+func (m *Model) invalid(msg string) *llm.Error {
+	return &llm.Error{Provider: m.provider, Code: "invalid_request", Message: msg}
+}
+
+// errNoChoices and errStreamCut are 2xx responses without an answer in them; translate
+// turns them into retryable bad-response errors.
+var (
+	errNoChoices = errors.New("response has no choices")
+	errStreamCut = errors.New("stream ended before a finish_reason")
+)
+
+func (m *Model) complete(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) (*llm.Reply, error) {
+	c, err := m.svc.New(ctx, p, option.WithResponseInto(resp))
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Choices) == 0 {
+		return nil, errNoChoices
+	}
+	ch := c.Choices[0]
+	r := &llm.Reply{
+		Text:      ch.Message.Content,
+		Reasoning: reasoning(ch.Message.JSON.ExtraFields),
+		Finish:    finish(ch.FinishReason),
+		Usage:     usage(c.Usage),
+		Model:     c.Model,
+		Raw:       json.RawMessage(c.RawJSON()),
+	}
+	if ch.Message.Refusal != "" {
+		r.Finish, r.Refusal, r.Text = llm.FinishRefusal, ch.Message.Refusal, ""
+	}
+	return r, nil
+}
+
+func (m *Model) stream(ctx context.Context, p sdk.ChatCompletionNewParams, onDelta func(string), resp **http.Response) (*llm.Reply, error) {
+	p.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
+	s := m.svc.NewStreaming(ctx, p, option.WithResponseInto(resp))
+	defer s.Close()
+	var text, think, refusal strings.Builder
+	var reason, model, last string
+	var u sdk.CompletionUsage
+	for s.Next() {
+		ch := s.Current()
+		last = ch.RawJSON()
+		if ch.Model != "" {
+			model = ch.Model
+		}
+		if ch.JSON.Usage.Valid() {
+			u = ch.Usage
+		}
+		for _, c := range ch.Choices {
+			if c.Index != 0 {
+				continue
+			}
+			if d := c.Delta.Content; d != "" {
+				text.WriteString(d)
+				onDelta(d)
+			}
+			think.WriteString(reasoning(c.Delta.JSON.ExtraFields))
+			refusal.WriteString(c.Delta.Refusal)
+			if c.FinishReason != "" {
+				reason = c.FinishReason
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	if reason == "" {
+		return nil, errStreamCut
+	}
+	r := &llm.Reply{
+		Text:      text.String(),
+		Reasoning: think.String(),
+		Finish:    finish(reason),
+		Usage:     usage(u),
+		Model:     model,
+		Raw:       streamRaw(last, text.String()),
+	}
+	if refusal.Len() > 0 {
+		r.Finish, r.Refusal, r.Text = llm.FinishRefusal, refusal.String(), ""
+	}
+	return r, nil
+}
+
+// streamRaw is Reply.Raw for a stream: the last chunk as received and the joined text.
+func streamRaw(last, text string) json.RawMessage {
+	b, err := json.Marshal(struct {
+		LastChunk json.RawMessage `json:"last_chunk,omitempty"`
+		Text      string          `json:"text"`
+	}{json.RawMessage(last), text})
+	if err != nil {
+		// The last chunk parsed as JSON a moment ago, so this cannot fail.
+		panic(err)
+	}
+	return b
+}
+
+// reasoning reads the thinking text that DeepSeek, vLLM and Ollama send beside the
+// answer, as reasoning_content or reasoning.
+func reasoning(extra map[string]respjson.Field) string {
+	for _, k := range []string{"reasoning_content", "reasoning"} {
+		f, ok := extra[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func finish(reason string) llm.Finish {
+	switch reason {
+	case "stop":
+		return llm.FinishStop
+	case "length":
+		return llm.FinishLength
+	case "content_filter":
+		return llm.FinishContentFilter
+	}
+	return llm.FinishOther
+}
+
+func usage(u sdk.CompletionUsage) llm.Usage {
+	return llm.Usage{
+		InputTokens:     u.PromptTokens,
+		OutputTokens:    u.CompletionTokens,
+		ReasoningTokens: u.CompletionTokensDetails.ReasoningTokens,
+	}
+}
+
+// translate turns whatever the SDK returned into one *llm.Error. resp is the HTTP
+// response when one arrived.
+func (m *Model) translate(ctx context.Context, err error, resp *http.Response) *llm.Error {
+	var e *llm.Error
+	var apiErr *sdk.Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &apiErr):
+		var h http.Header
+		if apiErr.Response != nil {
+			h = apiErr.Response.Header
+		}
+		code := apiErr.Code
+		if code == "" {
+			code = apiErr.Type
+		}
+		msg := apiErr.Message
+		if msg == "" {
+			msg = http.StatusText(apiErr.StatusCode)
+		}
+		e = llm.HTTPError(m.provider, apiErr.StatusCode, h, code, msg, err)
+	case ctx.Err() != nil:
+		e = llm.TransportError(m.provider, ctx.Err())
+	case resp != nil && resp.StatusCode >= 400:
+		// An error status whose body the SDK could not read as an error object.
+		e = llm.HTTPError(m.provider, resp.StatusCode, resp.Header, "", http.StatusText(resp.StatusCode), err)
+	case resp != nil:
+		e = llm.BadResponse(m.provider, resp.StatusCode, err)
+	default:
+		e = llm.TransportError(m.provider, err)
+	}
+	return e.Redact(m.key)
+}

@@ -1,0 +1,81 @@
+package seduce
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ParsedLine is one output line of `arbiter seduce parse`: Skill is null when the reply
+// named none.
+type ParsedLine struct {
+	ID       string   `json:"id"`
+	Decision Decision `json:"decision"`
+	Skill    *string  `json:"skill"`
+}
+
+// ParseLine parses one input line {"id": …, "text": …}.
+func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
+	var in struct {
+		ID   *json.RawMessage `json:"id"`
+		Text *string          `json:"text"`
+	}
+	if err := json.Unmarshal(line, &in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return ParsedLine{}, fmt.Errorf("%s: want a string", te.Field)
+		}
+		return ParsedLine{}, fmt.Errorf("json: not a JSON object: %s", jsonProblem(err))
+	}
+	if in.ID == nil {
+		return ParsedLine{}, fmt.Errorf("id: missing")
+	}
+	var id string
+	if err := json.Unmarshal(*in.ID, &id); err != nil {
+		return ParsedLine{}, fmt.Errorf("id: want a string, got %s", describeJSON(*in.ID))
+	}
+	if in.Text == nil {
+		return ParsedLine{}, fmt.Errorf("text: missing")
+	}
+	p := ParseReply(*in.Text, tax)
+	out := ParsedLine{ID: id, Decision: p.Decision}
+	if p.Skill != "" {
+		skill := p.Skill
+		out.Skill = &skill
+	}
+	return out, nil
+}
+
+// ParseLines is `arbiter seduce parse`: it reads {"id": …, "text": …} lines from r and
+// writes one {"id": …, "decision": …, "skill": …} line per input line to w, in the same
+// order. Blank lines are skipped. It stops at the first bad line with an error naming
+// name and the line number; lines before it have been written.
+func ParseLines(r io.Reader, name string, w io.Writer, tax *Taxonomy) error {
+	if tax == nil {
+		tax = DefaultTaxonomy()
+	}
+	br := bufio.NewReader(r)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("parse %s:%d: read: %w", name, n, err)
+		}
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			out, perr := ParseLine(trimmed, tax)
+			if perr != nil {
+				return fmt.Errorf("%s:%d: %w", name, n, perr)
+			}
+			if werr := enc.Encode(out); werr != nil {
+				return fmt.Errorf("parse %s:%d: write: %w", name, n, werr)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,351 @@
+package seduce
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Reading a ruling in prose. The reply is cut into clauses; each clause is searched for
+// "cues": phrases that rule a roll ("make a Climb roll", "this calls for a Stealth
+// check") or an automatic success ("no roll is needed", "succeeds automatically").
+// Negated roll phrases are searched first and blanked out, so "no Climb roll is needed"
+// is a pass and never also a roll. Cues inside a condition ("if the guards were awake, a
+// roll would be needed"), a question or reported speech ("the player claims no roll is
+// needed") do not count. A reply with cues of one kind only is that ruling; cues of both
+// kinds are a contradiction and the reply is unparsed.
+
+// Regular expression pieces over ASCII-lowercased text.
+const (
+	art      = `(?:an?|any|the|your|another|one|some|this|that)\s+`
+	word     = `[a-z0-9(][a-z0-9'’/()%-]*`
+	slot     = `(?:` + word + `\s+){0,4}?`
+	rollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
+	rollNoun = `(?:roll|check|test|dice\s+roll|skill\s+check|skill\s+roll)`
+	negation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
+	needWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
+)
+
+// cueRule is one phrase pattern. A "slot" group holds the words that may name a skill and
+// is checked against stopWords; a "skill" group must name a skill the taxonomy knows.
+type cueRule struct {
+	re *regexp.Regexp
+	// negatable rules are automatic-success phrases that a nearby "not" turns into a
+	// roll ("this is not an automatic success").
+	negatable bool
+}
+
+func rule(expr string) cueRule { return cueRule{re: regexp.MustCompile(expr)} }
+
+var (
+	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
+	doubleNegation = []cueRule{
+		rule(`\b(?:no\s+way|cannot|can['’]t|can\s+not|impossible|not\s+possible)\b[^;]{0,40}?\bwithout\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
+	}
+	passRules = []cueRule{
+		rule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
+		rule(`\bno\s+(?P<slot>` + slot + `)` + rollAny + `\b`),
+		rule(negation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + slot + `)` + rollAny + `\b`),
+		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + needWord + `\b`),
+		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:is|are|was|were|wo)n['’]t\s+(?:(?:really|strictly|actually|even|be)\s+)?` + needWord + `\b`),
+		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|seems|would\s+be)\s+)?(?:unnecessary|unneeded|superfluous|pointless)\b`),
+		rule(`\bwithout\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
+		rule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
+		rule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		rule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		{re: regexp.MustCompile(`\bautomatic\s+(?:success|successes|successful|pass)\b`), negatable: true},
+		{re: regexp.MustCompile(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`), negatable: true},
+		{re: regexp.MustCompile(`\bauto[- ]?(?:success|succeeds?|pass)\b`), negatable: true},
+		{re: regexp.MustCompile(`\b(?:is|it['’]s|be)\s+(?:not\s+)?automatic\b`), negatable: true},
+		{re: regexp.MustCompile(`\b(?:simply|just)\s+succeeds?\b`), negatable: true},
+		{re: regexp.MustCompile(`\bsucceeds?\s+(?:outright|by\s+default)\b`), negatable: true},
+	}
+	rollRules = []cueRule{
+		rule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + art + `)?(?P<slot>` + slot + `)` + rollNoun + `\b`),
+		rule(`\broll(?:s|ing|ed)?\s+(?:for\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
+		rule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
+		rule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
+		rule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?)\s*$`),
+		rule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + slot + `)` + rollNoun + `\b`),
+		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
+		rule(`\ban?\s+(?P<slot>` + slot + `)` + rollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
+		rule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + slot + `)` + rollNoun + `\b`),
+		rule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
+		rule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		rule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+	}
+
+	// stopWords may not stand where a skill name belongs: they show the phrase is about
+	// something else ("no doubt you must roll", "I have to check").
+	stopWords = map[string]bool{
+		"you": true, "i": true, "we": true, "they": true, "he": true, "she": true, "it": true,
+		"must": true, "need": true, "needs": true, "should": true, "will": true, "would": true,
+		"can": true, "could": true, "may": true, "might": true, "shall": true, "to": true,
+		"have": true, "has": true, "is": true, "are": true, "was": true, "be": true, "doubt": true,
+		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
+		"miss": true, "that": true, "which": true, "for": true, "not": true, "no": true,
+		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
+		"failed": true, "failing": true, "bad": true, "good": true, "lucky": true, "high": true,
+		"low": true, "result": true, "outcome": true,
+	}
+	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
+		"percentiles": true, "dice": true}
+
+	clauseEnd  = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|\s+[-–—]+\s+|\s+however,?\s+`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case)\b`)
+	// concession marks a clause about other circumstances: "while a climber might
+	// normally do this automatically, …".
+	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
+	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]t\b)`)
+	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
+	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
+	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
+	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|\bnever)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever)\s+){0,2}$`)
+	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+)
+
+// cue is one ruling phrase found in a reply.
+type cue struct {
+	decision Decision
+	skill    string
+}
+
+// parseProse reads a ruling stated in plain language. ok is false when the reply holds
+// no ruling phrase at all.
+func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
+	// Quoted words are usually the player's; read them only if nothing else rules.
+	cues := proseCues(quoted.ReplaceAllStringFunc(text, blank), text, tax)
+	if len(cues) == 0 {
+		cues = proseCues(text, text, tax)
+	}
+	if len(cues) == 0 {
+		return Parsed{}, false
+	}
+	p := Parsed{Decision: cues[0].decision, How: HowProse}
+	for _, c := range cues {
+		if c.decision != p.Decision {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse}, true
+		}
+		if p.Skill == "" {
+			p.Skill = c.skill
+		}
+	}
+	if p.Skill == "" {
+		p.Skill = firstSkill(text, tax, false)
+	}
+	return p, true
+}
+
+func blank(s string) string { return strings.Repeat(" ", len(s)) }
+
+// proseCues finds the cues of every clause. text is searched; orig (same length) gives
+// the reply's own spelling of an unknown skill.
+func proseCues(text, orig string, tax *Taxonomy) []cue {
+	lower := asciiLower(text)
+	var cues []cue
+	start := 0
+	for _, loc := range append(clauseEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
+		clause := lower[start:loc[0]]
+		question := strings.Contains(lower[loc[0]:loc[1]], "?")
+		origClause := orig[start:loc[0]]
+		start = loc[1]
+		if question || strings.TrimSpace(clause) == "" {
+			continue
+		}
+		cues = append(cues, clauseCues(clause, origClause, tax)...)
+	}
+	return cues
+}
+
+// clauseCues finds the cues of one lowercased clause.
+func clauseCues(clause, orig string, tax *Taxonomy) []cue {
+	masked := []byte(clause)
+	var cues []cue
+	find := func(rules []cueRule, d Decision) {
+		for _, r := range rules {
+			for _, m := range r.re.FindAllStringSubmatchIndex(string(masked), -1) {
+				c, at, ok := matchCue(r, m, string(masked), orig, d, tax)
+				if !ok {
+					continue
+				}
+				copy(masked[m[0]:m[1]], blank(clause[m[0]:m[1]]))
+				if d == DecisionRoll && !r.negatable && negatedRoll.MatchString(clause[:at]) {
+					c.decision = DecisionPass // "the Keeper should not call for Stealth"
+				}
+				if !hypothetical(clause, at, m[1]) {
+					cues = append(cues, c)
+				}
+			}
+		}
+	}
+	find(doubleNegation, DecisionRoll)
+	find(passRules, DecisionPass)
+	find(rollRules, DecisionRoll)
+	return cues
+}
+
+// matchCue checks one match against its rule's groups and works out its skill. at is
+// where the ruling itself starts, after any words captured only for their skill.
+func matchCue(r cueRule, m []int, text, orig string, d Decision, tax *Taxonomy) (c cue, at int, ok bool) {
+	c = cue{decision: d}
+	at = m[0]
+	if r.negatable {
+		if text[m[0]:m[1]] == "automatically" && strings.HasPrefix(strings.TrimSpace(text[m[1]:]), "fail") {
+			return cue{}, 0, false
+		}
+		if negatedAuto.MatchString(text[:m[0]]) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) {
+			c.decision = DecisionRoll
+		}
+		return c, at, true
+	}
+	for i, name := range r.re.SubexpNames() {
+		if name == "" || m[2*i] < 0 {
+			continue
+		}
+		group, origGroup := text[m[2*i]:m[2*i+1]], orig[m[2*i]:m[2*i+1]]
+		switch name {
+		case "slot":
+			for _, w := range strings.Fields(group) {
+				if stopWords[w] {
+					return cue{}, 0, false
+				}
+			}
+			c.skill = slotSkill(origGroup, tax)
+		case "pre":
+			c.skill = firstSkill(origGroup, tax, true)
+			at = m[2*i+1]
+		case "skill", "skillname":
+			words := strings.Fields(origGroup)
+			if name == "skill" && len(words) > 0 && isDice(words) {
+				c.skill = firstSkill(orig[m[2*i]:], tax, false)
+				return c, at, true
+			}
+			for n := len(words); n > 0; n-- {
+				s, known := tax.Canonical(strings.Join(words[:n], " "))
+				if known && (name == "skill" || ownName(strings.Join(words[:n], " "), s)) {
+					c.skill = s
+					return c, at, true
+				}
+			}
+			return cue{}, 0, false
+		}
+	}
+	if c.skill == "" {
+		c.skill = firstSkill(orig[m[0]:m[1]], tax, true)
+	}
+	return c, at, true
+}
+
+// isDice reports whether words start with dice rather than a skill: "d100", "the dice".
+func isDice(words []string) bool {
+	first := strings.ToLower(words[0])
+	return diceWords[first] || first == "the" && len(words) > 1 && strings.ToLower(words[1]) == "dice"
+}
+
+// ownName reports whether name is the skill's own name (or a specialisation of it)
+// rather than an alias: aliases like "repair" or "spot" are everyday words.
+func ownName(name, canonical string) bool {
+	if m := specialisation.FindStringSubmatch(name); m != nil {
+		name = m[1]
+	}
+	return normSkill(name) == normSkill(canonical)
+}
+
+// skillModifiers are slot words that qualify a roll rather than name its skill.
+var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
+	"opposed": true, "difficult": true, "pushed": true, "quick": true, "successful": true,
+	"skill": true, "dice": true, "d100": true, "1d100": true, "percentile": true, "single": true,
+	"separate": true, "make": true, "attempt": true, "do": true, "a": true, "an": true, "the": true,
+	"any": true, "your": true, "another": true, "some": true, "this": true, "real": true,
+	"proper": true, "full": true, "difficulty": true, "me": true, "us": true}
+
+// slotSkill names the skill in the words before "roll": canonical when known, else the
+// reply's words without modifiers ("Persuade"), else "".
+func slotSkill(words string, tax *Taxonomy) string {
+	if s := firstSkill(words, tax, true); s != "" {
+		return s
+	}
+	var kept []string
+	for _, w := range strings.Fields(words) {
+		if !skillModifiers[strings.ToLower(w)] {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 || len(kept) > 3 {
+		return ""
+	}
+	for _, w := range kept {
+		if !isWordy(w) {
+			return ""
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func isWordy(w string) bool {
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '(' || r == ')' || r == '/' || r == '-' || r == '\'') {
+			return false
+		}
+	}
+	return true
+}
+
+// hypothetical reports whether the cue at [from, to) sits under a condition or a
+// concession, or in reported speech. Each reaches to the next comma
+// ("if you want to cross, make a Jump roll" is a ruling); "even if" is none.
+func hypothetical(clause string, from, to int) bool {
+	before := notCond.ReplaceAllStringFunc(clause[:from], blank)
+	scope := before[strings.LastIndexByte(before, ',')+1:]
+	if reported.MatchString(scope) || condMarker.MatchString(scope) || concession.MatchString(scope) {
+		return true
+	}
+	if !condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blank)) {
+		return false
+	}
+	// "a roll would be needed if …": a condition after a modal cue.
+	lo := max(0, from-15)
+	return modal.MatchString(clause[lo:to])
+}
+
+var skillWord = regexp.MustCompile(`[A-Za-z][A-Za-z'’/-]*`)
+
+// firstSkill returns the first skill the text mentions, trying three-word names before
+// shorter ones. With aliases false only the taxonomy's own names count, so ordinary words
+// that are also aliases ("spot", "repair") do not.
+func firstSkill(text string, tax *Taxonomy, aliases bool) string {
+	locs := skillWord.FindAllStringIndex(text, -1)
+	for i := range locs {
+		for n := min(3, len(locs)-i); n > 0; n-- {
+			end := locs[i+n-1][1]
+			name := text[locs[i][0]:end]
+			if rest := text[end:]; strings.HasPrefix(strings.TrimLeft(rest, " "), "(") {
+				if j := strings.IndexByte(rest, ')'); j >= 0 && j < 40 {
+					name = text[locs[i][0] : end+j+1]
+				}
+			}
+			c, ok := tax.Canonical(name)
+			if !ok {
+				continue
+			}
+			if !aliases && !ownName(name, c) {
+				continue
+			}
+			return c
+		}
+	}
+	return ""
+}
+
+// asciiLower lowercases A-Z only, so offsets in the result are offsets in s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
