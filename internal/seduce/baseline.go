@@ -56,9 +56,9 @@ func Baselines(tax *Taxonomy) map[llm.ModelName]llm.Model {
 		}
 	}
 	return map[llm.ModelName]llm.Model{
-		BaselineAlwaysRoll: baseline(BaselineAlwaysRoll, always(DecisionRoll, "This baseline asks for a roll on every action.")),
-		BaselineNeverRoll:  baseline(BaselineNeverRoll, always(DecisionPass, "This baseline grants automatic success on every action.")),
-		BaselineKeyword:    baseline(BaselineKeyword, k.rule),
+		BaselineAlwaysRoll: newBaseline(BaselineAlwaysRoll, always(DecisionRoll, "This baseline asks for a roll on every action.")),
+		BaselineNeverRoll:  newBaseline(BaselineNeverRoll, always(DecisionPass, "This baseline grants automatic success on every action.")),
+		BaselineKeyword:    newBaseline(BaselineKeyword, k.rule),
 	}
 }
 
@@ -69,7 +69,7 @@ type baselineReply struct {
 	Reason   string  `json:"reason"`
 }
 
-func baseline(name llm.ModelName, rule func(context, statement string) keywordRuling) llm.Model {
+func newBaseline(name llm.ModelName, rule func(context, statement string) keywordRuling) llm.Model {
 	return llm.Func{ModelName: name, Fn: func(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -123,8 +123,8 @@ type keywordFile struct {
 	Skills          map[string]map[string]float64 `yaml:"skills"`
 }
 
-// phrase is one keyword: a run of word patterns, with a weight and what it stands for.
-type phrase struct {
+// keyPhrase is one keyword: a run of word patterns, with a weight and what it stands for.
+type keyPhrase struct {
 	text   string
 	words  []string
 	weight float64
@@ -134,8 +134,8 @@ type phrase struct {
 
 // keywordRules is the keyword baseline's table, resolved against a taxonomy.
 type keywordRules struct {
-	cues       phraseSet // longest first, so "no hurry" is seen before "hurry"
-	skills     phraseSet
+	cues       keyPhraseSet // longest first, so "no hurry" is seen before "hurry"
+	skills     keyPhraseSet
 	skillOrder map[string]int
 	ctxW       float64
 	stmtW      float64
@@ -152,19 +152,19 @@ type keywordRuling struct {
 	Reason   string
 }
 
-var tokenRe = regexp.MustCompile(`[a-z0-9]+`)
+var keywordTokenRe = regexp.MustCompile(`[a-z0-9]+`)
 
-func tokens(s string) []string { return tokenRe.FindAllString(strings.ToLower(s), -1) }
+func keywordTokens(s string) []string { return keywordTokenRe.FindAllString(strings.ToLower(s), -1) }
 
-// phraseSet indexes phrases by their first word so a text is scanned once.
-type phraseSet struct {
-	all      []phrase
+// keyPhraseSet indexes phrases by their first word so a text is scanned once.
+type keyPhraseSet struct {
+	all      []keyPhrase
 	byFirst  map[string][]int // exact first word -> indexes into all, in order
 	wildcard []int            // phrases whose first word ends in *
 }
 
-func newPhraseSet(ps []phrase) phraseSet {
-	set := phraseSet{all: ps, byFirst: map[string][]int{}}
+func newKeyPhraseSet(ps []keyPhrase) keyPhraseSet {
+	set := keyPhraseSet{all: ps, byFirst: map[string][]int{}}
 	for i, p := range ps {
 		if strings.HasSuffix(p.words[0], "*") {
 			set.wildcard = append(set.wildcard, i)
@@ -176,7 +176,7 @@ func newPhraseSet(ps []phrase) phraseSet {
 }
 
 // startingAt returns, in the set's order, the phrases that match ws from position i.
-func (set phraseSet) startingAt(ws []string, i int) []int {
+func (set keyPhraseSet) startingAt(ws []string, i int) []int {
 	w := ws[i]
 	var cand []int
 	cand = append(cand, set.byFirst[w]...)
@@ -191,20 +191,20 @@ func (set phraseSet) startingAt(ws []string, i int) []int {
 	cand = slices.Compact(cand)
 	out := cand[:0]
 	for _, j := range cand {
-		if phraseAt(set.all[j], ws, i) {
+		if keyPhraseAt(set.all[j], ws, i) {
 			out = append(out, j)
 		}
 	}
 	return out
 }
 
-func newPhrase(text string, weight float64) phrase {
-	return phrase{text: strings.ToLower(strings.TrimSpace(text)), words: patternTokens(text), weight: weight}
+func newKeyPhrase(text string, weight float64) keyPhrase {
+	return keyPhrase{text: strings.ToLower(strings.TrimSpace(text)), words: keywordPatternTokens(text), weight: weight}
 }
 
-// patternTokens splits a keyword like tokens does, keeping a trailing * wildcard.
-func patternTokens(s string) []string {
-	ws := tokens(s)
+// keywordPatternTokens splits a keyword like keywordTokens does, keeping a trailing * wildcard.
+func keywordPatternTokens(s string) []string {
+	ws := keywordTokens(s)
 	if strings.HasSuffix(strings.TrimSpace(s), "*") && len(ws) > 0 {
 		ws[len(ws)-1] += "*"
 	}
@@ -223,16 +223,16 @@ func parseKeywordRules(data []byte, tax *Taxonomy) (*keywordRules, error) {
 		lowW:       f.LowSkillWeight,
 		skillOrder: map[string]int{},
 	}
-	var cues, skills []phrase
+	var cues, skills []keyPhrase
 	for text, w := range f.Risk {
-		p := newPhrase(text, w)
+		p := newKeyPhrase(text, w)
 		p.risk = true
 		cues = append(cues, p)
 	}
 	for text, w := range f.Calm {
-		cues = append(cues, newPhrase(text, w))
+		cues = append(cues, newKeyPhrase(text, w))
 	}
-	slices.SortFunc(cues, func(a, b phrase) int {
+	slices.SortFunc(cues, func(a, b keyPhrase) int {
 		if d := len(b.words) - len(a.words); d != 0 {
 			return d
 		}
@@ -243,7 +243,7 @@ func parseKeywordRules(data []byte, tax *Taxonomy) (*keywordRules, error) {
 	}
 	// The taxonomy's own names for a skill are keywords of it.
 	for _, name := range slices.Sorted(maps.Keys(tax.index)) {
-		p := newPhrase(name, f.Weights.SkillName)
+		p := newKeyPhrase(name, f.Weights.SkillName)
 		p.skill = tax.index[name]
 		skills = append(skills, p)
 	}
@@ -254,7 +254,7 @@ func parseKeywordRules(data []byte, tax *Taxonomy) (*keywordRules, error) {
 		}
 		words := f.Skills[name]
 		for _, text := range slices.Sorted(maps.Keys(words)) {
-			p := newPhrase(text, words[text])
+			p := newKeyPhrase(text, words[text])
 			p.skill = canon
 			skills = append(skills, p)
 		}
@@ -264,34 +264,34 @@ func parseKeywordRules(data []byte, tax *Taxonomy) (*keywordRules, error) {
 			return nil, fmt.Errorf("keyword table: %q has no words", p.text)
 		}
 	}
-	k.cues, k.skills = newPhraseSet(cues), newPhraseSet(skills)
+	k.cues, k.skills = newKeyPhraseSet(cues), newKeyPhraseSet(skills)
 	return k, nil
 }
 
-// wordMatches reports whether a text word matches a keyword word.
-func wordMatches(pattern, w string) bool {
+// keywordWordMatches reports whether a text word matches a keyword word.
+func keywordWordMatches(pattern, w string) bool {
 	if stem, ok := strings.CutSuffix(pattern, "*"); ok {
 		return strings.HasPrefix(w, stem)
 	}
 	return w == pattern || w == pattern+"s" || w == pattern+"es"
 }
 
-func phraseAt(p phrase, ws []string, i int) bool {
+func keyPhraseAt(p keyPhrase, ws []string, i int) bool {
 	if i+len(p.words) > len(ws) {
 		return false
 	}
 	for j, pw := range p.words {
-		if !wordMatches(pw, ws[i+j]) {
+		if !keywordWordMatches(pw, ws[i+j]) {
 			return false
 		}
 	}
 	return true
 }
 
-var percentRe = regexp.MustCompile(`\b(\d{1,3})\s?%`)
+var keywordPercentRe = regexp.MustCompile(`\b(\d{1,3})\s?%`)
 
-// foundCue is a cue as it reads in the context, and where.
-type foundCue struct {
+// keywordCue is a cue as it reads in the context, and where.
+type keywordCue struct {
 	at   int
 	text string
 	risk bool
@@ -302,14 +302,14 @@ type foundCue struct {
 func (k *keywordRules) rule(context, statement string) keywordRuling {
 	r := keywordRuling{Skill: k.skill(context, statement)}
 	lower := strings.ToLower(context)
-	locs := tokenRe.FindAllStringIndex(lower, -1)
+	locs := keywordTokenRe.FindAllStringIndex(lower, -1)
 	ws := make([]string, len(locs))
 	for i, l := range locs {
 		ws[i] = lower[l[0]:l[1]]
 	}
 	// Claim words longest phrase first, so "no hurry" keeps its "hurry" from the risks.
 	used := make([]bool, len(ws))
-	first := map[int]foundCue{} // phrase index -> its first occurrence
+	first := map[int]keywordCue{} // phrase index -> its first occurrence
 	matches := make([][]int, len(ws))
 	for i := range ws {
 		matches[i] = k.cues.startingAt(ws, i)
@@ -324,12 +324,12 @@ func (k *keywordRules) rule(context, statement string) keywordRuling {
 			}
 			if _, seen := first[pi]; !seen {
 				end := locs[i+len(p.words)-1][1]
-				first[pi] = foundCue{at: locs[i][0], text: context[locs[i][0]:end], risk: p.risk}
+				first[pi] = keywordCue{at: locs[i][0], text: context[locs[i][0]:end], risk: p.risk}
 			}
 		}
 	}
 	var risk, calm float64
-	var found []foundCue
+	var found []keywordCue
 	for pi, c := range first {
 		if c.risk {
 			risk += k.cues.all[pi].weight
@@ -339,7 +339,7 @@ func (k *keywordRules) rule(context, statement string) keywordRuling {
 		found = append(found, c)
 	}
 	low, lowAt := -1, 0
-	for _, m := range percentRe.FindAllStringSubmatchIndex(context, -1) {
+	for _, m := range keywordPercentRe.FindAllStringSubmatchIndex(context, -1) {
 		n, err := strconv.Atoi(context[m[2]:m[3]])
 		if err == nil && n < k.lowPct && (low < 0 || n < low) {
 			low, lowAt = n, m[0]
@@ -347,9 +347,9 @@ func (k *keywordRules) rule(context, statement string) keywordRuling {
 	}
 	if low >= 0 {
 		risk += k.lowW
-		found = append(found, foundCue{at: lowAt, text: fmt.Sprintf("a rating of %d%%", low), risk: true})
+		found = append(found, keywordCue{at: lowAt, text: fmt.Sprintf("a rating of %d%%", low), risk: true})
 	}
-	slices.SortFunc(found, func(a, b foundCue) int { return a.at - b.at })
+	slices.SortFunc(found, func(a, b keywordCue) int { return a.at - b.at })
 	for _, c := range found {
 		if c.risk {
 			r.Risk = append(r.Risk, c.text)
@@ -365,14 +365,14 @@ func (k *keywordRules) rule(context, statement string) keywordRuling {
 	case len(r.Risk) == 0 && len(r.Calm) == 0:
 		r.Reason = "The context shows no risk or calm cues, so the ruling defaults to a roll."
 	case r.Decision == DecisionPass:
-		r.Reason = fmt.Sprintf("Calm cues in the context (%s) outweigh risk cues (%s), so the action succeeds automatically.", cueList(r.Calm), cueList(r.Risk))
+		r.Reason = fmt.Sprintf("Calm cues in the context (%s) outweigh risk cues (%s), so the action succeeds automatically.", keywordCueList(r.Calm), keywordCueList(r.Risk))
 	default:
-		r.Reason = fmt.Sprintf("Risk cues in the context (%s) outweigh or match calm cues (%s), so the action needs a roll.", cueList(r.Risk), cueList(r.Calm))
+		r.Reason = fmt.Sprintf("Risk cues in the context (%s) outweigh or match calm cues (%s), so the action needs a roll.", keywordCueList(r.Risk), keywordCueList(r.Calm))
 	}
 	return r
 }
 
-func cueList(cues []string) string {
+func keywordCueList(cues []string) string {
 	const show = 10
 	switch {
 	case len(cues) == 0:
@@ -390,7 +390,7 @@ func (k *keywordRules) skill(context, statement string) string {
 	for _, part := range []struct {
 		ws []string
 		w  float64
-	}{{tokens(context), k.ctxW}, {tokens(statement), k.stmtW}} {
+	}{{keywordTokens(context), k.ctxW}, {keywordTokens(statement), k.stmtW}} {
 		for i := range part.ws {
 			for _, pi := range k.skills.startingAt(part.ws, i) {
 				p := k.skills.all[pi]

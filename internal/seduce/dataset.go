@@ -130,8 +130,8 @@ func ReadDataset(r io.Reader, name string, format Format, tax *Taxonomy) (*Datas
 	if err != nil {
 		return nil, fmt.Errorf("read dataset %s: %w", name, err)
 	}
-	v := &validator{name: name, tax: tax}
-	var recs []record
+	v := &datasetValidator{name: name, tax: tax}
+	var recs []datasetRecord
 	switch format {
 	case FormatJSONL:
 		recs = v.jsonlRecords(data)
@@ -156,17 +156,17 @@ func ReadDataset(r io.Reader, name string, format Format, tax *Taxonomy) (*Datas
 
 // The contract's fields, in spec order.
 var (
-	requiredFields = []string{"id", "generator", "setting", "category", "skill", "scenario_id",
+	requiredSampleFields = []string{"id", "generator", "setting", "category", "skill", "scenario_id",
 		"context", "statement", "style", "requires_roll", "gold_skill"}
-	optionalFields = []string{"truth", "reviewed_by", "review_status"}
+	optionalSampleFields = []string{"truth", "reviewed_by", "review_status"}
 )
 
-func knownField(f string) bool {
-	return slices.Contains(requiredFields, f) || slices.Contains(optionalFields, f)
+func knownSampleField(f string) bool {
+	return slices.Contains(requiredSampleFields, f) || slices.Contains(optionalSampleFields, f)
 }
 
-// record is one input line before validation: raw JSON values for JSONL, cells for CSV.
-type record struct {
+// datasetRecord is one input line before validation: raw JSON values for JSONL, cells for CSV.
+type datasetRecord struct {
 	line  int
 	json  map[string]json.RawMessage
 	cells map[string]string
@@ -174,18 +174,18 @@ type record struct {
 	absent map[string]bool
 }
 
-type validator struct {
+type datasetValidator struct {
 	name string
 	tax  *Taxonomy
 	errs []FieldError
 }
 
-func (v *validator) add(line int, field, format string, args ...any) {
+func (v *datasetValidator) add(line int, field, format string, args ...any) {
 	v.errs = append(v.errs, FieldError{File: v.name, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (v *validator) jsonlRecords(data []byte) []record {
-	var recs []record
+func (v *datasetValidator) jsonlRecords(data []byte) []datasetRecord {
+	var recs []datasetRecord
 	for n, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if n == 0 {
@@ -203,7 +203,7 @@ func (v *validator) jsonlRecords(data []byte) []record {
 			v.add(n+1, "json", "not a JSON object: null")
 			continue
 		}
-		recs = append(recs, record{line: n + 1, json: obj})
+		recs = append(recs, datasetRecord{line: n + 1, json: obj})
 	}
 	return recs
 }
@@ -217,7 +217,7 @@ func jsonProblem(err error) string {
 	return err.Error()
 }
 
-func (v *validator) csvRecords(data []byte) []record {
+func (v *datasetValidator) csvRecords(data []byte) []datasetRecord {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	cr := csv.NewReader(bytes.NewReader(data))
 	cr.FieldsPerRecord = -1
@@ -244,13 +244,13 @@ func (v *validator) csvRecords(data []byte) []record {
 		cols[h] = i
 	}
 	absent := map[string]bool{}
-	for _, f := range requiredFields {
+	for _, f := range requiredSampleFields {
 		if _, ok := cols[f]; !ok {
 			v.add(1, f, "missing column")
 			absent[f] = true
 		}
 	}
-	var recs []record
+	var recs []datasetRecord
 	for {
 		row, err := cr.Read()
 		if err == io.EOF {
@@ -272,11 +272,11 @@ func (v *validator) csvRecords(data []byte) []record {
 		for name, i := range cols {
 			cells[name] = row[i]
 		}
-		recs = append(recs, record{line: line, cells: cells, absent: absent})
+		recs = append(recs, datasetRecord{line: line, cells: cells, absent: absent})
 	}
 }
 
-func (v *validator) csvError(err error) {
+func (v *datasetValidator) csvError(err error) {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		v.add(pe.Line, "csv", "%v", pe.Err)
@@ -287,7 +287,7 @@ func (v *validator) csvError(err error) {
 
 // text reads a string field. present is false for a missing field, JSON null or an empty
 // CSV cell; problem is set when the value has the wrong type.
-func (rec record) text(field string) (s string, present bool, problem string) {
+func (rec datasetRecord) text(field string) (s string, present bool, problem string) {
 	if rec.cells != nil {
 		c, ok := rec.cells[field]
 		if !ok || strings.TrimSpace(c) == "" {
@@ -306,7 +306,7 @@ func (rec record) text(field string) (s string, present bool, problem string) {
 }
 
 // flag reads a boolean field: a JSON true/false, or a CSV cell "true"/"false".
-func (rec record) flag(field string) (b bool, present bool, problem string) {
+func (rec datasetRecord) flag(field string) (b bool, present bool, problem string) {
 	if rec.cells != nil {
 		c, ok := rec.cells[field]
 		if !ok || strings.TrimSpace(c) == "" {
@@ -339,22 +339,22 @@ func describeJSON(raw json.RawMessage) string {
 	return s
 }
 
-// generatorWord is the shape of a generator family name: one lowercase word.
-var generatorWord = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$`)
+// generatorWordRe is the shape of a generator family name: one lowercase word.
+var generatorWordRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$`)
 
-// scenarioTruth is what every variant of a scenario must agree on, each with the line
+// scenarioAgreement is what every variant of a scenario must agree on, each with the line
 // that first stated it (0 while no line has stated a valid value).
-type scenarioTruth struct {
+type scenarioAgreement struct {
 	requiresRoll                     bool
 	skill                            string
 	setting                          Setting
 	rollLine, skillLine, settingLine int
 }
 
-func (v *validator) samples(recs []record) *Dataset {
+func (v *datasetValidator) samples(recs []datasetRecord) *Dataset {
 	ds := &Dataset{byID: map[SampleID]int{}, Extra: map[SampleID]map[string]json.RawMessage{}}
 	idLine := map[SampleID]int{}
-	scenarios := map[string]*scenarioTruth{}
+	scenarios := map[string]*scenarioAgreement{}
 	for _, rec := range recs {
 		s, ok := v.sample(rec)
 		if extra := rec.extra(); len(extra) > 0 && s.ID != "" {
@@ -380,15 +380,15 @@ func (v *validator) samples(recs []record) *Dataset {
 }
 
 // extra returns the fields of a record the contract does not define.
-func (rec record) extra() map[string]json.RawMessage {
+func (rec datasetRecord) extra() map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	for k, raw := range rec.json {
-		if !knownField(k) {
+		if !knownSampleField(k) {
 			out[k] = raw
 		}
 	}
 	for k, c := range rec.cells {
-		if !knownField(k) {
+		if !knownSampleField(k) {
 			b, _ := json.Marshal(c) // a string always marshals
 			out[k] = b
 		}
@@ -398,7 +398,7 @@ func (rec record) extra() map[string]json.RawMessage {
 
 // sample validates one record on its own. A field that fails validation is left zero in
 // the returned sample; ok is false when anything failed.
-func (v *validator) sample(rec record) (s Sample, ok bool) {
+func (v *datasetValidator) sample(rec datasetRecord) (s Sample, ok bool) {
 	before := len(v.errs)
 	str := func(field string, required bool) string {
 		val, present, problem := rec.text(field)
@@ -418,7 +418,7 @@ func (v *validator) sample(rec record) (s Sample, ok bool) {
 
 	s.ID = SampleID(str("id", true))
 	s.Generator = str("generator", true)
-	if s.Generator != "" && !generatorWord.MatchString(s.Generator) {
+	if s.Generator != "" && !generatorWordRe.MatchString(s.Generator) {
 		v.add(rec.line, "generator", "%q is not a lowercase word (gpt, claude, gemini, reference, …)", s.Generator)
 		s.Generator = ""
 	}
@@ -452,7 +452,7 @@ func (v *validator) sample(rec record) (s Sample, ok bool) {
 	s.Context = str("context", true)
 	s.Statement = str("statement", true)
 	if style := str("style", true); style != "" {
-		if isStyle(Style(style)) {
+		if isKnownStyle(Style(style)) {
 			s.Style = Style(style)
 		} else {
 			v.add(rec.line, "style", "unknown style %q (want one of %s)", style, quoteList(Styles))
@@ -481,10 +481,10 @@ func (v *validator) sample(rec record) (s Sample, ok bool) {
 }
 
 // sameScenario checks that a scenario's variants agree on the truth of spec section 1.
-func (v *validator) sameScenario(rec record, s Sample, scenarios map[string]*scenarioTruth) {
+func (v *datasetValidator) sameScenario(rec datasetRecord, s Sample, scenarios map[string]*scenarioAgreement) {
 	first := scenarios[s.ScenarioID]
 	if first == nil {
-		first = &scenarioTruth{}
+		first = &scenarioAgreement{}
 		scenarios[s.ScenarioID] = first
 	}
 	if rr, present, problem := rec.flag("requires_roll"); present && problem == "" {
@@ -513,7 +513,7 @@ func (v *validator) sameScenario(rec record, s Sample, scenarios map[string]*sce
 	}
 }
 
-func isStyle(s Style) bool { return slices.Contains(Styles, s) }
+func isKnownStyle(s Style) bool { return slices.Contains(Styles, s) }
 
 func quoteList[T ~string](xs []T) string {
 	q := make([]string, len(xs))

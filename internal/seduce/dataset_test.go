@@ -278,7 +278,7 @@ func FuzzLoadDataset(f *testing.F) {
 			if c, ok := tax.Canonical(s.Skill); !ok || c != s.Skill {
 				t.Fatalf("sample %q has non-canonical skill %q", s.ID, s.Skill)
 			}
-			if !tax.HasSetting(s.Setting) || !isStyle(s.Style) || s.Context == "" || s.Statement == "" {
+			if !tax.HasSetting(s.Setting) || !isKnownStyle(s.Style) || s.Context == "" || s.Statement == "" {
 				t.Fatalf("sample %q passed validation with bad fields: %+v", s.ID, s)
 			}
 		}

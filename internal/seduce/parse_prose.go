@@ -16,13 +16,13 @@ import (
 
 // Regular expression pieces over ASCII-lowercased text.
 const (
-	art      = `(?:an?|any|the|your|another|one|some|this|that)\s+`
-	word     = `[a-z0-9(][a-z0-9'’/()%-]*`
-	slot     = `(?:` + word + `\s+){0,4}?`
-	rollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
-	rollNoun = `(?:roll|check|test|dice\s+roll|skill\s+check|skill\s+roll)`
-	negation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
-	needWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
+	reArt      = `(?:an?|any|the|your|another|one|some|this|that)\s+`
+	reWord     = `[a-z0-9(][a-z0-9'’/()%-]*`
+	reSlot     = `(?:` + reWord + `\s+){0,4}?`
+	reRollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
+	reRollNoun = `(?:roll|check|test|dice\s+roll|skill\s+check|skill\s+roll)`
+	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
+	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
 
 // cueRule is one phrase pattern. A "slot" group holds the words that may name a skill and
@@ -34,24 +34,24 @@ type cueRule struct {
 	negatable bool
 }
 
-func rule(expr string) cueRule { return cueRule{re: regexp.MustCompile(expr)} }
+func newCueRule(expr string) cueRule { return cueRule{re: regexp.MustCompile(expr)} }
 
 var (
 	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
 	doubleNegation = []cueRule{
-		rule(`\b(?:no\s+way|cannot|can['’]t|can\s+not|impossible|not\s+possible)\b[^;]{0,40}?\bwithout\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
+		newCueRule(`\b(?:no\s+way|cannot|can['’]t|can\s+not|impossible|not\s+possible)\b[^;]{0,40}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	passRules = []cueRule{
-		rule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
-		rule(`\bno\s+(?P<slot>` + slot + `)` + rollAny + `\b`),
-		rule(negation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + slot + `)` + rollAny + `\b`),
-		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + needWord + `\b`),
-		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:is|are|was|were|wo)n['’]t\s+(?:(?:really|strictly|actually|even|be)\s+)?` + needWord + `\b`),
-		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|seems|would\s+be)\s+)?(?:unnecessary|unneeded|superfluous|pointless)\b`),
-		rule(`\bwithout\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
-		rule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + art + `)?(?P<slot>` + slot + `)` + rollAny + `\b`),
-		rule(`\bnothing\s+to\s+(?:roll|check)\b`),
-		rule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		newCueRule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:is|are|was|were|wo)n['’]t\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|seems|would\s+be)\s+)?(?:unnecessary|unneeded|superfluous|pointless)\b`),
+		newCueRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		{re: regexp.MustCompile(`\bautomatic\s+(?:success|successes|successful|pass)\b`), negatable: true},
 		{re: regexp.MustCompile(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`), negatable: true},
 		{re: regexp.MustCompile(`\bauto[- ]?(?:success|succeeds?|pass)\b`), negatable: true},
@@ -60,19 +60,19 @@ var (
 		{re: regexp.MustCompile(`\bsucceeds?\s+(?:outright|by\s+default)\b`), negatable: true},
 	}
 	rollRules = []cueRule{
-		rule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + art + `)?(?P<slot>` + slot + `)` + rollNoun + `\b`),
-		rule(`\broll(?:s|ing|ed)?\s+(?:for\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
-		rule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
-		rule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
-		rule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?)\s*$`),
-		rule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + slot + `)` + rollNoun + `\b`),
-		rule(`(?P<pre>(?:` + word + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
-		rule(`\ban?\s+(?P<slot>` + slot + `)` + rollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
-		rule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + slot + `)` + rollNoun + `\b`),
-		rule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
-		rule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		rule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\broll(?:s|ing|ed)?\s+(?:for\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
+		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
+		newCueRule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
+		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?)\s*$`),
+		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
+		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
+		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
+		newCueRule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 	}
 
 	// stopWords may not stand where a skill name belongs: they show the phrase is about
@@ -116,7 +116,7 @@ type cue struct {
 // no ruling phrase at all.
 func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 	// Quoted words are usually the player's; read them only if nothing else rules.
-	cues := proseCues(quoted.ReplaceAllStringFunc(text, blank), text, tax)
+	cues := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax)
 	if len(cues) == 0 {
 		cues = proseCues(text, text, tax)
 	}
@@ -138,7 +138,7 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 	return p, true
 }
 
-func blank(s string) string { return strings.Repeat(" ", len(s)) }
+func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 
 // proseCues finds the cues of every clause. text is searched; orig (same length) gives
 // the reply's own spelling of an unknown skill.
@@ -170,7 +170,7 @@ func clauseCues(clause, orig string, tax *Taxonomy) []cue {
 				if !ok {
 					continue
 				}
-				copy(masked[m[0]:m[1]], blank(clause[m[0]:m[1]]))
+				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
 				if d == DecisionRoll && !r.negatable && negatedRoll.MatchString(clause[:at]) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 				}
@@ -297,12 +297,12 @@ func isWordy(w string) bool {
 // concession, or in reported speech. Each reaches to the next comma
 // ("if you want to cross, make a Jump roll" is a ruling); "even if" is none.
 func hypothetical(clause string, from, to int) bool {
-	before := notCond.ReplaceAllStringFunc(clause[:from], blank)
+	before := notCond.ReplaceAllStringFunc(clause[:from], blankOut)
 	scope := before[strings.LastIndexByte(before, ',')+1:]
 	if reported.MatchString(scope) || condMarker.MatchString(scope) || concession.MatchString(scope) {
 		return true
 	}
-	if !condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blank)) {
+	if !condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) {
 		return false
 	}
 	// "a roll would be needed if …": a condition after a modal cue.

@@ -128,8 +128,6 @@ type Options struct {
 const (
 	defaultHangCap = 30 * time.Second
 	defaultChunks  = 8
-	// shutdownGrace bounds how long Close waits for handlers that are still writing.
-	shutdownGrace = 5 * time.Second
 )
 
 // Server is a running stand-in. Its methods are safe for concurrent use.
@@ -144,6 +142,12 @@ type Server struct {
 	quit chan struct{}
 	once sync.Once
 	seq  atomic.Int64
+
+	// handlers tracks running handlers so that Close can wait for them; closing, under
+	// closeMu, stops new ones from joining once Close has begun to wait.
+	closeMu  sync.RWMutex
+	closing  bool
+	handlers sync.WaitGroup
 
 	total  atomic.Int64
 	status [600]atomic.Int64
@@ -190,7 +194,7 @@ func NewServer(opts Options) *Server {
 		s.status[http.StatusNotFound].Add(1)
 		http.Error(w, "llmtest: no such endpoint: "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 	})
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.track(mux), ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(ln)
 	return s
 }
@@ -198,16 +202,32 @@ func NewServer(opts Options) *Server {
 // OpenAIBaseURL is the base URL as OpenAI SDKs expect it, ending in /v1.
 func (s *Server) OpenAIBaseURL() string { return s.URL + "/v1" }
 
-// Close releases hung requests, closes every connection and waits briefly for handlers
-// that are still writing. It is safe to call more than once.
+// Close releases hung and delayed requests, closes every connection and waits for the
+// handlers to return, so that no Responder runs after it. It is safe to call more than
+// once.
 func (s *Server) Close() {
 	s.once.Do(func() {
 		close(s.quit)
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-		defer cancel()
-		if err := s.srv.Shutdown(ctx); err != nil {
-			s.srv.Close()
+		s.srv.Close()
+		s.closeMu.Lock()
+		s.closing = true
+		s.closeMu.Unlock()
+		s.handlers.Wait()
+	})
+}
+
+// track runs h for each request unless the server is closing, counting it in handlers.
+func (s *Server) track(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.closeMu.RLock()
+		if s.closing {
+			s.closeMu.RUnlock()
+			panic(http.ErrAbortHandler)
 		}
+		s.handlers.Add(1)
+		s.closeMu.RUnlock()
+		defer s.handlers.Done()
+		h.ServeHTTP(w, r)
 	})
 }
 
