@@ -104,7 +104,7 @@ environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) or a --config fi
 	})
 	root.AddCommand(a.versionCmd())
 	for _, add := range commandGroups {
-		root.AddCommand(add(a))
+		root.AddCommand(asGroup(add(a)))
 	}
 	return root
 }
@@ -144,4 +144,14 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// asGroup makes a command that only holds subcommands reject unknown ones (exit 2)
+// instead of printing its help and succeeding.
+func asGroup(cmd *cobra.Command) *cobra.Command {
+	if cmd.HasSubCommands() && cmd.RunE == nil && cmd.Run == nil {
+		cmd.Args = cobra.NoArgs
+		cmd.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+	}
+	return cmd
 }
