@@ -52,6 +52,8 @@ type Env struct {
 	Presets map[string]Endpoint
 	// DBPath is the default results store.
 	DBPath string
+	// GOGCSet says the user tuned the garbage collector with GOGC themselves.
+	GOGCSet bool
 	// Look reads further variables a config file names (key_env).
 	Look Lookup
 }
@@ -77,6 +79,7 @@ func Read(look Lookup) Env {
 		DBPath:    DefaultDBPath(look),
 		Look:      look,
 	}
+	_, e.GOGCSet = look("GOGC")
 	if !e.Google.Key.Set() {
 		e.Google.Key, e.Google.KeyVar = Secret(get("GOOGLE_API_KEY")), "GOOGLE_API_KEY"
 		if !e.Google.Key.Set() {
