@@ -33,7 +33,8 @@ type AugmentOptions struct {
 	// Min and Max bound the questions asked for per criterion and strategy (default 5
 	// and 10, as in the paper).
 	Min, Max int
-	// Repairs is how many times a malformed reply is asked again (default 2).
+	// Repairs is how many times a malformed reply is asked again: 0 means the default
+	// of 2, a negative number none.
 	Repairs int
 }
 
@@ -44,9 +45,7 @@ func (o *AugmentOptions) defaults() {
 	if o.Max < o.Min {
 		o.Max = max(10, o.Min)
 	}
-	if o.Repairs < 0 {
-		o.Repairs = 0
-	}
+	o.Repairs = orDefault(o.Repairs, 2)
 }
 
 // AugmentResult is the question pool of stage 2.
@@ -222,4 +221,16 @@ func slug(s string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "-")
+}
+
+// orDefault reads a count option whose zero value means def and whose negative values
+// mean none.
+func orDefault(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
 }

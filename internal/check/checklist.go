@@ -157,7 +157,7 @@ func (d *ydec) removed(n ast.Node) []Removed {
 		}
 		out = append(out, Removed{
 			ID:        QuestionID(strings.TrimSpace(d.str(f["id"], p+".id", false))),
-			Text:      oneLine(d.str(f["text"], p+".text", true)),
+			Text:      oneLine(d.need(f, "text", it, p+".text")),
 			Dimension: oneLine(d.str(f["dimension"], p+".dimension", false)),
 			Sub:       oneLine(d.str(f["subdimension"], p+".subdimension", false)),
 			Reason:    oneLine(d.str(f["reason"], p+".reason", false)),

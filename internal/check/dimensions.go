@@ -140,7 +140,7 @@ func (d *ydec) dimensions(n, parent ast.Node, questions bool) []Dimension {
 			continue
 		}
 		dim := Dimension{
-			Name:       oneLine(d.str(f["name"], path+".name", true)),
+			Name:       oneLine(d.need(f, "name", item, path+".name")),
 			Short:      strings.TrimSpace(d.str(f["short"], path+".short", false)),
 			Definition: strings.TrimSpace(d.str(f["definition"], path+".definition", false)),
 		}
@@ -195,7 +195,7 @@ func (d *ydec) subdimensions(n, parent ast.Node, path, dimShort string, question
 			continue
 		}
 		sub := SubDimension{
-			Name:       oneLine(d.str(f["name"], sp+".name", true)),
+			Name:       oneLine(d.need(f, "name", item, sp+".name")),
 			Short:      strings.TrimSpace(d.str(f["short"], sp+".short", false)),
 			Definition: strings.TrimSpace(d.str(f["definition"], sp+".definition", false)),
 		}
@@ -246,7 +246,7 @@ func (d *ydec) leaf(sub *SubDimension, n, parent ast.Node, path, idPrefix string
 			if id := strings.TrimSpace(d.str(f["id"], qp+".id", false)); id != "" {
 				q.ID = QuestionID(id)
 			}
-			q.Text = oneLine(d.str(f["text"], qp+".text", true))
+			q.Text = oneLine(d.need(f, "text", it, qp+".text"))
 			q.Origin = strings.TrimSpace(d.str(f["origin"], qp+".origin", false))
 		} else {
 			q.Text = oneLine(d.str(it, qp, true))

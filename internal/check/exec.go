@@ -37,6 +37,12 @@ type Exec struct {
 	Log      *slog.Logger
 	// Version is arbiter's version, recorded with the run.
 	Version string
+	// Reachable, when set, is called once, before the first request that is not
+	// already answered in the store, so that an unreachable server is one clear error
+	// rather than a run of failures. A resumed stage never calls it.
+	Reachable func(ctx context.Context) error
+
+	reached bool
 }
 
 // Requests counts what a stage asked, over all its rounds.
@@ -136,6 +142,9 @@ func (e *Exec) round(ctx context.Context, run store.RunID, label string, asks []
 		want[a.key] = true
 	}
 	if e.Models != nil {
+		if err := e.reach(ctx, run, asks); err != nil {
+			return nil, err
+		}
 		jobs := make([]runner.Job, len(asks))
 		for i, a := range asks {
 			jobs[i] = runner.Job{Key: a.key, Model: a.model, Item: a.item, Replicate: a.replicate, Request: a.conv.request()}
@@ -167,6 +176,24 @@ func (e *Exec) round(ctx context.Context, run store.RunID, label string, asks []
 		return nil, err
 	}
 	return out, nil
+}
+
+// reach calls Reachable once some ask is not yet answered.
+func (e *Exec) reach(ctx context.Context, run store.RunID, asks []ask) error {
+	if e.Reachable == nil || e.reached {
+		return nil
+	}
+	answered, err := e.Store.AnsweredKeys(ctx, run)
+	if err != nil {
+		return err
+	}
+	for _, a := range asks {
+		if !answered[a.key] {
+			e.reached = true
+			return e.Reachable(ctx)
+		}
+	}
+	return nil
 }
 
 // jsonTask is one request whose reply must be a valid JSON object.

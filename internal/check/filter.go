@@ -22,7 +22,8 @@ type FilterOptions struct {
 	Model llm.ModelName
 	// Overlap is the near-duplicate threshold, in (0, 1] (default DefaultOverlap).
 	Overlap float64
-	// Repairs is how many times a malformed reply is asked again (default 2).
+	// Repairs is how many times a malformed reply is asked again: 0 means the default
+	// of 2, a negative number none.
 	Repairs int
 	// Name names the checklist (default: the domain's name as a slug).
 	Name string
@@ -159,7 +160,7 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 	if opt.Overlap <= 0 || opt.Overlap > 1 {
 		opt.Overlap = DefaultOverlap
 	}
-	opt.Repairs = max(opt.Repairs, 0)
+	opt.Repairs = orDefault(opt.Repairs, 2)
 	cl, removed := Prepass(pool, opt.Overlap)
 	cl.Name = cmpStr(opt.Name, slug(pool.Domain.Name))
 	cl.Version = 1

@@ -24,8 +24,9 @@ type JudgeOptions struct {
 	// BatchSize is how many questions one request asks (default 10). A batch never
 	// spans two dimensions, so each request carries one dimension's definition.
 	BatchSize int
-	// FollowUps is how many times unanswered questions are asked again (default 2).
-	// After that they are recorded as missing, never as "no".
+	// FollowUps is how many times unanswered questions are asked again: 0 means the
+	// default of 2, a negative number none. After that they are recorded as missing,
+	// never as "no".
 	FollowUps int
 	// Cases maps a case_id to its description, for transcripts that carry none.
 	Cases map[string]string
@@ -38,9 +39,7 @@ func (o *JudgeOptions) defaults() {
 	if o.BatchSize < 1 {
 		o.BatchSize = 10
 	}
-	if o.FollowUps < 0 {
-		o.FollowUps = 0
-	}
+	o.FollowUps = orDefault(o.FollowUps, 2)
 }
 
 // TranscriptMeta is what scores need of a transcript; runs keep it, so a report can be
@@ -163,6 +162,13 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 // Rescore rebuilds a judge run's Judgement from the store alone, parsing the stored
 // replies again; it asks no model. ref is a run id, a unique prefix of one, or "latest".
 func Rescore(ctx context.Context, st *store.Store, ref string) (*Judgement, error) {
+	runs, err := st.Runs(ctx, RunKind)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no judge runs in store %s: run 'arbiter check judge' first", st.Path())
+	}
 	r, err := st.ResolveRun(ctx, RunKind, ref)
 	if err != nil {
 		return nil, err

@@ -204,6 +204,16 @@ func (d *ydec) str(n ast.Node, field string, required bool) string {
 	return ""
 }
 
+// need reads the required text field key of mapping f, whose node is parent, so that a
+// missing field is reported at the line of its mapping.
+func (d *ydec) need(f map[string]ast.Node, key string, parent ast.Node, field string) string {
+	if isNull(f[key]) {
+		d.add(at(f[key], parent), field, "missing")
+		return ""
+	}
+	return d.str(f[key], field, true)
+}
+
 // integer reads a whole number.
 func (d *ydec) integer(n ast.Node, field string) (int, bool) {
 	if isNull(n) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -330,3 +331,32 @@ func checkNoKey(t *testing.T, err error) {
 		}
 	}
 }
+
+// TestDefaultEndpoint checks where a model goes without a base URL, through a transport
+// that records the request instead of sending it: no test touches the network.
+func TestDefaultEndpoint(t *testing.T) {
+	var urls []string
+	hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		urls = append(urls, r.URL.String())
+		return nil, errors.New("offline")
+	})}
+	m, err := anthropic.New("anthropic/claude-test", config.Endpoint{Provider: "anthropic", Key: fakeKey}, anthropic.Options{HTTPClient: hc})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if len(urls) != 0 {
+		t.Errorf("New sent %v; want nothing", urls)
+	}
+	_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Status != 0 || !strings.Contains(e.Message, "offline") {
+		t.Errorf("Generate error = %v; want a transport *llm.Error", err)
+	}
+	if want := []string{"https://api.anthropic.com/v1/messages"}; fmt.Sprint(urls) != fmt.Sprint(want) {
+		t.Errorf("requests to %v; want %v", urls, want)
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

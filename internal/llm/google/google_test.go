@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -311,7 +312,11 @@ func TestNewIgnoresEnvironment(t *testing.T) {
 		seen = r
 		return llmtest.Echo(r)
 	}})
-	if _, err := newModel(t, s).Generate(context.Background(), llm.UserText("", "hi")); err != nil {
+	m := newModel(t, s)
+	if n := s.Requests(); n != 0 {
+		t.Errorf("New made %d requests; want none", n)
+	}
+	if _, err := m.Generate(context.Background(), llm.UserText("", "hi")); err != nil {
 		t.Fatalf("Generate: %v (the environment's base URL or backend was used?)", err)
 	}
 	if seen.Header.Get("x-goog-api-key") != fakeKey {
@@ -333,3 +338,32 @@ func checkNoKey(t *testing.T, err error) {
 		}
 	}
 }
+
+// TestDefaultEndpoint checks where a model goes without a base URL, through a transport
+// that records the request instead of sending it: no test touches the network.
+func TestDefaultEndpoint(t *testing.T) {
+	var urls []string
+	hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		urls = append(urls, r.URL.String())
+		return nil, errors.New("offline")
+	})}
+	m, err := google.New("google/gemini-test", config.Endpoint{Provider: "google", Key: fakeKey}, google.Options{HTTPClient: hc})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if len(urls) != 0 {
+		t.Errorf("New sent %v; want nothing", urls)
+	}
+	_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Status != 0 || !strings.Contains(e.Message, "offline") {
+		t.Errorf("Generate error = %v; want a transport *llm.Error", err)
+	}
+	if want := []string{"https://generativelanguage.googleapis.com/v1beta/models/gemini-test:generateContent"}; fmt.Sprint(urls) != fmt.Sprint(want) {
+		t.Errorf("requests to %v; want %v", urls, want)
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

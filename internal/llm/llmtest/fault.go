@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -46,23 +47,24 @@ const (
 	defaultRetryAfter = time.Second
 )
 
-// status is the HTTP status and message of a fault that answers with an error body.
-func (k FaultKind) status() (int, string) {
+// status is the HTTP status and message of a fault that answers with an error body; ok
+// is false for a kind this package does not know.
+func (k FaultKind) status() (status int, msg string, ok bool) {
 	switch k {
 	case FaultRateLimit:
-		return http.StatusTooManyRequests, "Rate limit reached for requests. Please try again later."
+		return http.StatusTooManyRequests, "Rate limit reached for requests. Please try again later.", true
 	case FaultServerError:
-		return http.StatusInternalServerError, "The server had an error while processing your request."
+		return http.StatusInternalServerError, "The server had an error while processing your request.", true
 	case FaultUnavailable:
-		return http.StatusServiceUnavailable, "The server is overloaded. Please try again later."
+		return http.StatusServiceUnavailable, "The server is overloaded. Please try again later.", true
 	case FaultBadRequest:
-		return http.StatusBadRequest, "Invalid request: the stand-in was told to reject it."
+		return http.StatusBadRequest, "Invalid request: the stand-in was told to reject it.", true
 	case FaultUnauthorized:
-		return http.StatusUnauthorized, ""
+		return http.StatusUnauthorized, "Incorrect API key provided: ", true
 	case FaultNotFound:
-		return http.StatusNotFound, "The model does not exist or you do not have access to it."
+		return http.StatusNotFound, "The model does not exist or you do not have access to it.", true
 	}
-	panic(fmt.Sprintf("llmtest: fault %q has no status", k))
+	return 0, "", false
 }
 
 // Fault is something going wrong with one request.
@@ -74,7 +76,7 @@ type Fault struct {
 	Delay time.Duration
 }
 
-func (f Fault) retryAfter() time.Duration { return cmp(f.RetryAfter, defaultRetryAfter) }
+func (f Fault) retryAfter() time.Duration { return cmp.Or(f.RetryAfter, defaultRetryAfter) }
 
 // Chance is a fault and the probability, per attempt, of injecting it.
 type Chance struct {

@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,7 +148,7 @@ func (geminiCodec) usage(o *outcome) *geUsage {
 func (c geminiCodec) response(o *outcome, parts []gePart, finish string, usage *geUsage) geResponse {
 	r := geResponse{ModelVersion: o.model, ResponseID: o.id, UsageMetadata: usage}
 	if o.blocked {
-		r.PromptFeedback = &gePromptFeedback{BlockReason: cmpOr(o.wireFinish, "SAFETY")}
+		r.PromptFeedback = &gePromptFeedback{BlockReason: cmp.Or(o.wireFinish, "SAFETY")}
 		return r
 	}
 	cand := geCandidate{FinishReason: finish}

@@ -16,6 +16,7 @@ package llmtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -306,8 +307,8 @@ type codec interface {
 	reply(req *Request, o *outcome) any
 	// events is a streamed reply, in order.
 	events(req *Request, o *outcome) []event
-	// streams says whether a stream is framed as SSE (false: a JSON array, Gemini
-	// without alt=sse).
+	// sse says whether a stream is framed as server-sent events (false: one JSON
+	// array, as Gemini does without alt=sse).
 	sse(r *http.Request) bool
 	errorBody(status int, f Fault, msg string) any
 	// errorHeaders adds protocol-specific headers to an error reply (retry-after-ms).
@@ -338,7 +339,7 @@ func (s *Server) resolve(req *Request, resp Response) *outcome {
 	o := &outcome{
 		id:         fmt.Sprintf("llmtest%08d", s.seq.Add(1)),
 		created:    time.Now().Unix(),
-		model:      cmpOr(resp.Model, req.Model),
+		model:      cmp.Or(resp.Model, req.Model),
 		text:       resp.Text,
 		reasoning:  resp.Reasoning,
 		refusal:    resp.Refusal,
@@ -376,13 +377,6 @@ func (s *Server) resolve(req *Request, resp Response) *outcome {
 	return o
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 func words(s string) int64 { return int64(len(strings.Fields(s))) }
 
 // pieces cuts s into at most n pieces at word boundaries, each piece keeping the space
@@ -415,8 +409,7 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 	s.total.Add(1)
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		s.status[0].Add(1)
-		return
+		s.drop()
 	}
 	sum := sha256.Sum256(body)
 	req := &Request{
@@ -431,8 +424,7 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.wait(r.Context(), s.opts.Latency) {
-		s.status[0].Add(1)
-		return
+		s.drop()
 	}
 	fault, planned := s.opts.FaultPlan.draw(sum, req.Attempt)
 	var resp Response
@@ -443,9 +435,8 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 	switch fault.Kind {
 	case FaultNone:
 	case FaultSlow:
-		if !s.wait(r.Context(), cmp(fault.Delay, defaultSlowDelay)) {
-			s.status[0].Add(1)
-			return
+		if !s.wait(r.Context(), cmp.Or(fault.Delay, defaultSlowDelay)) {
+			s.drop()
 		}
 	case FaultHang:
 		s.hang(r.Context())
@@ -458,9 +449,13 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 		return
 	case FaultTruncate:
 	default:
-		status, msg := fault.Kind.status()
-		if msg == "" {
-			msg = credentialMessage(req.Header)
+		status, msg, ok := fault.Kind.status()
+		if !ok {
+			s.writeError(c, w, fault, http.StatusInternalServerError, fmt.Sprintf("llmtest: unknown fault kind %q", fault.Kind))
+			return
+		}
+		if fault.Kind == FaultUnauthorized {
+			msg += credential(req.Header)
 		}
 		s.writeError(c, w, fault, status, msg)
 		return
@@ -472,13 +467,6 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeJSON(w, http.StatusOK, c.reply(req, o), cut)
-}
-
-func cmp(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
 
 // wait sleeps for d unless the client leaves or the server closes first.
@@ -501,7 +489,6 @@ func (s *Server) wait(ctx context.Context, d time.Duration) bool {
 // hang blocks until the client gives up, the server closes or the cap passes, then drops
 // the connection without a response.
 func (s *Server) hang(ctx context.Context) {
-	s.status[0].Add(1)
 	t := time.NewTimer(s.opts.HangCap)
 	defer t.Stop()
 	select {
@@ -509,6 +496,13 @@ func (s *Server) hang(ctx context.Context) {
 	case <-s.quit:
 	case <-t.C:
 	}
+	s.drop()
+}
+
+// drop ends the request without a response: net/http closes the connection. It does
+// not return.
+func (s *Server) drop() {
+	s.status[0].Add(1)
 	panic(http.ErrAbortHandler)
 }
 
@@ -648,17 +642,10 @@ func ceilSeconds(d time.Duration) int64 {
 	return int64((d + time.Second - 1) / time.Second)
 }
 
-// credentialMessage is a 401 message that, as some gateways do, echoes the credential
-// it was sent, so that tests can check that adapters keep keys out of their errors.
-func credentialMessage(h http.Header) string {
-	key := h.Get("x-api-key")
-	if key == "" {
-		key = h.Get("x-goog-api-key")
-	}
-	if key == "" {
-		key = strings.TrimPrefix(h.Get("Authorization"), "Bearer ")
-	}
-	return "Incorrect API key provided: " + key
+// credential is the key a request was sent with. A 401 echoes it, as some gateways do,
+// so that tests can check that adapters keep keys out of their errors.
+func credential(h http.Header) string {
+	return cmp.Or(h.Get("x-api-key"), h.Get("x-goog-api-key"), strings.TrimPrefix(h.Get("Authorization"), "Bearer "))
 }
 
 // textContent is message content sent either as a string or as a list of text parts;

@@ -340,13 +340,53 @@ func TestCloseReleasesHangs(t *testing.T) {
 	}
 }
 
-func TestLatencyAndSlowRespectClient(t *testing.T) {
-	s := newServer(t, llmtest.Options{Latency: time.Hour})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "POST", s.URL+"/v1/chat/completions", bytes.NewReader(chatBody(1, "x")))
-	if _, err := client().Do(req); err == nil {
-		t.Fatal("request through an hour of latency succeeded")
+// TestDelays: Latency and the slow fault delay the reply; a client that stops waiting
+// gets none.
+func TestDelays(t *testing.T) {
+	tests := []struct {
+		name       string
+		opts       llmtest.Options
+		timeout    time.Duration
+		wantStatus int
+	}{
+		{"latency, patient client", llmtest.Options{Latency: 5 * time.Millisecond}, time.Minute, 200},
+		{"latency, impatient client", llmtest.Options{Latency: time.Hour}, 20 * time.Millisecond, 0},
+		{"slow, patient client", llmtest.Options{Responder: slow(5 * time.Millisecond)}, time.Minute, 200},
+		{"slow, impatient client", llmtest.Options{Responder: slow(time.Hour)}, 20 * time.Millisecond, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t, tt.opts)
+			ctx, cancel := context.WithTimeout(context.Background(), tt.timeout)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "POST", s.URL+"/v1/chat/completions", bytes.NewReader(chatBody(1, "x")))
+			status := 0
+			if resp, err := client().Do(req); err == nil {
+				status = resp.StatusCode
+				resp.Body.Close()
+			}
+			if status != tt.wantStatus {
+				t.Errorf("status %d; want %d", status, tt.wantStatus)
+			}
+		})
+	}
+}
+
+func slow(d time.Duration) llmtest.Responder {
+	return func(r *llmtest.Request) llmtest.Response {
+		resp := llmtest.Echo(r)
+		resp.Fault = llmtest.Fault{Kind: llmtest.FaultSlow, Delay: d}
+		return resp
+	}
+}
+
+func TestUnknownFaultKind(t *testing.T) {
+	s := newServer(t, llmtest.Options{Responder: func(*llmtest.Request) llmtest.Response {
+		return llmtest.Response{Fault: llmtest.Fault{Kind: "meteor-strike"}}
+	}})
+	st, body := post(client(), s.URL, chatBody(1, "x"))
+	if st != 500 || !strings.Contains(string(body), "meteor-strike") {
+		t.Errorf("unknown fault kind: status %d body %s; want a 500 naming it", st, body)
 	}
 }
 

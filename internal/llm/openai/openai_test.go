@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -20,14 +21,14 @@ var _ llm.Model = (*openai.Model)(nil)
 // fakeKey is recognisable so that a test can prove it never reaches an error message.
 const fakeKey = "sk-llmtest-FAKE-KEY-7d3f9a2b1c"
 
-func newServer(t *testing.T, o llmtest.Options) *llmtest.Server {
+func newServer(t testing.TB, o llmtest.Options) *llmtest.Server {
 	t.Helper()
 	s := llmtest.NewServer(o)
 	t.Cleanup(s.Close)
 	return s
 }
 
-func newModel(t *testing.T, s *llmtest.Server) *openai.Model {
+func newModel(t testing.TB, s *llmtest.Server) *openai.Model {
 	t.Helper()
 	m, err := openai.New("openai/gpt-test", config.Endpoint{
 		Provider: "openai", BaseURL: s.OpenAIBaseURL(), Key: fakeKey, KeyVar: "OPENAI_API_KEY",
@@ -268,21 +269,26 @@ func TestFaults(t *testing.T) {
 }
 
 func TestHangUntilDeadline(t *testing.T) {
-	s := newServer(t, llmtest.Options{Responder: func(*llmtest.Request) llmtest.Response {
-		return llmtest.Response{Fault: llmtest.Fault{Kind: llmtest.FaultHang}}
-	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := newModel(t, s).Generate(ctx, llm.UserText("", "hello"))
-	var e *llm.Error
-	if !errors.As(err, &e) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Generate error = %v; want *llm.Error wrapping context.DeadlineExceeded", err)
-	}
-	if e.Status != 0 {
-		t.Errorf("Status = %d; want 0", e.Status)
-	}
-	if n := s.Requests(); n != 1 {
-		t.Errorf("server saw %d requests; want 1", n)
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
+			s := newServer(t, llmtest.Options{Responder: func(*llmtest.Request) llmtest.Response {
+				return llmtest.Response{Fault: llmtest.Fault{Kind: llmtest.FaultHang}}
+			}})
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			var deltas []string
+			_, err := newModel(t, s).Generate(ctx, request(stream, &deltas))
+			var e *llm.Error
+			if !errors.As(err, &e) || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("Generate error = %v; want *llm.Error wrapping context.DeadlineExceeded", err)
+			}
+			if e.Status != 0 || !e.Retryable {
+				t.Errorf("Status %d, Retryable %v; want 0, true", e.Status, e.Retryable)
+			}
+			if n := s.Requests(); n != 1 {
+				t.Errorf("server saw %d requests; want 1", n)
+			}
+		})
 	}
 }
 
@@ -362,3 +368,32 @@ func checkNoKey(t *testing.T, err error) {
 		}
 	}
 }
+
+// TestDefaultEndpoint checks where a model goes without a base URL, through a transport
+// that records the request instead of sending it: no test touches the network.
+func TestDefaultEndpoint(t *testing.T) {
+	var urls []string
+	hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+		urls = append(urls, r.URL.String())
+		return nil, errors.New("offline")
+	})}
+	m, err := openai.New("openai/gpt-test", config.Endpoint{Provider: "openai", Key: fakeKey}, openai.Options{HTTPClient: hc})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if len(urls) != 0 {
+		t.Errorf("New sent %v; want nothing", urls)
+	}
+	_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Status != 0 || !strings.Contains(e.Message, "offline") {
+		t.Errorf("Generate error = %v; want a transport *llm.Error", err)
+	}
+	if want := []string{"https://api.openai.com/v1/chat/completions"}; fmt.Sprint(urls) != fmt.Sprint(want) {
+		t.Errorf("requests to %v; want %v", urls, want)
+	}
+}
+
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

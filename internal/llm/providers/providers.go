@@ -23,7 +23,9 @@ const Baseline = "baseline"
 // Options are what callers add to the environment when opening a model.
 type Options struct {
 	// BaseURL, when set, overrides every model's endpoint (the --base-url flag), e.g. to
-	// point arbiter at a local server or an llmtest stand-in. No key is then required.
+	// point arbiter at a local server or an llmtest stand-in; no key is then required.
+	// It is the server's root for Anthropic and Gemini, ollama/… adds /v1, and
+	// OpenAI-compatible models use it as given (…/chat/completions is appended).
 	BaseURL string
 	// HTTPClient sends the requests; nil lets each adapter use its own.
 	HTTPClient *http.Client
