@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -66,14 +67,27 @@ func TransportError(provider string, err error) *Error {
 	if errors.Is(err, context.Canceled) {
 		return e
 	}
+	// *url.Error satisfies net.Error whatever it wraps, so look at what it wraps: a
+	// timeout or a dropped connection is worth another try, a bad certificate or scheme
+	// is not.
+	var ue *url.Error
+	inner := err
+	if errors.As(err, &ue) {
+		inner = ue.Err
+	}
 	var ne net.Error
+	var oe *net.OpError
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne):
+	case errors.Is(inner, context.DeadlineExceeded):
+		e.Retryable = true
+	case errors.As(inner, &ne) && ne.Timeout():
+		e.Retryable = true
+	case errors.As(inner, &oe):
 		e.Retryable = true
 	default:
-		msg := err.Error()
+		msg := inner.Error()
 		for _, s := range []string{"connection reset", "connection refused", "EOF", "broken pipe",
-			"unexpected end", "timeout", "no such host", "server closed"} {
+			"unexpected end", "timeout", "server closed"} {
 			if strings.Contains(msg, s) {
 				e.Retryable = true
 				break

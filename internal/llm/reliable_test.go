@@ -3,6 +3,9 @@ package llm
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
+	"net/url"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -184,5 +187,29 @@ func TestParseModelName(t *testing.T) {
 		if _, err := ParseModelName(s); err == nil {
 			t.Errorf("ParseModelName(%q) = nil error; want an error", s)
 		}
+	}
+}
+
+func TestTransportErrorRetryable(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"cancelled", context.Canceled, false},
+		{"deadline", context.DeadlineExceeded, true},
+		{"url timeout", &url.Error{Op: "Post", URL: "http://x", Err: context.DeadlineExceeded}, true},
+		{"connection refused", &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Err: errors.New("connect: connection refused")}}, true},
+		{"reset", &url.Error{Op: "Post", URL: "http://x", Err: errors.New("read: connection reset by peer")}, true},
+		{"unexpected EOF", io.ErrUnexpectedEOF, true},
+		{"bad certificate", &url.Error{Op: "Post", URL: "https://x", Err: errors.New("tls: failed to verify certificate: x509: certificate signed by unknown authority")}, false},
+		{"unsupported scheme", &url.Error{Op: "Post", URL: "ftp://x", Err: errors.New(`unsupported protocol scheme "ftp"`)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TransportError("p", tt.err).Retryable; got != tt.want {
+				t.Errorf("TransportError(%v).Retryable = %v; want %v", tt.err, got, tt.want)
+			}
+		})
 	}
 }
