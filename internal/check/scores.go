@@ -43,10 +43,11 @@ type Scores struct {
 	FailedRequests int `json:"failed_requests"`
 
 	// Orders for tables: maps lose them.
-	dims  []string
-	subs  [][]string // per dimension; nil when it has no named sub-dimensions
-	cases []string
-	qs    []*float64 // per dimension, overall
+	dims   []string
+	shorts []string
+	subs   [][]string // per dimension; nil when it has no named sub-dimensions
+	cases  []string
+	qs     []*float64 // per dimension, overall
 }
 
 // AnswerCounts counts ratings by verdict.
@@ -173,7 +174,7 @@ func Score(j *Judgement) *Scores {
 		Transcripts: len(j.Transcripts), Questions: len(items), Requests: j.Requests, FailedRequests: j.Failed,
 		ByDimension: map[string]*float64{}}
 	for _, d := range cl.Dims {
-		s.dims = append(s.dims, d.Name)
+		s.dims, s.shorts = append(s.dims, d.Name), append(s.shorts, d.Short)
 		var names []string
 		for _, sub := range d.Subs {
 			if sub.Name != "" {

@@ -66,8 +66,10 @@ func judgesText(js []llm.ModelName) string {
 func modelTable(s *Scores) report.Table {
 	t := report.Table{Name: "table1", Title: "Table 1: Quality Score (QS) and Retry Rate (R) per model",
 		Header: []string{"Model", "Transcripts", "R", "QS"}}
-	for _, d := range s.dims {
-		t.Header = append(t.Header, "QS "+d)
+	var legend []string
+	for i, d := range s.dims {
+		t.Header = append(t.Header, "QS "+s.shorts[i])
+		legend = append(legend, s.shorts[i]+" = "+d)
 	}
 	for _, m := range s.Models {
 		row := []report.Cell{report.Text(m.Model), report.Int(m.Transcripts), report.Int(m.RetryRate), num(m.QS)}
@@ -84,7 +86,8 @@ func modelTable(s *Scores) report.Table {
 	t.Notes = []string{
 		fmt.Sprintf("Checklist %s (%s, %d questions); judges: %s; %d replicate(s); run %s.",
 			shortHash(s.Checklist), cmpStr(s.ChecklistName, "unnamed"), s.Questions, judgesText(s.Judges), s.Replicates, cmpStr(string(s.Run), "-")),
-		"QS = share of \"yes\" among the questions answered, per transcript, averaged over transcripts; — marks a score with nothing answered. R = total restarts.",
+		"QS = share of \"yes\" among the questions answered, per transcript, averaged over transcripts; — marks a score with nothing answered. R = total restarts. " +
+			strings.Join(legend, "; ") + ".",
 		fmt.Sprintf("Answers: %d yes, %d no, %d missing (asked again and never answered, or request failed; never counted as no).",
 			s.Answers.Yes, s.Answers.No, s.Answers.Missing),
 	}
@@ -158,9 +161,7 @@ func retryTable(s *Scores) report.Table {
 func transcriptTable(s *Scores) report.Table {
 	t := report.Table{Name: "transcripts", Title: "QS per transcript",
 		Header: []string{"Trial", "Case", "Model", "R", "Completed", "QS"}}
-	for _, d := range s.dims {
-		t.Header = append(t.Header, d)
-	}
+	t.Header = append(t.Header, s.shorts...)
 	t.Header = append(t.Header, "Missing")
 	for _, ts := range s.PerTranscript {
 		done := "?"
