@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/spf13/cobra"
@@ -374,7 +375,23 @@ func outcomeJSON(p seduce.Parsed) string {
 // the current parser and scores them: a report never needs a provider.
 func (a *app) scoreRun(ctx context.Context, st *store.Store, id store.RunID, ds *seduce.Dataset, tax *seduce.Taxonomy, f *seduceFlags, file *config.File) (*seduce.Results, error) {
 	var preds []seduce.Prediction
+	type span struct{ first, last time.Time }
+	spans := map[string]*span{}
 	err := st.Results(ctx, id, false, func(r *store.Result) error {
+		if r.Source != "cache" && !r.UpdatedAt.IsZero() {
+			start := r.UpdatedAt.Add(-r.Reply.Latency)
+			sp := spans[string(r.Model)]
+			if sp == nil {
+				sp = &span{start, r.UpdatedAt}
+				spans[string(r.Model)] = sp
+			}
+			if start.Before(sp.first) {
+				sp.first = start
+			}
+			if r.UpdatedAt.After(sp.last) {
+				sp.last = r.UpdatedAt
+			}
+		}
 		p := seduce.Prediction{ID: seduce.SampleID(r.Item), Model: string(r.Model), Replicate: r.Replicate,
 			LatencyMS: float64(r.Reply.Latency.Microseconds()) / 1000}
 		if r.Err != "" {
@@ -389,7 +406,14 @@ func (a *app) scoreRun(ctx context.Context, st *store.Store, id store.RunID, ds 
 	if err != nil {
 		return nil, err
 	}
-	return seduce.Score(ds.Samples, preds, scoreOptions(tax, f, file)), nil
+	res := seduce.Score(ds.Samples, preds, scoreOptions(tax, f, file))
+	for i := range res.Models {
+		m := &res.Models[i]
+		if sp := spans[m.Model]; sp != nil && m.Latency != nil {
+			m.Latency.WallMS = float64(sp.last.Sub(sp.first).Microseconds()) / 1000
+		}
+	}
+	return res, nil
 }
 
 func scoreOptions(tax *seduce.Taxonomy, f *seduceFlags, file *config.File) seduce.ScoreOptions {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 )
@@ -23,11 +24,75 @@ func SeduceTables(r *seduce.Results) []Table {
 			func(m *seduce.ModelResult) seduce.Keyed[seduce.SliceFR] { return m.BySetting }, r.Average.BySetting, false),
 		sliceTable(r, "table8", "Table 8: FR by rhetorical style", styles,
 			func(m *seduce.ModelResult) seduce.Keyed[seduce.SliceFR] { return m.ByStyle }, r.Average.ByStyle, true),
+		categoryTable(r),
+		skillTable(r),
 		generatorTable(r),
 		homeAwayTable(r),
 		familyTable(r, styles),
+		pairwiseTable(r),
 		countsTable(r),
 	}
+}
+
+// categoryTable is FR per skill domain for each model.
+func categoryTable(r *seduce.Results) Table {
+	var keys []string
+	for i := range r.Models {
+		for _, k := range r.Models[i].ByCategory.Keys() {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	t := Table{Name: "by_category", Title: "FR by skill category", Header: append([]string{"Model"}, keys...)}
+	for i := range r.Models {
+		m := &r.Models[i]
+		row := []Cell{Text(m.Model)}
+		for _, k := range keys {
+			v, _ := m.ByCategory.Get(k)
+			row = append(row, Pct(v.FR))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// skillTable is FR per skill, one column per model: which skills seduce which models.
+func skillTable(r *seduce.Results) Table {
+	t := Table{Name: "by_skill", Title: "FR by skill", Header: []string{"Skill"}}
+	var skills []string
+	for i := range r.Models {
+		t.Header = append(t.Header, r.Models[i].Model)
+		for _, k := range r.Models[i].BySkill.Keys() {
+			if !slices.Contains(skills, k) {
+				skills = append(skills, k)
+			}
+		}
+	}
+	for _, sk := range skills {
+		row := []Cell{Text(sk)}
+		for i := range r.Models {
+			v, _ := r.Models[i].BySkill.Get(sk)
+			row = append(row, Pct(v.FR))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// pairwiseTable lists the exact McNemar test of every pair of models.
+func pairwiseTable(r *seduce.Results) Table {
+	t := Table{Name: "pairwise", Title: "Pairwise exact McNemar tests (first replicate, samples both models ruled on)",
+		Header: []string{"Model A", "Model B", "Pairs", "Only A right", "Only B right", "p"},
+		Notes:  []string{"Two-sided exact binomial test on the discordant pairs; no correction for multiple comparisons."}}
+	for _, p := range r.Pairwise {
+		pv := p.P
+		t.Rows = append(t.Rows, []Cell{Text(p.A), Text(p.B), Int(p.N), Int(p.AOnly), Int(p.BOnly), Num(&pv, 4)})
+	}
+	if len(t.Rows) == 0 {
+		t.Notes = []string{"Needs at least two models."}
+	}
+	return t
 }
 
 // WriteSeduce writes r to w in format: every table of SeduceTables for text, md, csv and
@@ -84,18 +149,24 @@ func table4(r *seduce.Results) Table {
 	t := Table{
 		Name:   "table4",
 		Title:  "Table 4: Query time per adjudicator",
-		Header: []string{"Model", "Replies", "Mean (ms)", "Median (ms)", "P95 (ms)", "Total (h)"},
-		Notes:  []string{"Over the replies that recorded a latency, failed requests excluded."},
+		Header: []string{"Model", "Replies", "Mean (ms)", "Median (ms)", "P95 (ms)", "Total (h)", "Wall-clock (h)"},
+		Notes: []string{"Over the replies that recorded a latency, failed requests excluded.",
+			"Wall-clock: from the model's first request to its last reply in the store (a resumed run includes the pause)."},
 	}
 	for i := range r.Models {
 		m := &r.Models[i]
 		l := m.Latency
 		if l == nil {
-			t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(0), Num(nil, 0), Num(nil, 0), Num(nil, 0), Num(nil, 2)})
+			t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(0), Num(nil, 0), Num(nil, 0), Num(nil, 0), Num(nil, 2), Num(nil, 2)})
 			continue
 		}
 		hours := l.TotalMS / 3.6e6
-		t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(l.N), Num(&l.MeanMS, 0), Num(&l.MedianMS, 0), Num(&l.P95MS, 0), Num(&hours, 2)})
+		var wall *float64
+		if l.WallMS > 0 {
+			w := l.WallMS / 3.6e6
+			wall = &w
+		}
+		t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(l.N), Num(&l.MeanMS, 0), Num(&l.MedianMS, 0), Num(&l.P95MS, 0), Num(&hours, 2), Num(wall, 2)})
 	}
 	return t
 }

@@ -46,6 +46,8 @@ type Results struct {
 	GeneratorTarget Keyed[Keyed[Average]] `json:"generator_target"`
 	// Bootstrap says how the intervals were drawn; nil when they were not.
 	Bootstrap *BootstrapInfo `json:"bootstrap"`
+	// Pairwise holds an exact McNemar test for every pair of models, in model order.
+	Pairwise []PairTest `json:"pairwise,omitempty"`
 
 	// first holds, per model and sample index, the outcome of the model's first
 	// replicate, for McNemar.
@@ -128,6 +130,9 @@ type Latency struct {
 	MedianMS float64 `json:"median_ms"`
 	P95MS    float64 `json:"p95_ms"`
 	TotalMS  float64 `json:"total_ms"`
+	// WallMS is the wall-clock time from the model's first request to its last reply,
+	// when the caller knows it (a stored run does); zero otherwise.
+	WallMS float64 `json:"wall_ms,omitempty"`
 }
 
 // Average is a mean of per-model rates; Models counts the models whose rate was
@@ -521,7 +526,26 @@ func Score(samples []Sample, preds []Prediction, opt ScoreOptions) *Results {
 		res.Bootstrap = &BootstrapInfo{Reps: opt.Bootstrap, Seed: opt.Seed, Level: ConfidenceLevel, Cluster: "scenario_id"}
 	}
 	res.summarise(d)
+	for i := range res.Models {
+		for j := i + 1; j < len(res.Models); j++ {
+			a, b := res.Models[i].Model, res.Models[j].Model
+			bc, cc, p, n := res.McNemar(a, b)
+			res.Pairwise = append(res.Pairwise, PairTest{A: a, B: b, N: n, AOnly: bc, BOnly: cc, P: p})
+		}
+	}
 	return res
+}
+
+// PairTest is an exact McNemar test between two models on the samples both evaluated.
+type PairTest struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// N counts the samples both models ruled on; AOnly those only A got right, BOnly
+	// those only B got right.
+	N     int     `json:"n"`
+	AOnly int     `json:"a_only_right"`
+	BOnly int     `json:"b_only_right"`
+	P     float64 `json:"p"`
 }
 
 func (m *modelTally) result(d *dataset, family string, opt ScoreOptions) ModelResult {
