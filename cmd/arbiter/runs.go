@@ -40,6 +40,6 @@ func (a *app) runsCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", "", "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
-	cmd.Flags().StringVar(&kind, "kind", "", "only runs of this kind: seduce, check or court")
+	cmd.Flags().StringVar(&kind, "kind", "", "only runs of this kind: seduce, check-augment, check-filter or check-judge")
 	return cmd
 }

@@ -121,7 +121,7 @@ func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions)
 	res := &AugmentResult{Run: run}
 	outs, err := e.askJSON(ctx, run, "augment", opt.Generator, tasks, opt.Repairs, &res.Requests)
 	if err != nil {
-		return nil, err
+		return nil, e.finish(ctx, run, err, false)
 	}
 	pool := &Checklist{Name: slug(dims.Domain.Name) + "-pool", Version: 1, Domain: dims.Domain}
 	for _, d := range dims.Dims {
@@ -160,7 +160,7 @@ func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions)
 	pool.Hash = canonicalHash(pool.Domain, pool.Dims, true)
 	pool.StatedHash = pool.Hash
 	res.Pool = pool
-	if err := e.end(ctx, run, len(res.Problems) > 0); err != nil {
+	if err := e.finish(ctx, run, nil, len(res.Problems) > 0); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -78,6 +78,8 @@ type ask struct {
 	replicate int
 	// conv is the conversation to send; unused offline.
 	conv conversation
+	// outcome, when set, reads a reply into the outcome stored beside it, for audits.
+	outcome func(reply string) string
 }
 
 // conversation is a system prompt and the turns so far.
@@ -119,16 +121,26 @@ func (e *Exec) begin(ctx context.Context, kind string, config any, inputHash str
 	return id, nil
 }
 
-// end marks the run done, or failed when some requests failed for good this time.
-func (e *Exec) end(ctx context.Context, id store.RunID, failed bool) error {
-	if e.Models == nil {
-		return nil
+// finish records how the run ended and returns err: interrupted, failed (err), incomplete
+// (some requests or replies still unusable) or done.
+func (e *Exec) finish(ctx context.Context, id store.RunID, err error, incomplete bool) error {
+	if e.Models == nil || id == "" {
+		return err
 	}
 	status := "done"
-	if failed {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		status = "interrupted"
+	case err != nil:
 		status = "failed"
+	case incomplete:
+		status = "incomplete"
 	}
-	return e.Store.EndRun(ctx, id, status)
+	// The status is written even when ctx was cancelled: that is when it matters most.
+	if eerr := e.Store.EndRun(context.WithoutCancel(ctx), id, status); eerr != nil && err == nil {
+		err = eerr
+	}
+	return err
 }
 
 // round asks every request not yet answered in the store and returns the stored result
@@ -146,11 +158,21 @@ func (e *Exec) round(ctx context.Context, run store.RunID, label string, asks []
 			return nil, err
 		}
 		jobs := make([]runner.Job, len(asks))
+		outcomes := make(map[string]func(string) string, len(asks))
 		for i, a := range asks {
 			jobs[i] = runner.Job{Key: a.key, Model: a.model, Item: a.item, Replicate: a.replicate, Request: a.conv.request()}
+			if a.outcome != nil {
+				outcomes[a.key] = a.outcome
+			}
 		}
 		plan := runner.Plan{Run: run, Jobs: jobs, Models: e.Models, Concurrency: e.Concurrency, NoCache: e.NoCache,
-			Local: e.Local, Counters: e.Counters, Log: e.Log}
+			Local: e.Local, Counters: e.Counters, Log: e.Log,
+			Outcome: func(j runner.Job, r *llm.Reply) string {
+				if f := outcomes[j.Key]; f != nil {
+					return f(r.Text)
+				}
+				return ""
+			}}
 		if e.Progress != nil {
 			plan.Progress = e.Progress(label)
 		}
@@ -228,8 +250,15 @@ func (e *Exec) askJSON(ctx context.Context, run store.RunID, label string, model
 	for r := 0; r <= repairs && len(live) > 0; r++ {
 		asks := make([]ask, len(live))
 		for k, i := range live {
+			result := tasks[i].result
 			asks[k] = ask{key: runner.JobKey(model, fmt.Sprintf("%s/r%d", tasks[i].item, r), 0), model: model,
-				item: tasks[i].item, conv: convs[i]}
+				item: tasks[i].item, conv: convs[i], outcome: func(reply string) string {
+					problems := result(reply)
+					if len(problems) == 0 {
+						return "valid"
+					}
+					return "invalid: " + strings.Join(problems, "; ")
+				}}
 		}
 		name := label
 		if r > 0 {

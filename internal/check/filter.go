@@ -162,8 +162,8 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 	}
 	opt.Repairs = orDefault(opt.Repairs, 2)
 	cl, removed := Prepass(pool, opt.Overlap)
-	cl.Name = cmpStr(opt.Name, slug(pool.Domain.Name))
-	cl.Version = 1
+	cl.Name = cmpStr(opt.Name, cmpStr(strings.TrimSuffix(pool.Name, "-pool"), slug(pool.Domain.Name)))
+	cl.Version = max(cl.Version, 1)
 	res := &FilterResult{Checklist: cl, Prepass: len(removed)}
 	if opt.Model == "" {
 		return res, nil
@@ -227,7 +227,7 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 	}
 	outs, err := e.askJSON(ctx, run, "filter", opt.Model, tasks, opt.Repairs, &res.Requests)
 	if err != nil {
-		return nil, err
+		return nil, e.finish(ctx, run, err, false)
 	}
 	for i, o := range outs {
 		d := &cl.Dims[dimOf[i]]
@@ -262,7 +262,7 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 	}
 	cl.Hash = canonicalHash(cl.Domain, cl.Dims, true)
 	cl.StatedHash = cl.Hash
-	if err := e.end(ctx, run, len(res.Problems) > 0); err != nil {
+	if err := e.finish(ctx, run, nil, len(res.Problems) > 0); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -117,6 +119,13 @@ type judgeConfig struct {
 // resumable: the same call on the same store asks nothing already answered.
 func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (*Judgement, error) {
 	opt.defaults()
+	var judges []llm.ModelName
+	for _, m := range opt.Judges {
+		if !slices.Contains(judges, m) {
+			judges = append(judges, m)
+		}
+	}
+	opt.Judges = judges
 	if len(opt.Judges) == 0 {
 		return nil, fmt.Errorf("judge: no judge model")
 	}
@@ -151,9 +160,9 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 	}
 	j, err := judge(ctx, e, run, cl, cfg, prompt)
 	if err != nil {
-		return nil, err
+		return nil, e.finish(ctx, run, err, false)
 	}
-	if err := e.end(ctx, run, j.Failed > 0); err != nil {
+	if err := e.finish(ctx, run, nil, j.Failed > 0); err != nil {
 		return nil, err
 	}
 	return j, nil
@@ -272,7 +281,12 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 				continue
 			}
 			item := fmt.Sprintf("%s/%s/f%d", cfg.Transcripts[u.ti].TrialID, u.b.id, r)
-			asks = append(asks, ask{key: runner.JobKey(u.judge, item, u.rep), model: u.judge, item: item, replicate: u.rep, conv: u.conv})
+			want := make(map[int]string, len(u.pending))
+			for _, it := range u.pending {
+				want[it.N] = it.Text
+			}
+			asks = append(asks, ask{key: runner.JobKey(u.judge, item, u.rep), model: u.judge, item: item, replicate: u.rep, conv: u.conv,
+				outcome: func(reply string) string { return answersJSON(ParseAnswers(reply, want)) }})
 			live = append(live, u)
 		}
 		if len(live) == 0 {
@@ -304,6 +318,7 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 			for _, it := range u.pending {
 				want[it.N] = it.Text
 			}
+			// Read from the reply, not the stored outcome, so a parser fix applies to old runs.
 			for q, a := range ParseAnswers(res.Reply.Text, want) {
 				u.answers[q] = a
 			}
@@ -332,4 +347,32 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 		}
 	}
 	return j, nil
+}
+
+// answersJSON is parsed answers in question order, as stored beside a reply.
+func answersJSON(as map[int]Answer) string {
+	list := make([]Answer, 0, len(as))
+	for _, a := range as {
+		list = append(list, a)
+	}
+	slices.SortFunc(list, func(a, b Answer) int { return a.Q - b.Q })
+	b, err := json.Marshal(list)
+	if err != nil {
+		panic(err) // numbers and strings only
+	}
+	return string(b)
+}
+
+// WriteRatings writes every rating as one JSON object per line: which judge said what
+// about which question of which transcript, and why. Missing answers carry the request's
+// error when one failed.
+func WriteRatings(w io.Writer, j *Judgement) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range j.Ratings {
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("write ratings: %w", err)
+		}
+	}
+	return nil
 }

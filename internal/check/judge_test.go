@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/report"
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // flaws is what a careful judge would answer "no" to in the bundled trials.
@@ -168,6 +169,21 @@ func TestJudgeBuiltinTranscripts(t *testing.T) {
 		s2.Requests = s.Requests
 		if a, b := jsonOf(t, s2), jsonOf(t, s); a != b {
 			t.Errorf("rerun scores differ from the first run's")
+		}
+	})
+
+	t.Run("the store keeps each reply's parsed answers", func(t *testing.T) {
+		n := 0
+		err := st.Results(ctx, j.Run, false, func(r *store.Result) error {
+			var as []Answer
+			if err := json.Unmarshal([]byte(r.Outcome), &as); err != nil || len(as) == 0 {
+				t.Errorf("%s: outcome %q is not a list of answers", r.JobKey, r.Outcome)
+			}
+			n++
+			return nil
+		})
+		if err != nil || n != 25 {
+			t.Errorf("read %d results: %v", n, err)
 		}
 	})
 

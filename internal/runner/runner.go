@@ -143,7 +143,11 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 						asked.Add(1)
 						ok.Add(1)
 					}
-					w.put(res, key)
+					// Wait for the commit: a worker takes its next job only once its
+					// answer is on disk, so a kill loses at most the jobs in flight.
+					if err := w.put(res, key); err != nil {
+						p.Log.Error("result not saved", "job", j.Key, "err", err)
+					}
 					if p.Progress != nil {
 						p.Progress.Done(res.Err != "")
 					}
@@ -225,7 +229,7 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*
 }
 
 // writer group-commits results: whatever has arrived while the last transaction was
-// being written goes into the next one.
+// being written goes into the next one, and each sender hears when its result is saved.
 type writer struct {
 	st   *store.Store
 	in   chan item
@@ -234,8 +238,9 @@ type writer struct {
 }
 
 type item struct {
-	res *store.Result
-	key string
+	res   *store.Result
+	key   string
+	saved chan error
 }
 
 func newWriter(st *store.Store, buf int) *writer {
@@ -244,15 +249,21 @@ func newWriter(st *store.Store, buf int) *writer {
 	return w
 }
 
-func (w *writer) put(r *store.Result, cacheKey string) { w.in <- item{r, cacheKey} }
+// put hands a result to the writer and waits until it is committed.
+func (w *writer) put(r *store.Result, cacheKey string) error {
+	saved := make(chan error, 1)
+	w.in <- item{r, cacheKey, saved}
+	return <-saved
+}
 
 func (w *writer) loop() {
 	defer close(w.done)
 	const maxBatch = 256
 	results := make([]*store.Result, 0, maxBatch)
 	keys := make([]string, 0, maxBatch)
+	waiting := make([]chan error, 0, maxBatch)
 	for first := range w.in {
-		results, keys = append(results[:0], first.res), append(keys[:0], first.key)
+		results, keys, waiting = append(results[:0], first.res), append(keys[:0], first.key), append(waiting[:0], first.saved)
 	drain:
 		for len(results) < maxBatch {
 			select {
@@ -260,14 +271,18 @@ func (w *writer) loop() {
 				if !ok {
 					break drain
 				}
-				results, keys = append(results, it.res), append(keys, it.key)
+				results, keys, waiting = append(results, it.res), append(keys, it.key), append(waiting, it.saved)
 			default:
 				break drain
 			}
 		}
 		// Writes use their own context: an interrupted run still records what it has.
-		if err := w.st.PutResults(context.Background(), results, keys); err != nil && w.err == nil {
+		err := w.st.PutResults(context.Background(), results, keys)
+		if err != nil && w.err == nil {
 			w.err = err
+		}
+		for _, c := range waiting {
+			c <- err
 		}
 	}
 }
