@@ -44,6 +44,7 @@ type oaRequest struct {
 func (openaiCodec) decode(_ *http.Request, body []byte, req *Request) error {
 	var in oaRequest
 	if err := json.Unmarshal(body, &in); err != nil {
+		//lint:ignore ST1005 the stand-in repeats the provider's own wording
 		return fmt.Errorf("We could not parse the JSON body of your request: %v", err)
 	}
 	if in.Model == "" {
