@@ -326,3 +326,50 @@ func TestSIGKILLLosesOnlyInFlight(t *testing.T) {
 		t.Errorf("store holds %d answered jobs after the rerun; want 1792", s.Answered)
 	}
 }
+
+// TestSIGINTStopsCleanly interrupts the binary mid-run: it exits 1 saying how to resume,
+// every saved result is a real answer, and the rerun completes the run.
+func TestSIGINTStopsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and interrupts the binary")
+	}
+	bin := binary(t)
+	srv := llmtest.NewServer(llmtest.Options{Responder: keeperReply, Latency: 20 * time.Millisecond})
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "i.db")
+	args := []string{"seduce", "run", "-q", "-m", "openai/gpt-standin", "--db", db, "--concurrency", "8", "--format", "json", "--bootstrap", "0"}
+	env := append(os.Environ(), "OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.OpenAIBaseURL())
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for srv.Requests() < 200 {
+		time.Sleep(time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stderr.String(), "run the same command again to resume") {
+		t.Fatalf("after SIGINT: exit %d (%v), stderr %q; want 1 and how to resume", code, err, stderr.String())
+	}
+	st := openStore(t, db)
+	run, _ := st.ResolveRun(context.Background(), "seduce", "latest")
+	s, _ := st.RunStats(context.Background(), run.ID)
+	if s.Failed != 0 || s.Answered == 0 || s.Answered >= 1792 {
+		t.Fatalf("after SIGINT the store holds %+v; want only answers, part of the run", s)
+	}
+	if run.Status != "interrupted" {
+		t.Errorf("run status %q; want interrupted", run.Status)
+	}
+	st.Close()
+	rerun := exec.Command(bin, args...)
+	rerun.Env = env
+	if out, err := rerun.CombinedOutput(); err != nil {
+		t.Fatalf("rerun: %v\n%s", err, out)
+	}
+	if total := srv.StatusCount(200); total > 1792+8 {
+		t.Errorf("answered requests across both runs = %d; want at most 1800", total)
+	}
+}
