@@ -9,46 +9,16 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
-// FieldError is one problem in an input file, located by line and field.
-type FieldError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
+// FieldError is one problem in an input file: file:line: field: what is wrong.
+type FieldError = input.FieldError
 
-// Error reads "file:line: field: what is wrong" (the line is left out when unknown).
-func (e FieldError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Field)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// ValidationError lists every problem found in one input. An input with any problem is
-// rejected whole.
-type ValidationError struct {
-	Errs []FieldError
-}
-
-// Error lists the problems one per line.
-func (e *ValidationError) Error() string {
-	lines := make([]string, len(e.Errs))
-	for i, fe := range e.Errs {
-		lines[i] = fe.Error()
-	}
-	return strings.Join(lines, "\n")
-}
+// ValidationError lists every problem in one file; a file with any problem is rejected
+// whole.
+type ValidationError = input.ValidationError
 
 // maxProblems bounds how many problems one file reports, so a file of the wrong kind
 // gives a screenful, not thousands of lines.

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 // referenceJSONL is the bundled reference set. It is the same file package reference
@@ -70,33 +72,12 @@ func (d *Dataset) Lookup(id SampleID) (Sample, bool) {
 	return d.Samples[i], true
 }
 
-// FieldError is one problem in a dataset file, located by line and field.
-type FieldError struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
+// FieldError is one problem in an input file: file:line: field: what is wrong.
+type FieldError = input.FieldError
 
-// Error reads "file:line: field: what is wrong".
-func (e FieldError) Error() string {
-	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
-}
-
-// ValidationError collects every problem found in one file. A file with any problem is
-// rejected whole.
-type ValidationError struct {
-	Errs []FieldError
-}
-
-// Error lists the problems one per line.
-func (e *ValidationError) Error() string {
-	lines := make([]string, len(e.Errs))
-	for i, fe := range e.Errs {
-		lines[i] = fe.Error()
-	}
-	return strings.Join(lines, "\n")
-}
+// ValidationError lists every problem in one file; a file with any problem is rejected
+// whole.
+type ValidationError = input.ValidationError
 
 // LoadDataset reads and validates a dataset file, JSONL or CSV by extension. A nil tax
 // means DefaultTaxonomy. Validation problems come back as one *ValidationError listing
