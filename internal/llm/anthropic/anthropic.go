@@ -61,7 +61,7 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	}
 	client := opts.HTTPClient
 	if client == nil {
-		client = defaultHTTPClient()
+		client = llm.NewHTTPClient()
 	}
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
@@ -76,18 +76,6 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	// The service, unlike sdk.NewClient, reads no keys, profiles or URLs from the
 	// environment.
 	return &Model{name: name, key: key, svc: sdk.NewMessageService(ro...)}, nil
-}
-
-// defaultHTTPClient keeps enough idle connections for arbiter's concurrency; the
-// standard library's default keeps two per host.
-func defaultHTTPClient() *http.Client {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t = t.Clone()
-	t.MaxIdleConnsPerHost = 256
-	return &http.Client{Transport: t}
 }
 
 // Name implements llm.Model.

@@ -71,7 +71,7 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = defaultHTTPClient()
+		hc = llm.NewHTTPClient()
 	}
 	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:     key,
@@ -88,18 +88,6 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 		return nil, fmt.Errorf("google: %s", strings.ReplaceAll(err.Error(), key, "REDACTED"))
 	}
 	return &Model{name: name, key: key, client: c}, nil
-}
-
-// defaultHTTPClient keeps enough idle connections for arbiter's concurrency; the
-// standard library's default keeps two per host.
-func defaultHTTPClient() *http.Client {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return &http.Client{}
-	}
-	t = t.Clone()
-	t.MaxIdleConnsPerHost = 256
-	return &http.Client{Transport: t}
 }
 
 // Name implements llm.Model.
