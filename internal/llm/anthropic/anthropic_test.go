@@ -1,12 +1,8 @@
 package anthropic_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +10,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/anthropic"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
+	"github.com/arbiter-eval/arbiter/internal/llm/llmtest/conformance"
 )
 
 var _ llm.Model = (*anthropic.Model)(nil)
@@ -21,342 +18,65 @@ var _ llm.Model = (*anthropic.Model)(nil)
 // fakeKey is recognisable so that a test can prove it never reaches an error message.
 const fakeKey = "sk-ant-llmtest-FAKE-KEY-5e1b8c"
 
-func newServer(t *testing.T, o llmtest.Options) *llmtest.Server {
-	t.Helper()
-	s := llmtest.NewServer(o)
-	t.Cleanup(s.Close)
-	return s
-}
-
-func newModel(t *testing.T, s *llmtest.Server) *anthropic.Model {
-	t.Helper()
-	m, err := anthropic.New("anthropic/claude-test", config.Endpoint{
-		Provider: "anthropic", BaseURL: s.URL, Key: fakeKey, KeyVar: "ANTHROPIC_API_KEY",
-	}, anthropic.Options{})
-	if err != nil {
-		t.Fatalf("New: %v", err)
+// provider describes the adapter to the conformance suite: the Messages API has no seed,
+// answers a blocked prompt with a refusal, and sends Retry-After in whole seconds only.
+func provider() conformance.Provider {
+	return conformance.Provider{
+		Name: "anthropic/claude-test",
+		New: func(name llm.ModelName, ep config.Endpoint, hc *http.Client) (llm.Model, error) {
+			return anthropic.New(name, ep, anthropic.Options{HTTPClient: hc})
+		},
+		BaseURL:    func(s *llmtest.Server) string { return s.URL },
+		DefaultURL: "https://api.anthropic.com/v1/messages",
+		Key:        fakeKey,
+		KeyVar:     "ANTHROPIC_API_KEY",
+		Unset:      []string{"temperature", "top_p", "seed", "output_config", "stream"},
+		Raw:        wholeMessage,
+		Refused:    conformance.Outcome{Finish: llm.FinishRefusal, Refusal: "I can't help with that."},
+		Blocked:    conformance.Outcome{Finish: llm.FinishRefusal},
+		Finishes: []conformance.Finish{
+			{Wire: "stop_sequence", Text: "yes", Want: conformance.Outcome{Finish: llm.FinishStop, Text: "yes"}},
+			{Wire: "tool_use", Text: "x", Want: conformance.Outcome{Finish: llm.FinishOther, Text: "x"}},
+		},
+		FractionalRetryAfter: 2 * time.Second,
 	}
-	return m
 }
 
-func ptr[T any](v T) *T { return &v }
+func TestConformance(t *testing.T) { conformance.Run(t, provider()) }
 
-func request(stream bool, deltas *[]string) *llm.Request {
-	req := llm.UserText("You are terse.", "Is the claim supported?")
-	if stream {
-		req.OnDelta = func(s string) { *deltas = append(*deltas, s) }
+// wholeMessage checks that Raw is the whole message, thinking block and text block, even
+// when it arrived as a stream of events.
+func wholeMessage(t *testing.T, raw json.RawMessage, text string) {
+	var m struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
 	}
-	return req
-}
-
-func TestGenerate(t *testing.T) {
-	s := newServer(t, llmtest.Options{Responder: func(r *llmtest.Request) llmtest.Response {
-		return llmtest.Response{
-			Text: "The claim is supported by the second clause of the contract.", Reasoning: "Look at clause two first.",
-			InputTokens: 31, OutputTokens: 17, ReasoningTokens: 5, Model: "claude-test-20260101",
-		}
-	}})
-	m := newModel(t, s)
-	for _, stream := range []bool{false, true} {
-		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
-			var deltas []string
-			got, err := m.Generate(context.Background(), request(stream, &deltas))
-			if err != nil {
-				t.Fatalf("Generate: %v", err)
-			}
-			want := llm.Reply{
-				Text: "The claim is supported by the second clause of the contract.", Reasoning: "Look at clause two first.",
-				Finish: llm.FinishStop, Usage: llm.Usage{InputTokens: 31, OutputTokens: 17, ReasoningTokens: 5},
-				Model: "claude-test-20260101", Attempts: 1,
-			}
-			if got.Text != want.Text || got.Reasoning != want.Reasoning || got.Finish != want.Finish ||
-				got.Usage != want.Usage || got.Model != want.Model || got.Attempts != want.Attempts {
-				t.Errorf("Generate = %+v; want %+v", got, want)
-			}
-			if got.Latency <= 0 {
-				t.Errorf("Latency = %v; want > 0", got.Latency)
-			}
-			var raw struct {
-				Type    string `json:"type"`
-				Content []struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-			}
-			if err := json.Unmarshal(got.Raw, &raw); err != nil || raw.Type != "message" || len(raw.Content) != 2 || raw.Content[1].Text != want.Text {
-				t.Errorf("Raw = %s (%v); want the whole message", got.Raw, err)
-			}
-			if stream {
-				if len(deltas) < 2 {
-					t.Errorf("OnDelta called %d times; want several pieces", len(deltas))
-				}
-				if j := strings.Join(deltas, ""); j != got.Text {
-					t.Errorf("deltas joined = %q; want the text %q", j, got.Text)
-				}
-			} else if len(deltas) != 0 {
-				t.Errorf("OnDelta called without streaming")
-			}
-		})
+	if err := json.Unmarshal(raw, &m); err != nil || m.Type != "message" || len(m.Content) != 2 || m.Content[1].Text != text {
+		t.Errorf("Raw = %s (%v); want the whole message", raw, err)
 	}
 }
 
 func TestRequestMapping(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"verdict":{"type":"string"}},"required":["verdict"],"additionalProperties":false}`)
-	tests := []struct {
-		name  string
-		req   *llm.Request
-		check func(t *testing.T, r *llmtest.Request)
-	}{
-		{
-			name: "defaults",
-			req:  llm.UserText("sys", "hello"),
-			check: func(t *testing.T, r *llmtest.Request) {
-				for _, field := range []string{"temperature", "top_p", "seed", "output_config", "stream"} {
-					if strings.Contains(string(r.Body), `"`+field+`"`) {
-						t.Errorf("body %s sends %s; want it left out", r.Body, field)
-					}
-				}
-				if r.MaxTokens != anthropic.DefaultMaxTokens {
-					t.Errorf("max_tokens = %d; want the default %d", r.MaxTokens, anthropic.DefaultMaxTokens)
-				}
-				if r.System != "sys" || len(r.Messages) != 1 || r.Messages[0] != (llm.Message{Role: llm.RoleUser, Text: "hello"}) {
-					t.Errorf("server saw system %q, messages %+v", r.System, r.Messages)
-				}
-				if r.Model != "claude-test" {
-					t.Errorf("model = %q; want claude-test", r.Model)
-				}
-				// The v2 SDK sends the key as a bearer token; older clients used x-api-key.
-				if r.Header.Get("Authorization") != "Bearer "+fakeKey && r.Header.Get("x-api-key") != fakeKey {
-					t.Errorf("the configured key was not sent")
-				}
-			},
-		},
-		{
-			name: "options when set",
-			req: &llm.Request{
-				Messages: []llm.Message{
-					{Role: llm.RoleUser, Text: "q1"}, {Role: llm.RoleAssistant, Text: "a1"}, {Role: llm.RoleUser, Text: "q2"},
-				},
-				Temperature: ptr(0.0), TopP: ptr(0.9), MaxTokens: 64, Seed: ptr(int64(7)), JSONSchema: schema,
-			},
-			check: func(t *testing.T, r *llmtest.Request) {
-				if r.Temperature == nil || *r.Temperature != 0 || r.TopP == nil || *r.TopP != 0.9 || r.MaxTokens != 64 {
-					t.Errorf("server saw temperature %v top_p %v max %d", r.Temperature, r.TopP, r.MaxTokens)
-				}
-				if r.Seed != nil || strings.Contains(string(r.Body), `"seed"`) {
-					t.Errorf("body %s sends a seed, which the Messages API does not take", r.Body)
-				}
-				if len(r.Messages) != 3 || r.Messages[1].Role != llm.RoleAssistant {
-					t.Errorf("server saw messages %+v", r.Messages)
-				}
-				var got, want any
-				json.Unmarshal(r.JSONSchema, &got)
-				json.Unmarshal(schema, &want)
-				if fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("schema = %s; want %s", r.JSONSchema, schema)
-				}
-			},
-		},
-		{
-			name: "long replies stream",
-			req:  &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "write at length"}}, MaxTokens: 64000},
-			check: func(t *testing.T, r *llmtest.Request) {
-				if !r.Stream || r.MaxTokens != 64000 {
-					t.Errorf("stream %v max_tokens %d; want a stream, since the SDK refuses long non-streaming calls", r.Stream, r.MaxTokens)
-				}
-			},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var seen *llmtest.Request
-			s := newServer(t, llmtest.Options{Responder: func(r *llmtest.Request) llmtest.Response {
-				seen = r
-				return llmtest.Echo(r)
-			}})
-			got, err := newModel(t, s).Generate(context.Background(), tt.req)
-			if err != nil {
-				t.Fatalf("Generate: %v", err)
-			}
-			if got.Text == "" {
-				t.Errorf("Generate returned no text")
-			}
-			tt.check(t, seen)
-		})
-	}
-}
-
-func TestOutcomes(t *testing.T) {
-	tests := []struct {
-		name        string
-		resp        llmtest.Response
-		wantFinish  llm.Finish
-		wantText    string
-		wantRefusal string
-	}{
-		{"stop", llmtest.Response{Text: "yes"}, llm.FinishStop, "yes", ""},
-		{"stop sequence", llmtest.Response{Text: "yes", WireFinish: "stop_sequence"}, llm.FinishStop, "yes", ""},
-		{"length", llmtest.Response{Text: "cut off", Finish: llm.FinishLength}, llm.FinishLength, "cut off", ""},
-		{"refusal", llmtest.Response{Refusal: "I can't help with that."}, llm.FinishRefusal, "", "I can't help with that."},
-		{"blocked", llmtest.Response{Blocked: true}, llm.FinishRefusal, "", ""},
-		{"tool use", llmtest.Response{Text: "x", WireFinish: "tool_use"}, llm.FinishOther, "x", ""},
-	}
-	for _, tt := range tests {
-		for _, stream := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/stream=%v", tt.name, stream), func(t *testing.T) {
-				s := newServer(t, llmtest.Options{Responder: func(*llmtest.Request) llmtest.Response { return tt.resp }})
-				var deltas []string
-				got, err := newModel(t, s).Generate(context.Background(), request(stream, &deltas))
-				if err != nil {
-					t.Fatalf("Generate: %v; want a reply", err)
-				}
-				if got.Finish != tt.wantFinish || got.Text != tt.wantText || got.Refusal != tt.wantRefusal {
-					t.Errorf("Generate = finish %q text %q refusal %q; want %q %q %q",
-						got.Finish, got.Text, got.Refusal, tt.wantFinish, tt.wantText, tt.wantRefusal)
-				}
-			})
+	t.Run("defaults", func(t *testing.T) {
+		_, r := provider().Sent(t, llm.UserText("sys", "hello"))
+		if r.MaxTokens != anthropic.DefaultMaxTokens {
+			t.Errorf("max_tokens = %d; want the default %d", r.MaxTokens, anthropic.DefaultMaxTokens)
 		}
-	}
-}
-
-func TestFaults(t *testing.T) {
-	tests := []struct {
-		name           string
-		fault          llmtest.Fault
-		wantStatus     int
-		wantRetryable  bool
-		wantRetryAfter time.Duration
-	}{
-		{"429 Retry-After", llmtest.Fault{Kind: llmtest.FaultRateLimit, RetryAfter: 2 * time.Second}, 429, true, 2 * time.Second},
-		{"500", llmtest.Fault{Kind: llmtest.FaultServerError}, 500, true, 0},
-		{"503", llmtest.Fault{Kind: llmtest.FaultUnavailable}, 503, true, 0},
-		{"400", llmtest.Fault{Kind: llmtest.FaultBadRequest}, 400, false, 0},
-		{"401", llmtest.Fault{Kind: llmtest.FaultUnauthorized}, 401, false, 0},
-		{"404", llmtest.Fault{Kind: llmtest.FaultNotFound}, 404, false, 0},
-		{"malformed JSON", llmtest.Fault{Kind: llmtest.FaultMalformed}, 200, true, 0},
-		{"truncated", llmtest.Fault{Kind: llmtest.FaultTruncate}, 0, true, 0},
-		{"connection reset", llmtest.Fault{Kind: llmtest.FaultReset}, 0, true, 0},
-	}
-	for _, tt := range tests {
-		for _, stream := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/stream=%v", tt.name, stream), func(t *testing.T) {
-				s := newServer(t, llmtest.Options{Responder: func(*llmtest.Request) llmtest.Response {
-					return llmtest.Response{Text: "never seen in full by the client", Fault: tt.fault}
-				}})
-				var deltas []string
-				_, err := newModel(t, s).Generate(context.Background(), request(stream, &deltas))
-				var e *llm.Error
-				if !errors.As(err, &e) {
-					t.Fatalf("Generate error = %v (%T); want *llm.Error", err, err)
-				}
-				if tt.fault.Kind == llmtest.FaultTruncate {
-					if e.Status != 0 && e.Status != 200 {
-						t.Errorf("Status = %d; want 0 or 200", e.Status)
-					}
-				} else if e.Status != tt.wantStatus {
-					t.Errorf("Status = %d; want %d (%v)", e.Status, tt.wantStatus, e)
-				}
-				if e.Retryable != tt.wantRetryable {
-					t.Errorf("Retryable = %v; want %v (%v)", e.Retryable, tt.wantRetryable, e)
-				}
-				if e.RetryAfter != tt.wantRetryAfter {
-					t.Errorf("RetryAfter = %v; want %v", e.RetryAfter, tt.wantRetryAfter)
-				}
-				if n := s.Requests(); n != 1 {
-					t.Errorf("server saw %d requests; want exactly 1 (no SDK retries)", n)
-				}
-				checkNoKey(t, err)
-			})
+		// The v2 SDK sends the key as a bearer token; older clients used x-api-key.
+		if r.Header.Get("Authorization") != "Bearer "+fakeKey && r.Header.Get("x-api-key") != fakeKey {
+			t.Errorf("the configured key was not sent")
 		}
-	}
-}
-
-func TestHangUntilDeadline(t *testing.T) {
-	for _, stream := range []bool{false, true} {
-		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
-			s := newServer(t, llmtest.Options{Responder: func(*llmtest.Request) llmtest.Response {
-				return llmtest.Response{Fault: llmtest.Fault{Kind: llmtest.FaultHang}}
-			}})
-			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-			defer cancel()
-			var deltas []string
-			_, err := newModel(t, s).Generate(ctx, request(stream, &deltas))
-			var e *llm.Error
-			if !errors.As(err, &e) || !errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("Generate error = %v; want *llm.Error wrapping context.DeadlineExceeded", err)
-			}
-			if n := s.Requests(); n != 1 {
-				t.Errorf("server saw %d requests; want 1", n)
-			}
-		})
-	}
-}
-
-func TestNew(t *testing.T) {
-	tests := []struct {
-		name    string
-		ep      config.Endpoint
-		wantErr string
-	}{
-		{"missing key", config.Endpoint{Provider: "anthropic", KeyVar: "ANTHROPIC_API_KEY"},
-			"ANTHROPIC_API_KEY is not set (or pass --base-url for a local server)"},
-		{"key", config.Endpoint{Provider: "anthropic", Key: fakeKey}, ""},
-		{"local server without key", config.Endpoint{Provider: "anthropic", BaseURL: "http://127.0.0.1:1"}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := anthropic.New("anthropic/claude-test", tt.ep, anthropic.Options{})
-			got := ""
-			if err != nil {
-				got = err.Error()
-			}
-			if got != tt.wantErr {
-				t.Errorf("New error = %q; want %q", got, tt.wantErr)
-			}
-		})
-	}
-}
-
-// checkNoKey fails if the fake key shows in any form of err or of the errors it wraps.
-func checkNoKey(t *testing.T, err error) {
-	t.Helper()
-	for _, s := range []string{fmt.Sprint(err), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err)} {
-		if strings.Contains(s, fakeKey) {
-			t.Errorf("error shows the API key: %s", s)
+	})
+	t.Run("long replies stream", func(t *testing.T) {
+		got, r := provider().Sent(t, &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "write at length"}}, MaxTokens: 64000})
+		if got.Text == "" {
+			t.Errorf("Generate returned no text")
 		}
-	}
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if strings.Contains(e.Error(), fakeKey) {
-			t.Errorf("wrapped error %T shows the API key: %s", e, e)
+		if !r.Stream || r.MaxTokens != 64000 {
+			t.Errorf("stream %v max_tokens %d; want a stream, since the SDK refuses long non-streaming calls", r.Stream, r.MaxTokens)
 		}
-	}
+	})
 }
-
-// TestDefaultEndpoint checks where a model goes without a base URL, through a transport
-// that records the request instead of sending it: no test touches the network.
-func TestDefaultEndpoint(t *testing.T) {
-	var urls []string
-	hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
-		urls = append(urls, r.URL.String())
-		return nil, errors.New("offline")
-	})}
-	m, err := anthropic.New("anthropic/claude-test", config.Endpoint{Provider: "anthropic", Key: fakeKey}, anthropic.Options{HTTPClient: hc})
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	if len(urls) != 0 {
-		t.Errorf("New sent %v; want nothing", urls)
-	}
-	_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
-	var e *llm.Error
-	if !errors.As(err, &e) || e.Status != 0 || !strings.Contains(e.Message, "offline") {
-		t.Errorf("Generate error = %v; want a transport *llm.Error", err)
-	}
-	if want := []string{"https://api.anthropic.com/v1/messages"}; fmt.Sprint(urls) != fmt.Sprint(want) {
-		t.Errorf("requests to %v; want %v", urls, want)
-	}
-}
-
-type roundTrip func(*http.Request) (*http.Response, error)
-
-func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
