@@ -16,7 +16,7 @@ import (
 var _ llm.Model = (*anthropic.Model)(nil)
 
 // fakeKey is recognisable so that a test can prove it never reaches an error message.
-const fakeKey = "sk-ant-llmtest-FAKE-KEY-5e1b8c"
+const fakeKey = "fake-anthropic-llmtest-KEY-5e1b8c"
 
 // provider describes the adapter to the conformance suite: the Messages API has no seed,
 // answers a blocked prompt with a refusal, and sends Retry-After in whole seconds only.

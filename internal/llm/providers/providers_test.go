@@ -19,7 +19,7 @@ import (
 // Recognisable fake keys, so that a test can prove none reaches an error message.
 const (
 	openaiKey    = "sk-llmtest-FAKE-OPENAI-0a1b2c"
-	anthropicKey = "sk-ant-llmtest-FAKE-ANTHROPIC-3d4e"
+	anthropicKey = "fake-anthropic-llmtest-KEY-3d4e"
 	googleKey    = "AIza-llmtest-FAKE-GOOGLE-5f6a"
 	deepseekKey  = "sk-llmtest-FAKE-DEEPSEEK-7b8c"
 )
