@@ -53,6 +53,8 @@ type models struct {
 	local    map[llm.ModelName]bool
 	counters *llm.Counters
 	file     *config.File
+	// env is the environment with the config file's endpoints added.
+	env config.Env
 }
 
 // openModels checks every model name, opens each provider and wraps it for retries and
@@ -82,7 +84,7 @@ func (a *app) openModels(f *runFlags, builtins map[llm.ModelName]llm.Model) (*mo
 			return nil, badInput("--base-url %q: want a URL such as http://127.0.0.1:8000/v1", f.baseURL)
 		}
 	}
-	m := &models{byName: map[llm.ModelName]llm.Model{}, local: map[llm.ModelName]bool{}, counters: new(llm.Counters), file: file}
+	m := &models{byName: map[llm.ModelName]llm.Model{}, local: map[llm.ModelName]bool{}, counters: new(llm.Counters), file: file, env: env}
 	policy := llm.DefaultRetry
 	policy.MaxAttempts, policy.Timeout = f.retries+1, f.timeout
 	for _, s := range f.models {
@@ -118,17 +120,11 @@ func (a *app) openModels(f *runFlags, builtins map[llm.ModelName]llm.Model) (*mo
 }
 
 // endpointOf is the URL a remote model will be asked at, for the reachability check.
-func (a *app) endpointOf(f *runFlags, name llm.ModelName) string {
-	if f.baseURL != "" {
-		return f.baseURL
+func (m *models) endpointOf(baseURL string, name llm.ModelName) string {
+	if baseURL != "" {
+		return baseURL
 	}
-	env := a.env
-	if f.configPath != "" {
-		if _, eps, err := config.LoadFile(f.configPath, env.Look); err == nil {
-			env.Apply(eps)
-		}
-	}
-	ep, err := env.Endpoint(name.Provider())
+	ep, err := m.env.Endpoint(name.Provider())
 	if err != nil {
 		return ""
 	}
@@ -143,7 +139,7 @@ func (a *app) checkReachable(ctx context.Context, f *runFlags, m *models) error 
 		if m.local[name] {
 			continue
 		}
-		raw := a.endpointOf(f, name)
+		raw := m.endpointOf(f.baseURL, name)
 		if raw == "" || seen[raw] {
 			continue
 		}
