@@ -37,6 +37,7 @@ type seduceFlags struct {
 	seed       uint64
 	figures    string
 	experiment string
+	configPath string
 	// generation parameters, sent only when set
 	temperature float64
 	maxTokens   int
@@ -62,6 +63,9 @@ func (f *seduceFlags) registerData(cmd *cobra.Command) {
 }
 
 func (f *seduceFlags) registerReport(cmd *cobra.Command) {
+	if cmd.Flags().Lookup("config") == nil {
+		cmd.Flags().StringVar(&f.configPath, "config", "", "config file whose families: section overrides model families (YAML)")
+	}
 	cmd.Flags().StringVarP(&f.format, "format", "f", "text", "report format: text, md, csv, latex or json")
 	cmd.Flags().IntVar(&f.bootstrap, "bootstrap", 1000, "cluster-bootstrap replicates behind the 95% intervals (0: none)")
 	cmd.Flags().Uint64Var(&f.seed, "seed", 1, "seed of the bootstrap")
@@ -198,8 +202,8 @@ asks a provider again for a reply it already has.`,
 		},
 	}
 	f.registerData(cmd)
-	f.registerReport(cmd)
 	rf.register(cmd.Flags(), []string{"baseline/keyword"}, "model to evaluate")
+	f.registerReport(cmd) // after rf: run's --config is rf's, which also names families
 	cmd.Flags().StringVar(&f.prompt, "prompt", "", "system prompt file replacing the built-in adjudicator prompt ({{skills}} lists the skills)")
 	cmd.Flags().StringVar(&f.experiment, "experiment", "", "experiment file (YAML) naming datasets, models, parameters and replicates")
 	cmd.Flags().Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default: the provider's)")
@@ -504,7 +508,11 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if ds.Hash != r.DatasetHash {
 				return badInput("run %s scored dataset %s (hash %.12s) but %s now hashes to %.12s: pass --dataset with the original file", r.ID, strings.Join(cfg.Datasets, "+"), r.DatasetHash, ds.Name, ds.Hash)
 			}
-			res, err := a.scoreRun(ctx, st, r.ID, ds, tax, &f, nil)
+			file, err := a.loadConfigFile(f.configPath)
+			if err != nil {
+				return err
+			}
+			res, err := a.scoreRun(ctx, st, r.ID, ds, tax, &f, file)
 			if err != nil {
 				return err
 			}
@@ -548,7 +556,11 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 				}
 				preds = append(preds, p...)
 			}
-			return a.writeSeduce(seduce.Score(ds.Samples, preds, scoreOptions(tax, &f, nil)), &f)
+			file, err := a.loadConfigFile(f.configPath)
+			if err != nil {
+				return err
+			}
+			return a.writeSeduce(seduce.Score(ds.Samples, preds, scoreOptions(tax, &f, file)), &f)
 		},
 	}
 	f.registerData(cmd)
@@ -671,4 +683,16 @@ func (a *app) seduceValidateCmd() *cobra.Command {
 	}
 	f.registerData(cmd)
 	return cmd
+}
+
+// loadConfigFile reads the optional --config file of a command that asks no model.
+func (a *app) loadConfigFile(path string) (*config.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	file, _, err := config.LoadFile(path, a.env.Look)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return file, nil
 }

@@ -125,3 +125,19 @@ func TestExperimentAndReport(t *testing.T) {
 		t.Errorf("wrote %d figures; want 3", len(svgs))
 	}
 }
+
+func TestFamilyOverrideFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	data := smallDataset(t, 8)
+	preds := filepath.Join(dir, "p.jsonl")
+	os.WriteFile(preds, []byte(`{"id": "ref-1920-fighting-r1-neutral", "model": "local/my-finetune", "decision": "roll", "skill": "Fighting"}`+"\n"), 0o644)
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte("families:\n  local/my-finetune: qwen\n"), 0o644)
+	r := arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", preds, "--format", "json", "--config", cfg)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if fam := decodeJSON(t, r.stdout)["models"].([]any)[0].(map[string]any)["family"]; fam != "qwen" {
+		t.Errorf("family = %v; want qwen from the config file", fam)
+	}
+}
