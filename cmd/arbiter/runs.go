@@ -34,7 +34,7 @@ func (a *app) runsCmd() *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", r.ID, r.Kind, r.Status, r.StartedAt.Format("2006-01-02 15:04"),
-					s.Answered, s.Failed, s.InputTokens+s.OutputToks)
+					s.Answered, s.Failed, s.InputTokens+s.OutputTokens)
 			}
 			return tw.Flush()
 		},

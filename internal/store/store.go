@@ -140,13 +140,12 @@ func (s *Store) BeginRun(ctx context.Context, r Run) (resumed bool, err error) {
 	if r.ConfigHash == "" {
 		r.ConfigHash = Hash(r.Config)
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status)
+	_, err = s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running') ON CONFLICT(id) DO UPDATE SET status = 'running', ended_at = NULL, version = excluded.version`,
 		string(r.ID), r.Kind, string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now())
 	if err != nil {
 		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
 	}
-	_ = res
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM results WHERE run_id = ?`, string(r.ID)).Scan(&n); err != nil {
 		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
@@ -377,8 +376,8 @@ func (s *Store) UpdateOutcomes(ctx context.Context, id RunID, outcomes map[strin
 
 // Stats counts a run's results.
 type Stats struct {
-	Jobs, Answered, Failed  int
-	InputTokens, OutputToks int64
+	Jobs, Answered, Failed    int
+	InputTokens, OutputTokens int64
 }
 
 // RunStats counts answered and failed jobs of a run.
@@ -386,7 +385,7 @@ func (s *Store) RunStats(ctx context.Context, id RunID) (Stats, error) {
 	var st Stats
 	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(error = ''), 0), coalesce(sum(error != ''), 0),
 		coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0) FROM results WHERE run_id = ?`, string(id)).
-		Scan(&st.Jobs, &st.Answered, &st.Failed, &st.InputTokens, &st.OutputToks)
+		Scan(&st.Jobs, &st.Answered, &st.Failed, &st.InputTokens, &st.OutputTokens)
 	if err != nil {
 		return st, fmt.Errorf("count results of %s: %w", id, err)
 	}
