@@ -1,0 +1,44 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/llm/providers"
+	"github.com/arbiter-eval/arbiter/internal/seduce"
+)
+
+// TestExampleStudyOpens loads the shipped example study and opens every model it names
+// with placeholder keys, so the example cannot rot into names arbiter rejects. Nothing is
+// sent.
+func TestExampleStudyOpens(t *testing.T) {
+	e, err := loadExperiment("../../examples/paper-study.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for _, k := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "DASHSCOPE_API_KEY"} {
+		keys[k] = "placeholder-" + k
+	}
+	look := func(k string) (string, bool) { v, ok := keys[k]; return v, ok }
+	env := config.Read(look)
+	file, eps, err := config.LoadFile("../../examples/endpoints.yaml", look)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Apply(eps)
+	if len(file.Limits) == 0 {
+		t.Error("the example config sets no limits")
+	}
+	for _, s := range e.Models {
+		name, err := llm.ParseModelName(s)
+		if err != nil {
+			t.Errorf("model %q: %v", s, err)
+			continue
+		}
+		if _, err := providers.Open(name, env, providers.Options{Builtins: seduce.Baselines(seduce.DefaultTaxonomy())}); err != nil {
+			t.Errorf("model %s: %v", s, err)
+		}
+	}
+}
