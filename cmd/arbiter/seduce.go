@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -549,8 +550,9 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 				return err
 			}
 			var preds []seduce.Prediction
+			seen := map[predictionKey]string{}
 			for _, path := range predictions {
-				p, err := a.readPredictions(path, tax)
+				p, err := a.readPredictions(path, tax, seen)
 				if err != nil {
 					return err
 				}
@@ -569,9 +571,17 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 	return cmd
 }
 
+// predictionKey is one model's ruling on one sample in one replicate: spec section 4's n
+// counts samples, so a key may come only once.
+type predictionKey struct {
+	model, id string
+	replicate int
+}
+
 // readPredictions reads spec section 2 lines; a line with text instead of decision is
-// parsed as the runner would parse it. Any bad line rejects the whole file.
-func (a *app) readPredictions(path string, tax *seduce.Taxonomy) ([]seduce.Prediction, error) {
+// parsed as the runner would parse it. Any bad line rejects the whole file. seen holds
+// the keys already read, with where, across every predictions file of the command.
+func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[predictionKey]string) ([]seduce.Prediction, error) {
 	var r io.Reader
 	if path == "-" {
 		r = a.stdin
@@ -594,9 +604,20 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy) ([]seduce.Predi
 		}
 		var p seduce.Prediction
 		if err := json.Unmarshal(line, &p); err != nil {
-			problems = append(problems, fmt.Sprintf("%s:%d: not a JSON object: %v", path, n, err))
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				problems = append(problems, fmt.Sprintf("%s:%d: %s: want %s, got a JSON %s", path, n, te.Field, jsonKind(te.Type.Kind()), te.Value))
+			} else {
+				problems = append(problems, fmt.Sprintf("%s:%d: not a JSON object: %v", path, n, err))
+			}
 			continue
 		}
+		key := predictionKey{p.Model, string(p.ID), p.Replicate}
+		if first, dup := seen[key]; dup && p.ID != "" && p.Model != "" {
+			problems = append(problems, fmt.Sprintf("%s:%d: id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", path, n, p.ID, p.Model, first))
+			continue
+		}
+		seen[key] = fmt.Sprintf("%s:%d", path, n)
 		switch {
 		case p.ID == "":
 			problems = append(problems, fmt.Sprintf("%s:%d: id: missing", path, n))
@@ -628,6 +649,20 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy) ([]seduce.Predi
 		return nil, usageError{errors.New(strings.Join(problems, "\n"))}
 	}
 	return out, nil
+}
+
+// jsonKind names what a field of kind k holds, in JSON's words.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a " + k.String()
 }
 
 func (a *app) seduceParseCmd() *cobra.Command {

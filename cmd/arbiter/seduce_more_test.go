@@ -141,3 +141,26 @@ func TestFamilyOverrideFromConfig(t *testing.T) {
 		t.Errorf("family = %v; want qwen from the config file", fam)
 	}
 }
+
+// TestSeduceScoreRejectsBadPredictions: spec section 4's n counts samples, so the same
+// (model, id, replicate) twice is bad input, not two predictions; a wrongly typed field
+// is reported as file:line: field.
+func TestSeduceScoreRejectsBadPredictions(t *testing.T) {
+	dir := t.TempDir()
+	data := smallDataset(t, 8)
+	preds := filepath.Join(dir, "p.jsonl")
+	os.WriteFile(preds, []byte(`{"id": "ref-1920-fighting-r1-neutral", "model": "m/a", "decision": "roll", "skill": "Fighting"}
+{"id": "ref-1920-fighting-r1-neutral", "model": "m/b", "decision": "roll", "skill": "Fighting"}
+{"id": "ref-1920-fighting-r1-neutral", "model": "m/a", "decision": "roll", "skill": "Fighting", "replicate": 1}
+{"id": "ref-1920-fighting-r1-neutral", "model": "m/a", "decision": "pass"}
+`), 0o644)
+	r := arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", preds, "--format", "json")
+	if r.code != 2 || !strings.Contains(r.stderr, "p.jsonl:4: id:") || !strings.Contains(r.stderr, "p.jsonl:1;") {
+		t.Errorf("duplicate prediction: exit %d, stderr %q; want 2 naming p.jsonl:4: id and p.jsonl:1", r.code, r.stderr)
+	}
+	os.WriteFile(preds, []byte(`{"id": "ref-1920-fighting-r1-neutral", "model": "m/a", "decision": "roll", "latency_ms": "fast"}`+"\n"), 0o644)
+	r = arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", preds, "--format", "json")
+	if r.code != 2 || !strings.Contains(r.stderr, "p.jsonl:1: latency_ms: want a number") {
+		t.Errorf("mistyped field: exit %d, stderr %q; want 2 naming p.jsonl:1: latency_ms", r.code, r.stderr)
+	}
+}

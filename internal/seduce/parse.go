@@ -422,7 +422,7 @@ var (
 func parseLines(text string, tax *Taxonomy) (Parsed, bool) {
 	var r ruling
 	var decisionText []string
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range splitPairs(strings.Split(text, "\n")) {
 		m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(line, ""))
 		if m == nil {
 			continue
@@ -478,8 +478,29 @@ func parseLines(text string, tax *Taxonomy) (Parsed, bool) {
 	return r.parsed(HowLines), true
 }
 
+// pairSep separates "Key: value" pairs written on one line: "Decision: roll / Skill: Climb".
+var pairSep = regexp.MustCompile(`\s+[/|]\s+`)
+
+// splitPairs splits a line at pairSep when every piece after the first is a "Key: value"
+// pair with a key parseLines reads; any other line is kept whole.
+func splitPairs(lines []string) []string {
+	var out []string
+	for _, line := range lines {
+		parts := pairSep.Split(line, -1)
+		for _, p := range parts[1:] {
+			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(p, ""))
+			if m == nil || classifyKey(m[1]) == keyOther {
+				parts = []string{line}
+				break
+			}
+		}
+		out = append(out, parts...)
+	}
+	return out
+}
+
 // refusal matches a reply that opens by declining the task.
-var refusal = regexp.MustCompile(`(?i)^\W*(?:(?:i['’]m|i\s+am|i)\s+(?:sorry|afraid|apologi[sz]e)|sorry|unfortunately)?[^.!?]{0,30}?\b(?:i\s+(?:can['’]t|cannot|can\s+not|won['’]t|will\s+not|must\s+decline|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not\s+feel\s+comfortable|don['’]t\s+feel\s+comfortable)|i['’]m\s+(?:unable\s+to|not\s+able\s+to|not\s+comfortable))(?:\s*[.!]|\s+(?:help|assist|comply|continue|participate|provide|do\s+(?:that|this)|engage|fulfil|fulfill|answer|adjudicate|support|create|generate|write|produce|play|role|take\s+part|go\s+along|be\s+of\s+help|proceed|with\s+that)\b)`)
+var refusal = regexp.MustCompile(`(?i)^\W*(?:(?:i['’]m|i\s+am|i)\s+(?:sorry|afraid|apologi[sz]e)|sorry|unfortunately)?[^.!?]{0,30}?\b(?:i\s+(?:can['’]t|cannot|can\s+not|won['’]t|will\s+not|must\s+decline|(?:must\s+)?refuse(?:\s+to)?|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not\s+feel\s+comfortable|don['’]t\s+feel\s+comfortable)|i['’]m\s+(?:unable\s+to|not\s+able\s+to|not\s+comfortable))(?:\s*[.!]|\s+(?:help|assist|comply|continue|participate|provide|do\s+(?:that|this)|engage|fulfil|fulfill|answer|adjudicate|support|create|generate|write|produce|play|role|take\s+part|go\s+along|be\s+of\s+help|proceed|with\s+that)\b)`)
 
 func isRefusal(text string) bool {
 	if len(text) > 400 {

@@ -104,6 +104,10 @@ var (
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
 	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|\bnever)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever)\s+){0,2}$`)
 	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
+	// alternative offers both rulings at once: "an automatic success or a roll".
+	alternative = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 )
 
 // cue is one ruling phrase found in a reply.
@@ -161,6 +165,9 @@ func proseCues(text, orig string, tax *Taxonomy) []cue {
 
 // clauseCues finds the cues of one lowercased clause.
 func clauseCues(clause, orig string, tax *Taxonomy) []cue {
+	if alternative.MatchString(clause) {
+		return nil // "this could be an automatic success or a roll" rules neither way
+	}
 	masked := []byte(clause)
 	var cues []cue
 	find := func(rules []cueRule, d Decision) {
@@ -293,13 +300,17 @@ func isWordy(w string) bool {
 	return true
 }
 
-// hypothetical reports whether the cue at [from, to) sits under a condition or a
-// concession, or in reported speech. Each reaches to the next comma
+// hypothetical reports whether the cue at [from, to) sits under a condition, a
+// concession or a hedge, or in reported speech. Each reaches to the next comma
 // ("if you want to cross, make a Jump roll" is a ruling); "even if" is none.
 func hypothetical(clause string, from, to int) bool {
 	before := notCond.ReplaceAllStringFunc(clause[:from], blankOut)
 	scope := before[strings.LastIndexByte(before, ',')+1:]
 	if reported.MatchString(scope) || condMarker.MatchString(scope) || concession.MatchString(scope) {
+		return true
+	}
+	// A hedge may sit inside the cue itself: "not sure a roll" matches as a negated roll.
+	if hedge.MatchString(clause[strings.LastIndexByte(clause[:from], ',')+1 : to]) {
 		return true
 	}
 	if !condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) {

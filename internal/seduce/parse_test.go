@@ -97,6 +97,22 @@ func TestParseReply(t *testing.T) {
 		{"refusal wont", "I won't do that.", refused},
 		{"not a refusal when ruling", "I can't let you simply succeed here; make a Climb roll.", roll("Climb", HowProse)},
 		{"empty", "   ", unparsed(HowNone)},
+		// Adversarial replies: a hedge or an either/or is no ruling; never guess.
+		{"hedge not sure", "I'm not sure whether a roll is needed.", unparsed(HowNone)},
+		{"hedge not certain", "I'm not certain a roll is required.", unparsed(HowNone)},
+		{"hedge perhaps both ways", "Perhaps a roll is needed, perhaps not.", unparsed(HowNone)},
+		{"either roll or automatic", "This could be an automatic success or a roll.", unparsed(HowNone)},
+		{"either then ruling", "The question is whether this is a roll or an automatic success: it is a roll.", roll("", HowProse)},
+		{"lines echo the template", "Decision: roll or automatic success\nSkill: Climb", Parsed{Decision: DecisionUnparsed, Skill: "Climb", How: HowLines}},
+		{"lines on one line", "Decision: roll / Skill: Firearms (Rifle/Shotgun)", roll("Firearms", HowLines)},
+		{"lines on one line pass", "Decision: automatic_success | Skill: Climb", pass("Climb", HowLines)},
+		{"refusal refuse to", "I refuse to adjudicate this.", refused},
+		{"question answered no", "Roll? No. Automatic success.", pass("", HowProse)},
+		{"pass unless then roll", "You don't need to roll unless the guard notices; make a Stealth roll.", unparsed(HowProse)},
+		{"prose retracts", "A roll is not required... Actually, roll Climb.", unparsed(HowProse)},
+		{"json roll skill none", `{"decision": "roll", "skill": "none"}`, roll("", HowJSON)},
+		{"json pass names skill", `{"decision": "automatic_success", "skill": "Climb"}`, pass("Climb", HowJSON)},
+		{"json only inside think", "<think>{\"decision\": \"roll\", \"skill\": \"Climb\"}</think>", unparsed(HowNone)},
 	}
 	tax := DefaultTaxonomy()
 	for _, tt := range tests {
