@@ -87,6 +87,8 @@ var (
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
 		"failed": true, "failing": true, "bad": true, "good": true, "lucky": true, "high": true,
 		"low": true, "result": true, "outcome": true,
+		// opinion verbs: "I don't think a roll is needed"
+		"think": true, "believe": true, "feel": true, "suppose": true, "guess": true, "reckon": true,
 	}
 	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
 		"percentiles": true, "dice": true}
@@ -96,14 +98,16 @@ var (
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
-	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]t\b)`)
+	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b)`)
 	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
-	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
+	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|\bnever)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever)\s+){0,2}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|a|an)\s+){0,3}$`)
 	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	// preNegation is a negation among the words a rule captured before its ruling.
+	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
 	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
@@ -114,7 +118,16 @@ var (
 type cue struct {
 	decision Decision
 	skill    string
+	// negAt, when above zero, is where to look back from for a negation instead of the
+	// ruling's start: before the words a rule captured only for their skill, so that
+	// "don't think a Climb roll is needed" sees its "don't".
+	negAt int
 }
+
+// reNoApostrophe is a negative contraction typed without its apostrophe ("dont",
+// "isnt"), spelled out so that words merely ending in "nt" ("want", "point") are not read
+// as negations.
+const reNoApostrophe = `\b(?:do|does|did|is|are|was|were|ca|wo|should|would|could|need|must|have|has)nt\b`
 
 // parseProse reads a ruling stated in plain language. ok is false when the reply holds
 // no ruling phrase at all.
@@ -178,7 +191,11 @@ func clauseCues(clause, orig string, tax *Taxonomy) []cue {
 					continue
 				}
 				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
-				if d == DecisionRoll && !r.negatable && negatedRoll.MatchString(clause[:at]) {
+				negAt := at
+				if c.negAt > 0 {
+					negAt = c.negAt
+				}
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[:negAt]) || negAt != at && preNegation.MatchString(clause[negAt:at])) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 				}
 				if !hypothetical(clause, at, m[1]) {
@@ -223,6 +240,10 @@ func matchCue(r cueRule, m []int, text, orig string, d Decision, tax *Taxonomy) 
 		case "pre":
 			c.skill = firstSkill(origGroup, tax, true)
 			at = m[2*i+1]
+			c.negAt = m[2*i]
+			if preNegation.MatchString(group) {
+				c.negAt = m[2*i+1] // the negation is inside the captured words
+			}
 		case "skill", "skillname":
 			words := strings.Fields(origGroup)
 			if name == "skill" && len(words) > 0 && isDice(words) {
