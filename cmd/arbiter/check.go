@@ -83,6 +83,16 @@ func inputError(err error) error {
 	return err
 }
 
+// noneIfZero maps a count flag's 0 to the negative value by which package check means
+// none: there 0 means the default, but the flags already carry the default, so a 0
+// typed on the command line means 0.
+func noneIfZero(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
 // writeOut writes data to path, or to w for "-".
 func writeOut(path string, w io.Writer, data []byte) error {
 	if path == "-" || path == "" {
@@ -190,6 +200,7 @@ reported. The pool (seeds and generated questions) is written as a checklist fil
 			}
 			defer done()
 			opt.Generator = llm.ModelName(rf.models[0])
+			opt.Repairs = noneIfZero(opt.Repairs)
 			res, err := check.Augment(ctx, e, d, opt)
 			if err != nil {
 				return err
@@ -211,7 +222,7 @@ reported. The pool (seeds and generated questions) is written as a checklist fil
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "summary format: text (on stderr) or json (on stdout; needs --out)")
 	cmd.Flags().IntVar(&opt.Min, "min", 5, "fewest questions per criterion and strategy")
 	cmd.Flags().IntVar(&opt.Max, "max", 10, "most questions per criterion and strategy")
-	cmd.Flags().IntVar(&opt.Repairs, "repairs", 2, "times a malformed reply is asked again (-1: none)")
+	cmd.Flags().IntVar(&opt.Repairs, "repairs", 2, "times a malformed reply is asked again (0: none)")
 	registerModelFlags(cmd, &rf, "generator", "generator model")
 	cmd.Flags().MarkHidden("replicates")
 	return cmd
@@ -261,6 +272,7 @@ written with its content hash and every removal, ready to edit by hand and pass 
 				defer done()
 				e = ex
 			}
+			opt.Repairs = noneIfZero(opt.Repairs)
 			res, err := check.Filter(ctx, e, p, opt)
 			if err != nil {
 				return err
@@ -287,7 +299,7 @@ written with its content hash and every removal, ready to edit by hand and pass 
 	cmd.Flags().StringVarP(&out, "out", "o", "-", "where to write the checklist (YAML); - is stdout")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "summary format: text (on stderr) or json (on stdout; needs --out)")
 	cmd.Flags().Float64Var(&opt.Overlap, "overlap", check.DefaultOverlap, "word-overlap share at which two questions are near duplicates")
-	cmd.Flags().IntVar(&opt.Repairs, "repairs", 2, "times a malformed reply is asked again (-1: none)")
+	cmd.Flags().IntVar(&opt.Repairs, "repairs", 2, "times a malformed reply is asked again (0: none)")
 	cmd.Flags().StringVar(&opt.Name, "name", "", "checklist name (default: from the domain)")
 	registerModelFlags(cmd, &rf, "filter-model", "filter model (none: pre-pass only)")
 	cmd.Flags().MarkHidden("replicates")
@@ -348,6 +360,7 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 				opt.Judges = append(opt.Judges, llm.ModelName(m))
 			}
 			opt.Replicates = rf.replicates
+			opt.FollowUps = noneIfZero(opt.FollowUps)
 			j, err := check.Judge(ctx, e, cl, ts, opt)
 			if err != nil {
 				return err
@@ -371,7 +384,7 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "report format: text, md, csv, latex or json")
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
 	cmd.Flags().IntVar(&opt.BatchSize, "batch", 10, "questions per judge request")
-	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (-1: none)")
+	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (0: none)")
 	registerModelFlags(cmd, &rf, "judge", "judge model (repeatable)")
 	return cmd
 }

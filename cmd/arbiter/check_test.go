@@ -282,3 +282,46 @@ func TestCheckCasesFile(t *testing.T) {
 		t.Errorf("CSV report lacks the transcript row:\n%s", r.stdout)
 	}
 }
+
+// TestCheckJudgeNoFollowUps shows that --follow-ups 0 asks nothing again: a question the
+// judge leaves unanswered is recorded missing after the first request.
+func TestCheckJudgeNoFollowUps(t *testing.T) {
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		r := checkStandIn("")(req)
+		var kept []string
+		for _, line := range strings.SplitAfter(r.Text, "\n") {
+			if !strings.HasPrefix(line, "Q1 - ") {
+				kept = append(kept, line)
+			}
+		}
+		r.Text = strings.Join(kept, "")
+		return r
+	}})
+	defer srv.Close()
+	env, db := checkEnv(t, srv)
+	r := arbiter(t, env, "check", "judge", "-q", "--judge", "openai/j", "--db", db, "--format", "json", "--follow-ups", "0")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if n := srv.Requests(); n != 25 {
+		t.Errorf("--follow-ups 0 sent %d requests; want 25 (no follow-ups)", n)
+	}
+	if got := decodeJSON(t, r.stdout)["answers"].(map[string]any)["missing"]; got != 5.0 {
+		t.Errorf("missing answers = %v; want 5 (Q1 of each transcript)", got)
+	}
+}
+
+// TestCheckAugmentNoRepairs shows that --repairs 0 asks a malformed reply once.
+func TestCheckAugmentNoRepairs(t *testing.T) {
+	srv := llmtest.NewServer(llmtest.Options{Responder: checkStandIn("Linguistic Formalism and Orthography")})
+	defer srv.Close()
+	env, db := checkEnv(t, srv)
+	r := arbiter(t, env, "check", "augment", "-q", "--generator", "openai/gen", "--db", db,
+		"--out", filepath.Join(t.TempDir(), "pool.yaml"), "--repairs", "0")
+	if r.code != 1 {
+		t.Fatalf("augment: exit %d; want 1 for the malformed criterion\n%s", r.code, r.stderr)
+	}
+	if want := "reply still unusable after 1 asks"; !strings.Contains(r.stderr, want) {
+		t.Errorf("augment --repairs 0 stderr lacks %q:\n%s", want, r.stderr)
+	}
+}

@@ -172,6 +172,8 @@ const separators = ":-–—=?→|.)"
 var (
 	labelPattern  = regexp.MustCompile(`(?i)^(?:q(?:uestion)?\s*(?:#|n[o°º]\.?)?\s*)(\d{1,4})(?:[^0-9]|$)`)
 	numberPattern = regexp.MustCompile(`^(\d{1,3})[.):](?:\s|$)`)
+	// listNumber is a list item's number before a label, "1. Q3: yes": not the question's.
+	listNumber = regexp.MustCompile(`^\d{1,3}[.)]\s*`)
 	// reasonLead is a label judges put before a justification.
 	reasonLead = regexp.MustCompile(`(?i)^(?:reasoning|reason|justification|rationale|because|motivazione|raison|begründung)\s*[:\-–—]?\s*`)
 	// answerLead is a label judges put before the answer on its own line.
@@ -188,6 +190,11 @@ func lineAnswers(reply string, questions map[int]string, label *regexp.Regexp) [
 		line := strings.TrimLeft(strings.TrimSpace(raw), "-•>#+ \t*_`")
 		if line == "" {
 			continue
+		}
+		if n := listNumber.FindString(line); n != "" {
+			if after := strings.TrimLeft(line[len(n):], "-•>#+ \t*_`"); labelPattern.MatchString(after) {
+				line = after
+			}
 		}
 		m := label.FindStringSubmatchIndex(line)
 		if m == nil {
@@ -238,15 +245,16 @@ func openParen(text string, i int) int {
 // separator that an answer word follows.
 func findVerdict(rest, question string) (Verdict, string) {
 	trimmed := strings.TrimLeft(rest, markup+separators)
-	if v, after := verdictAt(trimmed); v != Missing {
-		return v, after
-	}
+	// The echo first: a question may itself start with an answer word ("No witness …?").
 	if question != "" {
 		if cut, ok := cutEcho(trimmed, question); ok {
 			if v, after := verdictAt(strings.TrimLeft(cut, markup+separators)); v != Missing {
 				return v, after
 			}
 		}
+	}
+	if v, after := verdictAt(trimmed); v != Missing {
+		return v, after
 	}
 	for i, r := range rest {
 		if !strings.ContainsRune(separators, r) {

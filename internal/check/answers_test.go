@@ -28,6 +28,8 @@ func TestParseAnswers(t *testing.T) {
 			qs, map[int]Answer{1: {1, Yes, "the judge only rules on objections"}, 3: {3, No, "nobody states an outcome"}}},
 		{"question containing answer words", "Q2 - Does the witness answer: yes or no?: no (reasoning: she asks back)",
 			qs, map[int]Answer{2: {2, No, "she asks back"}}},
+		{"yes in the reasoning of a no", "Q1 - Did the judge stay neutral? no (reasoning: yes he did)",
+			qs, map[int]Answer{1: {1, No, "yes he did"}}},
 		{"echo with other punctuation", "Q2 - does the witness answer yes or no: yes (reasoning: she answers)",
 			qs, map[int]Answer{2: {2, Yes, "she answers"}}},
 		{"Italian, Spanish, French and German", "Q1: Sì (ragione)\nQ2: sí\nQ3: oui", qs,
@@ -52,6 +54,10 @@ func TestParseAnswers(t *testing.T) {
 		{"non-sequitur is not non", "Q1: non-sequitur in T4", qs, map[int]Answer{}},
 		{"numbered list without labels", "1. yes (neutral)\n3. no", qs, map[int]Answer{1: {1, Yes, "neutral"}, 3: {3, No, ""}}},
 		{"empty reply", "", qs, map[int]Answer{}},
+		{"echoed question starting with an answer word", "Q4 - No witness questions the lawyer?: yes (reasoning: none does)",
+			map[int]string{4: "No witness questions the lawyer?"}, map[int]Answer{4: {4, Yes, "none does"}}},
+		{"list numbers before labels are not question numbers", "1. Q2 - Does the witness answer: yes or no?: yes\n2) **Q3**: no",
+			qs, map[int]Answer{2: {2, Yes, ""}, 3: {3, No, ""}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

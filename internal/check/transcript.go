@@ -628,6 +628,13 @@ func (p *tparser) textFile() *Transcript {
 				p.add(start, "", "indented text before the first turn (want \"Speaker: text\")")
 				continue
 			}
+			// A continuation written like a player's turn would put the player's words in
+			// the turn above, in front of the judge: refuse it rather than guess.
+			if sp, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok && utf8.RuneCountInString(sp) <= 80 &&
+				speakerRoles[strings.ToLower(firstWord(sp))] == RoleDefense && !t.Turns[len(t.Turns)-1].Player {
+				p.add(start, fmt.Sprintf("turn %d", len(t.Turns)), "indented line starts like a player's turn (%q): unindent it to make it a turn of its own", strings.TrimSpace(sp))
+				continue
+			}
 			last := &t.Turns[len(t.Turns)-1]
 			last.Text = strings.TrimSpace(last.Text + "\n" + strings.TrimSpace(line))
 			continue

@@ -142,6 +142,8 @@ func TestTranscriptErrors(t *testing.T) {
 		{"empty turn", FormatText, "Judge:\nWitness: yes\n", []string{"t.json:1: turn 1: text: empty"}},
 		{"bad header", FormatText, "# retries: lots\nJudge: x\n", []string{"t.json:1: retries: want a whole number"}},
 		{"indented start", FormatText, "  hello\n", []string{"t.json:1: indented text before the first turn"}},
+		{"indented player line", FormatText, "Judge: Order.\nWitness: I saw him.\n  Defense: He was never there.\n",
+			[]string{"t.json:3: turn 2: indented line starts like a player's turn"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
