@@ -1,0 +1,251 @@
+// Package web is arbiter's web UI: an HTTP server over a results store that lists the
+// runs, shows a run's report tables and figures, pages through its recorded replies, and
+// browses the bundled CoC-Seduce reference set.
+//
+// Handlers are methods on *Server and stay thin: each reads its parameters, calls a small
+// data function that takes the store, and renders an html/template page. Every string a
+// model or a dataset wrote reaches the page through html/template, which escapes it; the
+// only HTML the pages embed as such is report.Table's, which html/template built too.
+// Pages carry a Content-Security-Policy that allows no script at all, as a second line.
+// Templates and the stylesheet are embedded, so the binary serves the UI on its own.
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/seduce"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// pageCSP forbids scripts, plugins, frames and foreign resources on every page: the UI
+// needs none, so even text that escaped its escaping could not run.
+const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// svgCSP is a figure's policy when opened on its own: its inline styles, nothing else.
+const svgCSP = "default-src 'none'; style-src 'unsafe-inline'"
+
+// SeduceScorer rescores a stored seduce run from its recorded replies. The command line
+// supplies it because it knows how a run's configuration names its datasets and
+// taxonomy; it must ask no model.
+type SeduceScorer func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error)
+
+// Options configure a Server.
+type Options struct {
+	// Store holds the runs the UI shows. Required.
+	Store *store.Store
+	// Seduce rescores seduce runs for their report tables and figures; nil shows a
+	// seduce run without them.
+	Seduce SeduceScorer
+	// Dataset is the set /dataset browses; nil is the bundled reference set.
+	Dataset *seduce.Dataset
+	// Log receives one line per failed request; nil discards.
+	Log *slog.Logger
+}
+
+// Server serves the web UI. Create it with New, start it with Serve and stop it with
+// Shutdown.
+type Server struct {
+	st      *store.Store
+	seduce  SeduceScorer
+	dataset *seduce.Dataset
+	log     *slog.Logger
+	pages   map[string]*template.Template
+	http    *http.Server
+	reports *reportCache
+}
+
+// New builds a Server over opt.Store.
+func New(opt Options) (*Server, error) {
+	if opt.Store == nil {
+		return nil, errors.New("web: no store")
+	}
+	s := &Server{st: opt.Store, seduce: opt.Seduce, dataset: opt.Dataset, log: opt.Log, reports: newReportCache(8)}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.dataset == nil {
+		ds, err := seduce.Builtin(nil)
+		if err != nil {
+			return nil, fmt.Errorf("web: load the reference set: %w", err)
+		}
+		s.dataset = ds
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s.pages = pages
+	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	return s, nil
+}
+
+// Handler returns the UI's routes.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /{$}", s.index)
+	mux.HandleFunc("GET /runs/{id}", s.run)
+	mux.HandleFunc("GET /runs/{id}/figures/{file}", s.figure)
+	mux.HandleFunc("GET /runs/{id}/replies", s.replies)
+	mux.HandleFunc("GET /dataset", s.datasetPage)
+	static, _ := fs.Sub(staticFiles, "static") // cannot fail: the folder is embedded
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /", s.notFound)
+	return headers(mux)
+}
+
+// Serve answers requests on ln until Shutdown; it then returns nil.
+func (s *Server) Serve(ln net.Listener) error {
+	if err := s.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Shutdown stops accepting connections and waits, until ctx is done, for the requests
+// in flight to finish.
+func (s *Server) Shutdown(ctx context.Context) error { return s.http.Shutdown(ctx) }
+
+// headers sets what every answer carries.
+func headers(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte("ok"))
+}
+
+// parsePages parses every page template together with the layout it fills.
+func parsePages() (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"runURL": func(id store.RunID) string { return "/runs/" + url.PathEscape(string(id)) },
+		"tokens": func(st store.Stats) int64 { return st.InputTokens + st.OutputTokens },
+		"when": func(t time.Time) string {
+			if t.IsZero() {
+				return "—"
+			}
+			return t.Local().Format("2006-01-02 15:04")
+		},
+	}
+	names, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, name := range names {
+		if name == "templates/layout.html" {
+			continue
+		}
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", name)
+		if err != nil {
+			return nil, fmt.Errorf("web: parse %s: %w", name, err)
+		}
+		pages[name[len("templates/"):]] = t
+	}
+	return pages, nil
+}
+
+// render executes page with data and sends it with status. The page is built in memory
+// first, so a template error becomes a clean 500 instead of half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[page].Execute(&buf, data); err != nil {
+		s.log.Error("render page", "page", page, "path", r.URL.Path, "err", err)
+		http.Error(w, "internal error: the page could not be rendered", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// errorView is the error page.
+type errorView struct {
+	Title   string
+	Status  int
+	Message string
+}
+
+// fail renders the error page with status; a server error is logged and its detail
+// kept from the page.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string, err error) {
+	if status >= 500 {
+		s.log.Error("request failed", "path", r.URL.Path, "err", err)
+		msg = "Something went wrong reading the store; the server log has the details."
+	}
+	s.render(w, r, status, "error.html", errorView{Title: http.StatusText(status), Status: status, Message: msg})
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, "There is no page at "+r.URL.Path+".", nil)
+}
+
+// reportCache keeps the last few rendered run reports: a run page and its figures are
+// separate requests, and a seduce report's bootstrap is worth doing once.
+type reportCache struct {
+	mu    sync.Mutex
+	max   int
+	order []reportKey
+	m     map[reportKey]*runReport
+}
+
+// reportKey names a run as it stood: more results or a new status make a new report.
+type reportKey struct {
+	id       store.RunID
+	status   string
+	ended    time.Time
+	jobs     int
+	answered int
+}
+
+func newReportCache(n int) *reportCache {
+	return &reportCache{max: n, m: map[reportKey]*runReport{}}
+}
+
+func (c *reportCache) get(k reportKey) (*runReport, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rep, ok := c.m[k]
+	return rep, ok
+}
+
+func (c *reportCache) put(k reportKey, rep *runReport) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	if len(c.order) == c.max {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.order = append(c.order, k)
+	c.m[k] = rep
+}
