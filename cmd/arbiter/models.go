@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -159,7 +158,8 @@ func (a *app) checkReachable(ctx context.Context, f *runFlags, m *models) error 
 		d := net.Dialer{Timeout: 5 * time.Second}
 		conn, err := d.DialContext(ctx, "tcp", host)
 		if err != nil {
-			return badInput("%s: cannot reach %s: %v (start the server or fix --base-url / the provider's *_BASE_URL)", name, raw, err)
+			// Redacted: a proxy's base URL may carry a password.
+			return badInput("%s: cannot reach %s: %v (start the server or fix --base-url / the provider's *_BASE_URL)", name, u.Redacted(), err)
 		}
 		conn.Close()
 	}
@@ -171,12 +171,21 @@ func (a *app) openStore(ctx context.Context, path string) (*store.Store, error) 
 	if path == "" {
 		path = a.env.DBPath
 	}
+	const fix = "pass --db with the path of a writable SQLite file, or set ARBITER_DB"
 	if path != ":memory:" {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("results store %s: %w", path, err)
+			return nil, badInput("results store %s: %v (%s)", path, err, fix)
 		}
 	}
-	return store.Open(ctx, path)
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		// The path given is a folder, unwritable or not a database: bad input.
+		return nil, badInput("%v (%s)", err, fix)
+	}
+	return st, nil
 }
 
 // progress picks a live bar on a terminal and plain lines otherwise.

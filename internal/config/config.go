@@ -7,6 +7,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 )
@@ -74,7 +75,7 @@ func Read(look Lookup) Env {
 		OpenAI:    Endpoint{Provider: "openai", BaseURL: get("OPENAI_BASE_URL"), Key: Secret(get("OPENAI_API_KEY")), KeyVar: "OPENAI_API_KEY"},
 		Anthropic: Endpoint{Provider: "anthropic", BaseURL: get("ANTHROPIC_BASE_URL"), Key: Secret(get("ANTHROPIC_API_KEY")), KeyVar: "ANTHROPIC_API_KEY"},
 		Google:    Endpoint{Provider: "google", BaseURL: get("GEMINI_BASE_URL"), Key: Secret(get("GEMINI_API_KEY")), KeyVar: "GEMINI_API_KEY"},
-		Ollama:    Endpoint{Provider: "ollama", BaseURL: get("OLLAMA_HOST")},
+		Ollama:    Endpoint{Provider: "ollama", BaseURL: ollamaURL(get("OLLAMA_HOST"))},
 		Presets:   map[string]Endpoint{},
 		DBPath:    DefaultDBPath(look),
 		Look:      look,
@@ -86,10 +87,27 @@ func Read(look Lookup) Env {
 			e.Google.KeyVar = "GEMINI_API_KEY"
 		}
 	}
-	if e.Ollama.BaseURL == "" {
-		e.Ollama.BaseURL = "http://127.0.0.1:11434"
-	}
 	return e
+}
+
+// ollamaURL reads OLLAMA_HOST as Ollama itself does: it is usually a bare host[:port]
+// such as 0.0.0.0:11434 (the form `ollama serve` documents), meaning http and, without a
+// port, 11434. Every user of the endpoint then gets a URL.
+func ollamaURL(v string) string {
+	if v == "" {
+		return "http://127.0.0.1:11434"
+	}
+	if strings.Contains(v, "://") {
+		return v
+	}
+	hostport, path, _ := strings.Cut(v, "/")
+	if _, _, err := net.SplitHostPort(hostport); err != nil {
+		hostport = net.JoinHostPort(strings.Trim(hostport, "[]"), "11434")
+	}
+	if path != "" {
+		path = "/" + path
+	}
+	return "http://" + hostport + path
 }
 
 // Endpoint returns the endpoint for a provider name, including presets.

@@ -47,6 +47,26 @@ func TestRead(t *testing.T) {
 	}
 }
 
+func TestOllamaHost(t *testing.T) {
+	tests := []struct{ host, want string }{
+		{"", "http://127.0.0.1:11434"},
+		{"http://gpu-box:11434", "http://gpu-box:11434"},
+		{"0.0.0.0:11434", "http://0.0.0.0:11434"},
+		{"localhost:8080", "http://localhost:8080"},
+		{"gpu-box", "http://gpu-box:11434"},
+		{"::1", "http://[::1]:11434"},
+		{"[::1]:9000", "http://[::1]:9000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host, func(t *testing.T) {
+			e := Read(func(k string) (string, bool) { return tt.host, k == "OLLAMA_HOST" })
+			if got := e.Ollama.BaseURL; got != tt.want {
+				t.Errorf("OLLAMA_HOST=%q: BaseURL = %q; want %q", tt.host, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestLoadFile(t *testing.T) {
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "key")

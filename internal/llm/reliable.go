@@ -19,7 +19,8 @@ type RetryPolicy struct {
 	// MaxDelay, with full jitter. A server's Retry-After wins when it is longer.
 	BaseDelay time.Duration
 	MaxDelay  time.Duration
-	// Timeout bounds each attempt; 0 means no per-attempt timeout.
+	// Timeout bounds each attempt; 0 means no per-attempt timeout. Waiting for a
+	// WithLimits slot or rate budget just inside WithRetry is not part of the attempt.
 	Timeout time.Duration
 }
 
@@ -92,12 +93,24 @@ func (r *retrying) Generate(ctx context.Context, req *Request) (*Reply, error) {
 }
 
 func (r *retrying) attempt(ctx context.Context, req *Request) (*Reply, error) {
+	inner := r.inner
+	if l, ok := inner.(*limited); ok {
+		// Waiting for a concurrency slot or a rate budget is queueing, not the attempt: a
+		// long queue must neither time the attempt out nor make rate.Wait give up early
+		// because the wait would pass the attempt's deadline.
+		release, err := l.wait(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		inner = l.inner
+	}
 	if r.policy.Timeout <= 0 {
-		return r.inner.Generate(ctx, req)
+		return inner.Generate(ctx, req)
 	}
 	actx, cancel := context.WithTimeout(ctx, r.policy.Timeout)
 	defer cancel()
-	reply, err := r.inner.Generate(actx, req)
+	reply, err := inner.Generate(actx, req)
 	if err != nil && ctx.Err() == nil && actx.Err() != nil {
 		// The attempt ran out of time, not the caller: that is worth another try.
 		return nil, &Error{Provider: r.inner.Name().Provider(), Message: "request timed out after " + r.policy.Timeout.String(), Retryable: true, Err: err}
@@ -210,26 +223,40 @@ func WithLimits(m Model, l Limits) Model {
 func (w *limited) Name() ModelName { return w.inner.Name() }
 
 func (w *limited) Generate(ctx context.Context, req *Request) (*Reply, error) {
+	release, err := w.wait(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return w.inner.Generate(ctx, req)
+}
+
+// wait takes a concurrency slot and the request's share of the rate budgets; release
+// gives the slot back.
+func (w *limited) wait(ctx context.Context, req *Request) (release func(), err error) {
+	release = func() {}
 	if w.sem != nil {
 		select {
 		case w.sem <- struct{}{}:
-			defer func() { <-w.sem }()
+			release = func() { <-w.sem }
 		case <-ctx.Done():
 			return nil, TransportError(w.inner.Name().Provider(), ctx.Err())
 		}
 	}
 	if w.rpm != nil {
 		if err := w.rpm.Wait(ctx); err != nil {
+			release()
 			return nil, TransportError(w.inner.Name().Provider(), err)
 		}
 	}
 	if w.tpm != nil {
 		n := min(EstimateTokens(req), w.tpm.Burst())
 		if err := w.tpm.WaitN(ctx, n); err != nil {
+			release()
 			return nil, TransportError(w.inner.Name().Provider(), err)
 		}
 	}
-	return w.inner.Generate(ctx, req)
+	return release, nil
 }
 
 // EstimateTokens guesses a request's token cost before sending it: about four characters

@@ -213,3 +213,44 @@ func TestTransportErrorRetryable(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitWaitIsNotPartOfTheAttempt: a request queued behind the concurrency cap or the
+// rate budget must not time out, fail, or spend attempts while it has not been sent.
+func TestLimitWaitIsNotPartOfTheAttempt(t *testing.T) {
+	policy := RetryPolicy{MaxAttempts: 1, Timeout: 20 * time.Millisecond}
+	t.Run("concurrency slot", func(t *testing.T) {
+		gate := make(chan struct{})
+		var calls atomic.Int64
+		m := Func{ModelName: "test/busy", Fn: func(ctx context.Context, req *Request) (*Reply, error) {
+			if calls.Add(1) == 1 {
+				<-gate
+			}
+			return &Reply{Text: "ok"}, nil
+		}}
+		l := WithLimits(m, Limits{Concurrency: 1})
+		held := make(chan struct{})
+		go func() { l.Generate(context.Background(), UserText("", "holder")); close(held) }()
+		for calls.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.AfterFunc(100*time.Millisecond, func() { close(gate) })
+		reply, err := WithRetry(l, policy, nil, nil).Generate(context.Background(), UserText("", "queued"))
+		<-held
+		if err != nil || reply.Attempts != 1 {
+			t.Fatalf("Generate() behind a busy slot = %+v, %v; want an answer on attempt 1", reply, err)
+		}
+	})
+	t.Run("rate budget", func(t *testing.T) {
+		m := Func{ModelName: "test/fast", Fn: func(ctx context.Context, req *Request) (*Reply, error) {
+			return &Reply{Text: "ok"}, nil
+		}}
+		// 600 RPM is 10 a second with a burst of 10: the 11th request waits about 100 ms,
+		// longer than the attempt's timeout.
+		r := WithRetry(WithLimits(m, Limits{RPM: 600}), policy, nil, nil)
+		for i := range 11 {
+			if reply, err := r.Generate(context.Background(), UserText("", "x")); err != nil || reply.Attempts != 1 {
+				t.Fatalf("Generate() #%d = %+v, %v; want an answer on attempt 1", i+1, reply, err)
+			}
+		}
+	})
+}

@@ -22,7 +22,9 @@ type Bar struct {
 	p        *mpb.Progress
 	bar      *mpb.Bar
 	failed   atomic.Int64
-	last     time.Time
+
+	mu   sync.Mutex // Done is called from every worker at once
+	last time.Time
 }
 
 // NewBar makes a bar writing to out (a terminal). counters may be nil.
@@ -56,9 +58,12 @@ func (b *Bar) Done(failed bool) {
 	if failed {
 		b.failed.Add(1)
 	}
+	b.mu.Lock()
 	now := time.Now()
-	b.bar.EwmaIncrement(now.Sub(b.last))
+	d := now.Sub(b.last)
 	b.last = now
+	b.mu.Unlock()
+	b.bar.EwmaIncrement(d)
 }
 
 // Finish implements Progress.

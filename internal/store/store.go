@@ -23,7 +23,8 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations/*.sql
@@ -41,6 +42,29 @@ type Store struct {
 // Open opens (creating if needed) the database at path and brings its schema up to date.
 // ":memory:" gives a private in-memory store for tests.
 func Open(ctx context.Context, path string) (*Store, error) {
+	const tries = 40
+	for try := 1; ; try++ {
+		s, err := openOnce(ctx, path)
+		if err == nil || !isBusy(err) || try == tries {
+			return s, err
+		}
+		// Another process is creating the same fresh store: switching it to WAL takes a
+		// lock that SQLite's busy timeout does not wait for, so wait here.
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+// isBusy reports SQLITE_BUSY (or one of its extended codes).
+func isBusy(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+func openOnce(ctx context.Context, path string) (*Store, error) {
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
 	if path != ":memory:" {
 		dsn += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
@@ -75,20 +99,24 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		var n int
-		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = ?`, name).Scan(&n); err != nil {
-			return fmt.Errorf("migrate %s: %w", name, err)
-		}
-		if n > 0 {
-			continue
-		}
 		body, err := migrations.ReadFile(name)
 		if err != nil {
 			return err
 		}
+		// Check inside the (immediate, so write-locked) transaction: another process
+		// opening the same fresh store may have applied it since we looked.
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = ?`, name).Scan(&n); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		if n > 0 {
+			tx.Rollback()
+			continue
 		}
 		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 			tx.Rollback()

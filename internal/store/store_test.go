@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,5 +91,31 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 	if _, err := s2.ResolveRun(ctx, "seduce", "nope"); err == nil {
 		t.Error("ResolveRun(nope) = nil error")
+	}
+}
+
+// TestConcurrentFirstOpen: two arbiter processes started at once on a fresh store (say a
+// seduce run and a check judge on the default path) must both open it, not have one
+// fail applying a migration the other just applied.
+func TestConcurrentFirstOpen(t *testing.T) {
+	for round := range 5 {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("fresh-%d.db", round))
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Go(func() {
+				s, err := Open(context.Background(), path)
+				if err != nil {
+					errs <- err
+					return
+				}
+				s.Close()
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: concurrent Open(%s) = %v", round, path, err)
+		}
 	}
 }
