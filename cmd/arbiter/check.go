@@ -70,6 +70,7 @@ func (a *app) checkExec(ctx context.Context, rf *runFlags) (*check.Exec, func(),
 		Log:       a.log,
 		Version:   versionString(),
 		Reachable: func(ctx context.Context) error { return a.checkReachable(ctx, rf, ms) },
+		Endpoint:  ms.endpointFunc(rf.baseURL),
 	}
 	return e, func() { st.Close() }, nil
 }

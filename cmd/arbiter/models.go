@@ -118,6 +118,22 @@ func (a *app) openModels(f *runFlags, builtins map[llm.ModelName]llm.Model) (*mo
 	return m, nil
 }
 
+// endpointFunc names, for the cache and the run id, where each remote model is asked
+// when that is not its provider's own endpoint; credentials in the URL are dropped.
+func (m *models) endpointFunc(baseURL string) func(llm.ModelName) string {
+	return func(name llm.ModelName) string {
+		if m.local[name] {
+			return ""
+		}
+		raw := m.endpointOf(baseURL, name)
+		if u, err := url.Parse(raw); err == nil && u.User != nil {
+			u.User = nil
+			return u.String()
+		}
+		return raw
+	}
+}
+
 // endpointOf is the URL a remote model will be asked at, for the reachability check.
 func (m *models) endpointOf(baseURL string, name llm.ModelName) string {
 	if baseURL != "" {

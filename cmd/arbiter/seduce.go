@@ -175,6 +175,9 @@ type runConfig struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 	Seed        *int64   `json:"seed,omitempty"`
+	// Endpoints names the models asked at a custom endpoint, so a run against a local
+	// or stand-in server is never resumed against the real provider.
+	Endpoints map[string]string `json:"endpoints,omitempty"`
 }
 
 func (a *app) seduceRunCmd() *cobra.Command {
@@ -286,6 +289,15 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 		cfg.Seed = &s
 	}
 	cfg.MaxTokens = f.maxTokens
+	endpoint := ms.endpointFunc(rf.baseURL)
+	for _, n := range ms.names {
+		if ep := endpoint(n); ep != "" {
+			if cfg.Endpoints == nil {
+				cfg.Endpoints = map[string]string{}
+			}
+			cfg.Endpoints[string(n)] = ep
+		}
+	}
 	cfgJSON, _ := json.Marshal(cfg)
 
 	st, err := a.openStore(ctx, rf.db)
@@ -327,6 +339,7 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	sum, err := runner.Run(ctx, st, runner.Plan{
 		Run: runID, Jobs: jobs, Models: ms.byName, Concurrency: rf.concurrency, NoCache: rf.noCache,
 		Local:    func(n llm.ModelName) bool { return ms.local[n] },
+		Endpoint: endpoint,
 		Outcome:  func(j runner.Job, r *llm.Reply) string { return outcomeJSON(seduce.FromReply(r, tax)) },
 		Progress: a.progress("seduce", ms.counters), Counters: ms.counters, Log: a.log,
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -41,6 +42,10 @@ type Exec struct {
 	// already answered in the store, so that an unreachable server is one clear error
 	// rather than a run of failures. A resumed stage never calls it.
 	Reachable func(ctx context.Context) error
+	// Endpoint names where a model is asked when it is not its provider's own endpoint
+	// (may be nil). It scopes the cache and the run, so replies from a local or stand-in
+	// server never stand in for the real provider's.
+	Endpoint func(llm.ModelName) string
 
 	reached bool
 }
@@ -110,7 +115,15 @@ func (e *Exec) begin(ctx context.Context, kind string, config any, inputHash str
 	if err != nil {
 		return "", fmt.Errorf("%s: encode run config: %w", kind, err)
 	}
-	id := store.RunIDFor(kind, b)
+	idKey := b
+	if eps := e.endpoints(); len(eps) > 0 {
+		epb, err := json.Marshal(eps)
+		if err != nil {
+			return "", fmt.Errorf("%s: encode endpoints: %w", kind, err)
+		}
+		idKey = append(append(slices.Clone(b), 0), epb...)
+	}
+	id := store.RunIDFor(kind, idKey)
 	if e.Models == nil {
 		return id, nil
 	}
@@ -165,7 +178,7 @@ func (e *Exec) round(ctx context.Context, run store.RunID, label string, asks []
 				outcomes[a.key] = a.outcome
 			}
 		}
-		plan := runner.Plan{Run: run, Jobs: jobs, Models: e.Models, Concurrency: e.Concurrency, NoCache: e.NoCache,
+		plan := runner.Plan{Run: run, Jobs: jobs, Models: e.Models, Concurrency: e.Concurrency, NoCache: e.NoCache, Endpoint: e.Endpoint,
 			Local: e.Local, Counters: e.Counters, Log: e.Log,
 			Outcome: func(j runner.Job, r *llm.Reply) string {
 				if f := outcomes[j.Key]; f != nil {
@@ -314,4 +327,18 @@ func jsonObject(reply string, v any) error {
 		return fmt.Errorf("the JSON object does not parse: %v", err)
 	}
 	return nil
+}
+
+// endpoints maps every model asked at a custom endpoint to that endpoint.
+func (e *Exec) endpoints() map[string]string {
+	if e.Endpoint == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for name := range e.Models {
+		if ep := e.Endpoint(name); ep != "" {
+			out[string(name)] = ep
+		}
+	}
+	return out
 }

@@ -47,6 +47,9 @@ type Plan struct {
 	// Local names models that run in process (baselines): never cached, never counted as
 	// paid requests.
 	Local func(llm.ModelName) bool
+	// Endpoint names where a model is asked when it is not its provider's own endpoint
+	// (may be nil); it scopes the cache.
+	Endpoint func(llm.ModelName) string
 	// Outcome turns a reply into the parsed outcome stored beside it (may be nil).
 	Outcome func(Job, *llm.Reply) string
 	// Progress receives live updates (may be nil).
@@ -190,7 +193,11 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*
 	}
 	key := ""
 	if !local {
-		key = store.CacheKey(j.Model, reqHash, j.Replicate)
+		endpoint := ""
+		if p.Endpoint != nil {
+			endpoint = p.Endpoint(j.Model)
+		}
+		key = store.CacheKey(j.Model, endpoint, reqHash, j.Replicate)
 		if !p.NoCache {
 			if r, hit, err := st.CachedReply(ctx, key); err == nil && hit {
 				res.Reply, res.Source = *r, "cache"

@@ -160,3 +160,28 @@ func TestDuplicateJobKeyIsAnError(t *testing.T) {
 		t.Fatal("Run with a duplicate job key = nil error")
 	}
 }
+
+// TestCacheIsScopedByEndpoint: replies from one endpoint (a stand-in, a local server)
+// never answer for the same model at another.
+func TestCacheIsScopedByEndpoint(t *testing.T) {
+	ctx := context.Background()
+	st := memStore(t)
+	m := &countingModel{name: "openai/gpt-x"}
+	endpoint := "http://127.0.0.1:9999/v1"
+	plan := Plan{Run: "r1", Jobs: jobs([]llm.ModelName{m.name}, 5), Models: map[llm.ModelName]llm.Model{m.name: m},
+		Endpoint: func(llm.ModelName) string { return endpoint }}
+	st.BeginRun(ctx, store.Run{ID: "r1", Kind: "k", Config: []byte("1"), Version: "t"})
+	st.BeginRun(ctx, store.Run{ID: "r2", Kind: "k", Config: []byte("2"), Version: "t"})
+	st.BeginRun(ctx, store.Run{ID: "r3", Kind: "k", Config: []byte("3"), Version: "t"})
+	if _, err := Run(ctx, st, plan); err != nil {
+		t.Fatal(err)
+	}
+	plan.Run, endpoint = "r2", ""
+	if sum, err := Run(ctx, st, plan); err != nil || sum.Cached != 0 || sum.Asked != 5 {
+		t.Fatalf("other endpoint: %+v, %v; want nothing from the cache", sum, err)
+	}
+	plan.Run = "r3"
+	if sum, err := Run(ctx, st, plan); err != nil || sum.Cached != 5 {
+		t.Fatalf("same endpoint again: %+v, %v; want all from the cache", sum, err)
+	}
+}

@@ -306,10 +306,12 @@ func (s *Store) PutResults(ctx context.Context, results []*Result, cacheKeys []s
 	return nil
 }
 
-// CacheKey identifies a paid request: the model, the full request and the replicate
-// index (so that k replicates are k separate requests, each cached).
-func CacheKey(model llm.ModelName, requestHash string, replicate int) string {
-	return Hash([]byte(fmt.Sprintf("%s\x00%s\x00%d", model, requestHash, replicate)))
+// CacheKey identifies a paid request: the model, the endpoint it was asked at ("" for
+// the provider's own), the full request and the replicate index (so that k replicates
+// are k separate requests, each cached). The endpoint keeps replies from a local or
+// stand-in server from ever answering for the real provider.
+func CacheKey(model llm.ModelName, endpoint, requestHash string, replicate int) string {
+	return Hash([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%d", model, endpoint, requestHash, replicate)))
 }
 
 // CachedReply returns the cached reply for key, if any.

@@ -32,8 +32,8 @@ func TestResultsRoundTrip(t *testing.T) {
 		Reply:   llm.Reply{Text: "roll", Finish: llm.FinishStop, Usage: llm.Usage{InputTokens: 10, OutputTokens: 3}, Latency: 1500 * time.Millisecond, Attempts: 2, Raw: []byte(`{"x":1}`)},
 		Outcome: `{"decision":"roll"}`, Source: "provider"}
 	bad := &Result{RunID: id, JobKey: "m|b|0", Model: "openai/x", Item: "b", RequestHash: "h2", Err: "openai: HTTP 500", Source: "provider"}
-	key := CacheKey("openai/x", "h1", 0)
-	if err := s.PutResults(ctx, []*Result{ok, bad}, []string{key, CacheKey("openai/x", "h2", 0)}); err != nil {
+	key := CacheKey("openai/x", "", "h1", 0)
+	if err := s.PutResults(ctx, []*Result{ok, bad}, []string{key, CacheKey("openai/x", "", "h2", 0)}); err != nil {
 		t.Fatal(err)
 	}
 	answered, err := s.AnsweredKeys(ctx, id)
@@ -51,7 +51,7 @@ func TestResultsRoundTrip(t *testing.T) {
 	if r, hit, err := s.CachedReply(ctx, key); err != nil || !hit || r.Text != "roll" {
 		t.Fatalf("CachedReply = %v, %v, %v; want the reply", r, hit, err)
 	}
-	if _, hit, _ := s.CachedReply(ctx, CacheKey("openai/x", "h2", 0)); hit {
+	if _, hit, _ := s.CachedReply(ctx, CacheKey("openai/x", "", "h2", 0)); hit {
 		t.Error("an error was cached")
 	}
 	// A later answer replaces the error.
