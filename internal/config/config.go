@@ -127,3 +127,24 @@ func (e Env) Endpoint(provider string) (Endpoint, error) {
 	}
 	return Endpoint{}, fmt.Errorf("unknown provider %q: use openai, anthropic, google, ollama or baseline (or define it in a config file)", provider)
 }
+
+// PlaceholderKey is sent to local servers that want no key but whose SDK insists on one.
+const PlaceholderKey = "arbiter-no-key"
+
+// APIKey returns the key to hand an SDK for an endpoint reached at base (the resolved
+// base URL, "" for the provider's own). A local server (base set) may go without a key
+// and gets PlaceholderKey; the provider's own endpoint needs one, and the error names the
+// variable to set (defaultVar when the endpoint does not say).
+func (ep Endpoint) APIKey(base, defaultVar string) (string, error) {
+	if key := ep.Key.Reveal(); key != "" {
+		return key, nil
+	}
+	if base != "" {
+		return PlaceholderKey, nil
+	}
+	keyVar := ep.KeyVar
+	if keyVar == "" {
+		keyVar = defaultVar
+	}
+	return "", fmt.Errorf("%s is not set (or pass --base-url for a local server)", keyVar)
+}

@@ -28,9 +28,6 @@ import (
 // courtroom turn); a request that wants more says so with Request.MaxTokens.
 const DefaultMaxTokens = 1024
 
-// placeholderKey is sent to local servers given by --base-url, which need no key.
-const placeholderKey = "arbiter-no-key"
-
 // Options are the optional parts of a Model.
 type Options struct {
 	// HTTPClient sends the requests; nil means a client of the adapter's own.
@@ -48,16 +45,9 @@ type Model struct {
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	base := strings.TrimRight(ep.BaseURL, "/")
-	key := ep.Key.Reveal()
-	if key == "" {
-		if base == "" {
-			keyVar := ep.KeyVar
-			if keyVar == "" {
-				keyVar = "ANTHROPIC_API_KEY"
-			}
-			return nil, fmt.Errorf("%s is not set (or pass --base-url for a local server)", keyVar)
-		}
-		key = placeholderKey
+	key, err := ep.APIKey(base, "ANTHROPIC_API_KEY")
+	if err != nil {
+		return nil, err
 	}
 	client := opts.HTTPClient
 	if client == nil {

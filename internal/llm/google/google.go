@@ -33,9 +33,6 @@ const (
 	// take GOOGLE_GEMINI_BASE_URL from the environment.
 	defaultBaseURL = "https://generativelanguage.googleapis.com/"
 	apiVersion     = "v1beta"
-	// placeholderKey is sent to local servers given by --base-url, which need no key;
-	// genai refuses to build a Gemini API client without one.
-	placeholderKey = "arbiter-no-key"
 )
 
 // Options are the optional parts of a Model.
@@ -54,17 +51,10 @@ type Model struct {
 // New returns a Model for name (google/model-id) at endpoint ep. A key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	key := ep.Key.Reveal()
 	base := ep.BaseURL
-	if key == "" {
-		if base == "" {
-			keyVar := ep.KeyVar
-			if keyVar == "" {
-				keyVar = "GEMINI_API_KEY"
-			}
-			return nil, fmt.Errorf("%s is not set (or pass --base-url for a local server)", keyVar)
-		}
-		key = placeholderKey
+	key, err := ep.APIKey(base, "GEMINI_API_KEY")
+	if err != nil {
+		return nil, err
 	}
 	if base == "" {
 		base = defaultBaseURL

@@ -25,10 +25,6 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
-// placeholderKey is sent to servers that need no key (Ollama, local servers given by
-// --base-url): the SDK always sends an Authorization header.
-const placeholderKey = "arbiter-no-key"
-
 // defaultSchemaName names a JSON schema when the request gives none.
 const defaultSchemaName = "reply"
 
@@ -51,7 +47,6 @@ type Model struct {
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	base := strings.TrimRight(ep.BaseURL, "/")
-	key := ep.Key.Reveal()
 	if ep.Provider == "ollama" {
 		if base == "" {
 			return nil, errors.New("ollama: no server address: set OLLAMA_HOST or pass --base-url")
@@ -63,15 +58,9 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 			base += "/v1"
 		}
 	}
-	if key == "" {
-		if base == "" {
-			keyVar := ep.KeyVar
-			if keyVar == "" {
-				keyVar = "OPENAI_API_KEY"
-			}
-			return nil, fmt.Errorf("%s is not set (or pass --base-url for a local server)", keyVar)
-		}
-		key = placeholderKey
+	key, err := ep.APIKey(base, "OPENAI_API_KEY")
+	if err != nil {
+		return nil, err
 	}
 	client := opts.HTTPClient
 	if client == nil {
