@@ -6,7 +6,9 @@
 // data function that takes the store, and renders an html/template page. Every string a
 // model or a dataset wrote reaches the page through html/template, which escapes it; the
 // only HTML the pages embed as such is report.Table's, which html/template built too.
-// Pages carry a Content-Security-Policy that allows no script at all, as a second line.
+// Every answer carries a Content-Security-Policy that allows scripts and styles only
+// from the server's own files, as a second line. Every request first passes the guard
+// (guard.go): Host, Origin and Content-Type checks, body limit, security headers.
 // Templates and the stylesheet are embedded, so the binary serves the UI on its own.
 package web
 
@@ -22,6 +24,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,13 +37,6 @@ var templateFiles embed.FS
 
 //go:embed static
 var staticFiles embed.FS
-
-// pageCSP forbids scripts, plugins, frames and foreign resources on every page: the UI
-// needs none, so even text that escaped its escaping could not run.
-const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-
-// svgCSP is a figure's policy when opened on its own: its inline styles, nothing else.
-const svgCSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 // SeduceScorer rescores a stored seduce run from its recorded replies. The command line
 // supplies it because it knows how a run's configuration names its datasets and
@@ -58,6 +54,10 @@ type Options struct {
 	Dataset *seduce.Dataset
 	// Log receives one line per failed request; nil discards.
 	Log *slog.Logger
+	// Public answers to any Host header, for a server on a network address; an
+	// Origin must still match the Host. Off, only the listening address and its
+	// loopback aliases are answered (see guard.go).
+	Public bool
 }
 
 // Server serves the web UI. Create it with New, start it with Serve and stop it with
@@ -70,6 +70,7 @@ type Server struct {
 	pages   map[string]*template.Template
 	http    *http.Server
 	reports *reportCache
+	public  bool
 }
 
 // New builds a Server over opt.Store.
@@ -93,11 +94,15 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	s.pages = pages
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	s.public = opt.Public
+	s.http = s.httpServer()
 	return s, nil
 }
 
-// Handler returns the UI's routes.
+// Handler returns the UI's routes behind the guard (guard.go). Every route is registered
+// on this one mux, which the guard wraps once: a new route, such as the court's game API
+// under /api/court, is one more line here and gets the Host, Origin, Content-Type and
+// body-size checks and the security headers without doing anything.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
@@ -106,10 +111,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /runs/{id}/figures/{file}", s.figure)
 	mux.HandleFunc("GET /runs/{id}/replies", s.replies)
 	mux.HandleFunc("GET /dataset", s.datasetPage)
-	static, _ := fs.Sub(staticFiles, "static") // cannot fail: the folder is embedded
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /static/", s.static)
 	mux.HandleFunc("GET /", s.notFound)
-	return headers(mux)
+	return s.guard(mux)
 }
 
 // Serve answers requests on ln until Shutdown; it then returns nil.
@@ -124,13 +128,16 @@ func (s *Server) Serve(ln net.Listener) error {
 // in flight to finish.
 func (s *Server) Shutdown(ctx context.Context) error { return s.http.Shutdown(ctx) }
 
-// headers sets what every answer carries.
-func headers(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		h.ServeHTTP(w, r)
-	})
+// static serves the embedded stylesheet and any other file under /static/; a folder,
+// listed by http.FileServer, is not found instead.
+func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+	dir, _ := fs.Sub(staticFiles, "static") // cannot fail: the folder is embedded
+	name := strings.TrimPrefix(r.URL.Path, "/static/")
+	if fi, err := fs.Stat(dir, name); err != nil || fi.IsDir() {
+		s.notFound(w, r)
+		return
+	}
+	http.ServeFileFS(w, r, dir, name)
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

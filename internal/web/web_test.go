@@ -131,8 +131,24 @@ func get(t *testing.T, h http.Handler, target string) answer {
 
 func do(t *testing.T, h http.Handler, method, target string) answer {
 	t.Helper()
+	return send(t, h, loopbackRequest(method, target, nil))
+}
+
+// testAddr is the address loopbackRequest's requests arrive at.
+var testAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+
+// loopbackRequest is a request as http.Server hands it over when a browser on this
+// machine asks http://127.0.0.1:8080 for target.
+func loopbackRequest(method, target string, body io.Reader) *http.Request {
+	r := httptest.NewRequest(method, target, body)
+	r.Host = testAddr.String()
+	return r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(testAddr)))
+}
+
+func send(t *testing.T, h http.Handler, r *http.Request) answer {
+	t.Helper()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(method, target, nil))
+	h.ServeHTTP(rec, r)
 	return answer{rec.Code, rec.Header(), rec.Body.String()}
 }
 
