@@ -32,7 +32,10 @@ report tables and figures rebuilt from the store (no model is asked), its record
 replies page by page, and the bundled reference set with filters.
 
 It listens on loopback only unless --public is given: the UI has no login, and a store
-holds every prompt and reply of your runs. Ctrl-C stops it cleanly.`,
+holds every prompt and reply of your runs. For the same reason it answers only requests
+addressed to it by its listening address (or localhost, 127.0.0.1, [::1] with its port),
+so a web page whose name was rebound to this machine reads nothing; --public lifts that
+check too. Ctrl-C stops it cleanly.`,
 		Example: `  arbiter serve
   arbiter serve --addr 127.0.0.1:9000 --db study.db`,
 		Args: cobra.NoArgs,
@@ -42,7 +45,7 @@ holds every prompt and reply of your runs. Ctrl-C stops it cleanly.`,
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, host:port (port 0 picks a free one)")
 	cmd.Flags().StringVar(&db, "db", "", "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
-	cmd.Flags().BoolVar(&public, "public", false, "allow an address other than loopback (the UI has no login)")
+	cmd.Flags().BoolVar(&public, "public", false, "allow an address other than loopback, and any Host header (the UI has no login)")
 	return cmd
 }
 
@@ -59,7 +62,7 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool) error {
 		return err
 	}
 	defer st.Close()
-	srv, err := web.New(web.Options{Store: st, Seduce: a.scoreStored, Log: a.log})
+	srv, err := web.New(web.Options{Store: st, Seduce: a.scoreStored, Log: a.log, Public: public})
 	if err != nil {
 		return err
 	}

@@ -54,15 +54,16 @@ func (b *syncBuffer) String() string {
 
 var servingURL = regexp.MustCompile(`serving .* on (http://127\.0\.0\.1:\d+)/`)
 
-// serveStore runs 'arbiter serve --addr 127.0.0.1:0 --db db' in process and returns its
-// base URL. The server stops, and its exit status is checked, when the test ends.
-func serveStore(t *testing.T, db string) string {
+// serveStore runs 'arbiter serve --addr 127.0.0.1:0 --db db' with any extra flags in
+// process and returns its base URL. The server stops, and its exit status is checked,
+// when the test ends.
+func serveStore(t *testing.T, db string, extra ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, strings.NewReader(""), io.Discard, &stderr,
+		code <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), strings.NewReader(""), io.Discard, &stderr,
 			config.Read(func(string) (string, bool) { return "", false }))
 	}()
 	t.Cleanup(func() {
@@ -173,6 +174,42 @@ func TestIsLoopback(t *testing.T) {
 		if got := isLoopback(tt.host); got != tt.want {
 			t.Errorf("isLoopback(%q) = %v; want %v", tt.host, got, tt.want)
 		}
+	}
+}
+
+// TestServeChecksHost asks the served UI under other names: a page whose name was
+// rebound to 127.0.0.1 is refused, unless --public.
+func TestServeChecksHost(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "empty.db")
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	ask := func(base, host string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, base+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET / with Host %s: %v", host, err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	base := serveStore(t, db)
+	port := base[strings.LastIndex(base, ":")+1:]
+	for host, want := range map[string]int{"evil.example:" + port: 421, "localhost:" + port: 200, "127.0.0.1:" + port: 200, "localhost:1" + port: 421} {
+		if got := ask(base, host); got != want {
+			t.Errorf("serve: GET / with Host %s = %d; want %d", host, got, want)
+		}
+	}
+	public := serveStore(t, db, "--public")
+	if got := ask(public, "evil.example:"+port); got != 200 {
+		t.Errorf("serve --public: GET / with Host evil.example = %d; want 200", got)
 	}
 }
 
@@ -316,6 +353,11 @@ func TestBrowser(t *testing.T) {
 	}
 	if title := eval[string](t, ctx, `document.title`); title != "Runs · arbiter" {
 		t.Errorf("title of / = %q; want %q", title, "Runs · arbiter")
+	}
+	// The page's Content-Security-Policy and Cross-Origin-Resource-Policy let its own
+	// stylesheet in.
+	if rules := eval[int](t, ctx, `Array.from(document.styleSheets).reduce((n, s) => n + s.cssRules.length, 0)`); rules == 0 {
+		t.Errorf("the stylesheet of / did not load: no CSS rules")
 	}
 	resp, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#runs a[href^="/runs/seduce-"]`)))
 	if err != nil || resp.Status != 200 {
