@@ -6,8 +6,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // guarded is s's routes plus a fake JSON route, POST /api/echo, behind the guard, as the
@@ -331,4 +334,44 @@ func TestServeChecksHostOnTheListeningPort(t *testing.T) {
 			t.Errorf("served on %s: GET /healthz with Host %q = %d; want %d", ln.Addr(), host, resp.StatusCode, want)
 		}
 	}
+}
+
+// FuzzGuard sends the guard arbitrary Host and Origin headers: it never panics, and
+// what it lets through names port 8080 of this machine.
+func FuzzGuard(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"127.0.0.1:8080", "http://127.0.0.1:8080"}, {"localhost:8080", ""}, {"[::1]:8080", "null"},
+		{"evil.example", "http://evil.example"}, {"[::1", "http://[::1]:8080"}, {"127.0.0.1:8080:8080", "http://%zz"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	st, err := store.Open(context.Background(), filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { st.Close() })
+	s, err := New(Options{Store: st})
+	if err != nil {
+		f.Fatal(err)
+	}
+	ok := s.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	f.Fuzz(func(t *testing.T, host, origin string) {
+		r := loopbackRequest(http.MethodGet, "/healthz", nil)
+		r.Host = host
+		if origin != "" {
+			r.Header.Set("Origin", origin)
+		}
+		a := send(t, ok, r)
+		switch a.status {
+		case 200:
+			name, port, valid := splitHost(host, "80")
+			ip := net.ParseIP(name)
+			if !valid || port != "8080" || (name != "localhost" && (ip == nil || !ip.IsLoopback())) {
+				t.Errorf("Host %q was let through", host)
+			}
+		case 403, 421:
+		default:
+			t.Errorf("Host %q, Origin %q: status %d; want 200, 403 or 421", host, origin, a.status)
+		}
+	})
 }
