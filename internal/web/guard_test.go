@@ -107,7 +107,7 @@ func TestRequestWithoutLocalAddressIsRefused(t *testing.T) {
 
 func TestPublicAnswersAnyHost(t *testing.T) {
 	f := newFixture(t)
-	s, err := New(Options{Store: f.st, Seduce: f.scorer(), Public: true})
+	s, err := New(Options{Store: f.st, Public: true})
 	if err != nil {
 		t.Fatal(err)
 	}
