@@ -727,6 +727,7 @@
       }
       if (r.status === 409) {
         notice($("#form-status"), "The court has not given you the floor yet; your text is kept.", "warn");
+        resync();
         return;
       }
       notice($("#form-status"), r.message, "bad");
@@ -770,8 +771,14 @@
       const r = await api("POST", gamePath(gameID) + "/rest");
       if (r.status === 202 || r.ok) { notice($("#form-status"), "The defense rests. Closing statements follow.", "ok"); return; }
       notice($("#form-status"), r.status === 409 ? "The defense cannot rest right now." : r.message, "warn");
-      if (r.status !== 409) setFloor(true);
+      if (r.status === 409) resync(); else setFloor(true);
     });
+
+    // resync asks the server who has the floor, after it refused a request.
+    async function resync() {
+      const g = await api("GET", gamePath(gameID));
+      if (g.ok && g.data && !st.over) setFloor(!!g.data.awaiting_defense);
+    }
 
     async function restart() {
       const btn = $("#restart-btn");
@@ -879,8 +886,13 @@
       for (const m of r.data.models || []) sel.appendChild(el("option", { value: String(m) }, String(m)));
     });
 
+    // The defense seat shows the player's avatar and name.
+    const seat = $("#seat-defense");
+    clear($(".seat-pic", seat));
+    $(".seat-pic", seat).appendChild(portrait("defense", "", "you"));
+    $(".seat-name", seat).textContent = loadOptions().name || "You";
+
     // Start: the game, then its case, then the stream.
-    input.addEventListener("focus", () => notice($("#form-status"), ""));
     setFloor(false);
     setPhase(body.dataset.phase || "introduction");
     return (async () => {
