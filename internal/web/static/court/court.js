@@ -522,7 +522,9 @@
     };
     st.cursor = $$("li.turn", list).length;
     // On a phone the court record folds away under the dialogue until asked for.
-    if (window.matchMedia("(max-width: 720px)").matches) $("#record-details").open = false;
+    const narrow = window.matchMedia("(max-width: 720px)");
+    if (narrow.matches) $("#record-details").open = false;
+    narrow.addEventListener("change", () => { $("#record-details").open = !narrow.matches; });
 
     // Turns rendered by the server get their portraits once the case is known.
     const witnessIDByName = new Map();
