@@ -341,3 +341,29 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 		t.Errorf("dialogs opened: %q; want none", dialogs)
 	}
 }
+
+// TestCourtBrowserOffersARestart: an error event with restart true shows its message as
+// text and a Restart button; the button asks the server and the trial starts again.
+func TestCourtBrowserOffersARestart(t *testing.T) {
+	ctx := courtBrowser(t)
+	court, base := serveFakeCourt(t)
+	court.failOnce = true
+	d := &courtDriver{t: t, ctx: ctx, shots: t.TempDir()}
+	d.do("open the menu", chromedp.Navigate(base+"/court"))
+	d.until("the docket", `document.querySelectorAll('#case-list .case-card').length === 2`)
+	d.do("begin", chromedp.Click(chromedp.CSS(`#case-list .case-card .btn-primary`)))
+	d.until("the restart offer", `document.querySelector('#restart-btn') !== null`)
+	if got := evalIn[string](d, `document.querySelector('#trial-error p').textContent`); got != "The prosecutor repeated itself word for word "+hostileText {
+		t.Errorf("error shown as %q; want the raw message", got)
+	}
+	if on := evalIn[bool](d, `!document.querySelector('#defense-text').disabled`); on {
+		t.Error("the text box is enabled after a failure")
+	}
+	d.do("restart", chromedp.Click(chromedp.ID("restart-btn")))
+	d.until("the restarted introduction", `document.querySelectorAll('#turns li.turn.final').length === 2 && !document.querySelector('#defense-text').disabled && document.querySelector('#trial-error').hidden`)
+	court.mu.Lock()
+	defer court.mu.Unlock()
+	if court.restarts != 1 {
+		t.Errorf("the server saw %d restarts; want 1", court.restarts)
+	}
+}

@@ -86,6 +86,8 @@ type fakeCourt struct {
 	lastIDs     []string // Last-Event-ID headers seen on event streams
 	defenseReqs []map[string]any
 	conflictFor string // a defense text answered once with 409
+	failOnce    bool   // the next opening ends in an error that offers a restart
+	restarts    int
 }
 
 func fakeCase(id, title string) map[string]any {
@@ -371,6 +373,16 @@ func (c *fakeCourt) opening(g *fakeGame) {
 	if !c.speak(g, "Judge", "judge", "This court is now in session. The defendant, Jonah Reyes, stands charged with the theft of the Tidewater astrolabe. The prosecution may open.", true) {
 		return
 	}
+	c.mu.Lock()
+	fail := c.failOnce
+	c.failOnce = false
+	if fail {
+		c.emit(g, "error", map[string]any{"message": "The prosecutor repeated itself word for word " + hostileText, "restart": true})
+	}
+	c.mu.Unlock()
+	if fail {
+		return
+	}
 	if !c.speak(g, "Prosecutor", "prosecutor", "Your Honour, the alarm log places the defendant's badge at the east door minutes before the astrolabe vanished. The note found in his locker read: "+hostileText, false) {
 		return
 	}
@@ -555,6 +567,7 @@ func (c *fakeCourt) restart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.turns, g.events, g.phase, g.awaiting, g.outcome = nil, nil, "introduction", false, ""
+	c.restarts++
 	c.mu.Unlock()
 	w.WriteHeader(http.StatusAccepted)
 	go c.opening(g)
