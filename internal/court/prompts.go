@@ -258,6 +258,3 @@ func verdictRequest(v *turnView, outcome, justification string) *llm.Request {
 		decided, v.c.DefenseGoal, justification)
 	return req
 }
-
-// defenseRequest asks the model standing in for the player for its next move.
-func defenseRequest(v *turnView) *llm.Request { return roleRequest(v) }
