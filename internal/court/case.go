@@ -1,0 +1,564 @@
+// Package court owns the LLM Court game engine: the case record (the court's immutable
+// ground truth), the speakers and the transition graph of a trial, the role prompts, the
+// Sentence Analyzer that routes the floor, the verdict pipeline, and the transcript a
+// trial leaves behind.
+//
+// The engine is a synchronous state machine without I/O of its own. Every model call
+// goes through an injected Asker under a stable key, and every step is reported to a
+// callback as an Event, so the same loop drives a batch simulation, a resumed run over a
+// store and a browser game whose player types whenever they like. Given the case, the
+// seed, the settings and the defense's moves, a trial replays exactly: the models' replies
+// (which a store-backed Asker can give back without asking again) are its only
+// nondeterminism.
+package court
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
+)
+
+// FieldError is one problem in an input file: file:line: field: what is wrong.
+type FieldError = input.FieldError
+
+// ValidationError lists every problem found; a file with any problem is rejected whole.
+type ValidationError = input.ValidationError
+
+// Kind is a case's kind of proceedings.
+type Kind string
+
+// The kinds of spec section 1.
+const (
+	Criminal Kind = "criminal"
+	Civil    Kind = "civil"
+)
+
+// CalledBy is the side that called a witness.
+type CalledBy string
+
+// The sides of spec section 1.
+const (
+	CalledByProsecution CalledBy = "prosecution"
+	CalledByDefense     CalledBy = "defense"
+	CalledByCourt       CalledBy = "court"
+)
+
+// Defendant is the party on trial.
+type Defendant struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Evidence is one evidentiary item.
+type Evidence struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Witness is one witness profile: who they are and everything they may testify to.
+type Witness struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Occupation  string   `json:"occupation"`
+	CalledBy    CalledBy `json:"called_by"`
+	Personality string   `json:"personality"`
+	Knows       []string `json:"knows"`
+}
+
+// Case is a case record (spec section 1). Nothing in a trial changes it.
+type Case struct {
+	ID          string     `json:"case_id"`
+	Title       string     `json:"title"`
+	Kind        Kind       `json:"kind"`
+	Charge      string     `json:"charge"`
+	Defendant   Defendant  `json:"defendant"`
+	Summary     string     `json:"summary"`
+	Evidence    []Evidence `json:"evidence"`
+	Witnesses   []Witness  `json:"witnesses"`
+	DefenseGoal string     `json:"defense_goal"`
+	Prior       string     `json:"prior,omitempty"`
+
+	// Extra keeps the top-level fields the contract does not define, as they were read;
+	// MarshalJSON writes them back. Unknown fields inside the defendant, evidence and
+	// witness objects are ignored and not kept.
+	Extra map[string]json.RawMessage `json:"-"`
+	// Source says where the case came from: a file, and a line for JSONL.
+	Source string `json:"-"`
+}
+
+// Witness returns the witness with the given id.
+func (c *Case) Witness(id string) (Witness, bool) {
+	for _, w := range c.Witnesses {
+		if w.ID == id {
+			return w, true
+		}
+	}
+	return Witness{}, false
+}
+
+// MarshalJSON writes the record's fields, then the unknown top-level fields it was read
+// with, so a case passed through arbiter keeps what another tool put in it.
+func (c Case) MarshalJSON() ([]byte, error) {
+	type plain Case
+	b, err := json.Marshal(plain(c))
+	if err != nil || len(c.Extra) == 0 {
+		return b, err
+	}
+	keys := make([]string, 0, len(c.Extra))
+	for k := range c.Extra {
+		if !slices.Contains(caseFields, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var buf bytes.Buffer
+	buf.Write(b[:len(b)-1])
+	for _, k := range keys {
+		kb, _ := json.Marshal(k)
+		buf.WriteByte(',')
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(c.Extra[k])
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// caseFields are the contract's top-level fields.
+var caseFields = []string{"case_id", "title", "kind", "charge", "defendant", "summary", "evidence", "witnesses", "defense_goal", "prior"}
+
+var (
+	caseIDPattern    = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
+	witnessIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
+)
+
+// MaxWitnesses is the most witnesses a case may call.
+const MaxWitnesses = 8
+
+// maxProblems bounds how many problems one file reports, so that a file of the wrong
+// kind gives a screenful, not thousands of lines.
+const maxProblems = 50
+
+// readInput reads one case file whole. It is the one place the loader touches the file
+// system, so a size-bounded reader can replace it.
+func readInput(name string) ([]byte, error) {
+	return os.ReadFile(name)
+}
+
+// LoadCases reads case records from a .json file (one object), a .jsonl file (one object
+// per line) or a directory of them (the files directly inside). Every problem in every
+// file comes back in one *ValidationError, and then no case is returned.
+func LoadCases(p string) ([]*Case, error) {
+	files, err := caseFiles(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Case
+	var errs []FieldError
+	for _, f := range files {
+		data, err := readInput(f)
+		if err != nil {
+			return nil, fmt.Errorf("load cases: %w", err)
+		}
+		cs, err := ParseCases(data, f)
+		var ve *ValidationError
+		switch {
+		case errors.As(err, &ve):
+			errs = append(errs, ve.Errs...)
+			continue
+		case err != nil:
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	errs = append(errs, duplicateCases(out)...)
+	if len(errs) > 0 {
+		return nil, &ValidationError{Errs: errs}
+	}
+	return out, nil
+}
+
+func isCaseFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".jsonl":
+		return true
+	}
+	return false
+}
+
+func caseFiles(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("load cases: %w", err)
+	}
+	if !info.IsDir() {
+		if !isCaseFile(p) {
+			return nil, fmt.Errorf("load cases: %s: unknown extension %q (want .json or .jsonl)", p, filepath.Ext(p))
+		}
+		return []string{p}, nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fmt.Errorf("load cases: %w", err)
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && isCaseFile(e.Name()) {
+			files = append(files, filepath.Join(p, e.Name()))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("load cases: %s has no .json or .jsonl files", p)
+	}
+	return files, nil
+}
+
+// duplicateCases reports a case_id used twice in a set, at the later case.
+func duplicateCases(cs []*Case) []FieldError {
+	seen := map[string]*Case{}
+	var errs []FieldError
+	for _, c := range cs {
+		if first, ok := seen[c.ID]; ok {
+			file, line := splitSource(c.Source)
+			errs = append(errs, FieldError{File: file, Line: line, Field: "case_id",
+				Msg: fmt.Sprintf("%q is also the case_id of %s: give every case its own", c.ID, first.Source)})
+			continue
+		}
+		seen[c.ID] = c
+	}
+	return errs
+}
+
+func splitSource(src string) (string, int) {
+	i := strings.LastIndexByte(src, ':')
+	if i < 0 {
+		return src, 0
+	}
+	var n int
+	if _, err := fmt.Sscanf(src[i+1:], "%d", &n); err != nil {
+		return src, 0
+	}
+	return src[:i], n
+}
+
+// ParseCases parses one case file, JSONL when name ends in .jsonl and one JSON object
+// otherwise; name labels errors. A file with any problem yields no cases.
+func ParseCases(data []byte, name string) ([]*Case, error) {
+	v := &caseValidator{file: name}
+	var out []*Case
+	if strings.EqualFold(filepath.Ext(name), ".jsonl") {
+		for n, line := range bytes.Split(data, []byte("\n")) {
+			if n == 0 {
+				line = bytes.TrimPrefix(line, []byte("\ufeff"))
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			if c := v.parse(line, n+1); c != nil {
+				c.Source = fmt.Sprintf("%s:%d", name, n+1)
+				out = append(out, c)
+			}
+		}
+	} else if c := v.parse(bytes.TrimPrefix(data, []byte("\ufeff")), 0); c != nil {
+		c.Source = name
+		out = append(out, c)
+	}
+	v.errs = append(v.errs, duplicateCases(out)...)
+	if len(v.errs) > 0 {
+		return nil, &ValidationError{Errs: v.errs}
+	}
+	if len(out) == 0 {
+		return nil, &ValidationError{Errs: []FieldError{{File: name, Msg: "no case record in the file"}}}
+	}
+	return out, nil
+}
+
+// Validate checks a case record against every rule of spec section 1; name labels the
+// errors (a generated case is checked this way before it is offered to the player).
+func Validate(c *Case, name string) error {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("validate case %s: %w", name, err)
+	}
+	v := &caseValidator{file: name}
+	v.parse(b, 0)
+	if len(v.errs) > 0 {
+		return &ValidationError{Errs: v.errs}
+	}
+	return nil
+}
+
+type caseValidator struct {
+	file string
+	line int
+	errs []FieldError
+}
+
+func (v *caseValidator) add(field, format string, args ...any) {
+	if len(v.errs) >= maxProblems {
+		return
+	}
+	v.errs = append(v.errs, FieldError{File: v.file, Line: v.line, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// parse decodes and validates one case object; it returns nil when the object has any
+// problem.
+func (v *caseValidator) parse(data []byte, line int) *Case {
+	v.line = line
+	before := len(v.errs)
+	var obj map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&obj); err != nil || obj == nil {
+		v.add("", "not a JSON object: %s", jsonProblem(err, data))
+		return nil
+	}
+	if dec.More() {
+		v.add("", "unexpected text after the case object (one case per .json file; use .jsonl for one per line)")
+		return nil
+	}
+	c := &Case{}
+	c.ID = v.text(obj, "case_id", "case_id", true)
+	if c.ID != "" && !caseIDPattern.MatchString(c.ID) {
+		v.add("case_id", "%q: want 1 to 64 of a-z, 0-9 and -", c.ID)
+	}
+	c.Title = v.text(obj, "title", "title", true)
+	c.Kind = Kind(v.text(obj, "kind", "kind", true))
+	if c.Kind != "" && c.Kind != Criminal && c.Kind != Civil {
+		v.add("kind", "%q: want criminal or civil", c.Kind)
+	}
+	c.Charge = v.text(obj, "charge", "charge", true)
+	if d, ok := v.object(obj, "defendant", "defendant"); ok {
+		c.Defendant.Name = v.text(d, "name", "defendant.name", true)
+		c.Defendant.Description = v.text(d, "description", "defendant.description", true)
+	}
+	c.Summary = v.text(obj, "summary", "summary", true)
+	c.DefenseGoal = v.text(obj, "defense_goal", "defense_goal", true)
+	c.Prior = v.text(obj, "prior", "prior", false)
+
+	items, ok := v.list(obj, "evidence", "evidence")
+	if ok && len(items) == 0 {
+		v.add("evidence", "must not be empty: a case needs at least one item of evidence")
+	}
+	ids := map[string]int{}
+	for i, raw := range items {
+		at := fmt.Sprintf("evidence[%d]", i)
+		e, ok := v.objectOf(raw, at)
+		if !ok {
+			continue
+		}
+		ev := Evidence{
+			ID:          v.text(e, "id", at+".id", true),
+			Name:        v.text(e, "name", at+".name", true),
+			Description: v.text(e, "description", at+".description", true),
+		}
+		if j, dup := ids[ev.ID]; dup && ev.ID != "" {
+			v.add(at+".id", "%q is also the id of evidence[%d]", ev.ID, j)
+		} else if ev.ID != "" {
+			ids[ev.ID] = i
+		}
+		c.Evidence = append(c.Evidence, ev)
+	}
+
+	items, ok = v.list(obj, "witnesses", "witnesses")
+	if ok && (len(items) == 0 || len(items) > MaxWitnesses) {
+		v.add("witnesses", "has %d witnesses: want 1 to %d", len(items), MaxWitnesses)
+	}
+	wids := map[string]int{}
+	for i, raw := range items {
+		at := fmt.Sprintf("witnesses[%d]", i)
+		o, ok := v.objectOf(raw, at)
+		if !ok {
+			continue
+		}
+		w := Witness{
+			ID:          v.text(o, "id", at+".id", true),
+			Name:        v.text(o, "name", at+".name", true),
+			Occupation:  v.text(o, "occupation", at+".occupation", true),
+			CalledBy:    CalledBy(v.text(o, "called_by", at+".called_by", true)),
+			Personality: v.text(o, "personality", at+".personality", true),
+		}
+		if w.ID != "" && !witnessIDPattern.MatchString(w.ID) {
+			v.add(at+".id", "%q: want a-z, 0-9 and - only", w.ID)
+		}
+		if j, dup := wids[w.ID]; dup && w.ID != "" {
+			v.add(at+".id", "%q is also the id of witnesses[%d]", w.ID, j)
+		} else if w.ID != "" {
+			wids[w.ID] = i
+		}
+		switch w.CalledBy {
+		case "", CalledByProsecution, CalledByDefense, CalledByCourt:
+		default:
+			v.add(at+".called_by", "%q: want prosecution, defense or court", w.CalledBy)
+		}
+		knows, ok := v.list(o, "knows", at+".knows")
+		if ok && len(knows) == 0 {
+			v.add(at+".knows", "must not be empty")
+		}
+		for k, kr := range knows {
+			var s string
+			if err := json.Unmarshal(kr, &s); err != nil {
+				v.add(fmt.Sprintf("%s.knows[%d]", at, k), "want text, got %s", describeJSON(kr))
+				continue
+			}
+			if s = strings.TrimSpace(s); s == "" {
+				v.add(fmt.Sprintf("%s.knows[%d]", at, k), "must not be empty")
+				continue
+			}
+			w.Knows = append(w.Knows, s)
+		}
+		c.Witnesses = append(c.Witnesses, w)
+	}
+	for k, raw := range obj {
+		if !slices.Contains(caseFields, k) {
+			if c.Extra == nil {
+				c.Extra = map[string]json.RawMessage{}
+			}
+			c.Extra[k] = raw
+		}
+	}
+	if len(v.errs) > before {
+		return nil
+	}
+	return c
+}
+
+// text reads a string field; a required one must be present and not blank.
+func (v *caseValidator) text(obj map[string]json.RawMessage, key, field string, required bool) string {
+	raw, ok := obj[key]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		if required {
+			v.add(field, "missing")
+		}
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		v.add(field, "want text, got %s", describeJSON(raw))
+		return ""
+	}
+	s = strings.TrimSpace(s)
+	if s == "" && required {
+		v.add(field, "must not be empty")
+	}
+	return s
+}
+
+func (v *caseValidator) object(obj map[string]json.RawMessage, key, field string) (map[string]json.RawMessage, bool) {
+	raw, ok := obj[key]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		v.add(field, "missing")
+		return nil, false
+	}
+	return v.objectOf(raw, field)
+}
+
+func (v *caseValidator) objectOf(raw json.RawMessage, field string) (map[string]json.RawMessage, bool) {
+	var o map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &o); err != nil || o == nil {
+		v.add(field, "want an object, got %s", describeJSON(raw))
+		return nil, false
+	}
+	return o, true
+}
+
+func (v *caseValidator) list(obj map[string]json.RawMessage, key, field string) ([]json.RawMessage, bool) {
+	raw, ok := obj[key]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		v.add(field, "missing")
+		return nil, false
+	}
+	var l []json.RawMessage
+	if err := json.Unmarshal(raw, &l); err != nil {
+		v.add(field, "want a list, got %s", describeJSON(raw))
+		return nil, false
+	}
+	return l, true
+}
+
+func describeJSON(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "text"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "true/false"
+	}
+	return "a number"
+}
+
+// jsonProblem words a decoding error without Go type names.
+func jsonProblem(err error, data []byte) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return "null"
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	case errors.As(err, &te):
+		return "the text holds " + describeJSON(data)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return "the file is empty"
+	}
+	return "the text ends early"
+}
+
+//go:embed cases
+var builtinFS embed.FS
+
+var builtinCases = sync.OnceValues(func() ([]*Case, error) {
+	var out []*Case
+	var errs []FieldError
+	entries, err := fs.ReadDir(builtinFS, "cases")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !isCaseFile(e.Name()) {
+			continue // the directory's README and the like
+		}
+		data, err := builtinFS.ReadFile(path.Join("cases", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		cs, err := ParseCases(data, "builtin/"+e.Name())
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			errs = append(errs, ve.Errs...)
+			continue
+		}
+		out = append(out, cs...)
+	}
+	errs = append(errs, duplicateCases(out)...)
+	if len(errs) > 0 {
+		return nil, &ValidationError{Errs: errs}
+	}
+	return out, nil
+})
+
+// Builtin returns the bundled cases (internal/court/cases/*.json), validated like any
+// other. Callers must not modify them.
+func Builtin() ([]*Case, error) { return builtinCases() }

@@ -1,0 +1,266 @@
+package court
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MoveKind is what the defense does with the floor.
+type MoveKind string
+
+// The defense's moves.
+const (
+	MoveSpeak  MoveKind = "speak"
+	MoveObject MoveKind = "object"
+	MoveRest   MoveKind = "rest"
+)
+
+// Move is one move of the defense. To, for a speech in the interrogation, names the
+// addressee (Judge, Prosecutor or Witness_<id>): the floor passes there and the analyzer
+// is not asked. Outside the interrogation the floor passes by procedure, so To is
+// ignored and an objection is heard as a speech.
+type Move struct {
+	Kind MoveKind `json:"kind"`
+	Text string   `json:"text,omitempty"`
+	To   Speaker  `json:"to,omitempty"`
+}
+
+// Floor is what the defense sees when it has the floor.
+type Floor struct {
+	Case  *Case
+	Phase Phase
+	// Turns are the current attempt's turns so far; do not modify them.
+	Turns []Turn
+	// Addressees are the speakers a speech may name in To (none outside the
+	// interrogation).
+	Addressees []Speaker
+	// Attempt counts restarts; DefenseTurn counts the defense's turns in this attempt
+	// (0 for the opening statement).
+	Attempt     int
+	DefenseTurn int
+
+	t *Trial
+	// streamShown says the turn was already reported as it streamed.
+	streamShown bool
+}
+
+// Player plays the defense. Next returns the defense's move, or ErrAwaitingDefense
+// when none has come yet (the trial then stops until Run is called again).
+type Player interface {
+	Next(ctx context.Context, f *Floor) (Move, error)
+}
+
+// CheckMove says what is wrong with a move at this floor, or nil.
+func (f *Floor) CheckMove(m Move) error {
+	switch m.Kind {
+	case MoveRest:
+		return nil
+	case MoveSpeak, MoveObject:
+	default:
+		return fmt.Errorf("move %q: want speak, object or rest", m.Kind)
+	}
+	text := strings.TrimSpace(m.Text)
+	if text == "" {
+		return errors.New("the text is empty")
+	}
+	if n := utf8.RuneCountInString(text); n > MaxMoveText {
+		return fmt.Errorf("the text has %d characters: at most %d", n, MaxMoveText)
+	}
+	if m.To != "" && f.Phase == PhaseInterrogation && !slices.Contains(f.Addressees, m.To) {
+		return fmt.Errorf("to %q: the defense may address %s", m.To, joinSpeakers(f.Addressees))
+	}
+	return nil
+}
+
+func joinSpeakers(ss []Speaker) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = string(s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// AskModel asks the defense's model (Models.Defense) for the defense's next words,
+// streaming them; a failure of the model restarts the trial like any role's.
+func (f *Floor) AskModel(ctx context.Context) (string, error) {
+	f.streamShown = true
+	return f.t.roleTurn(ctx, Defense, nil)
+}
+
+func (t *Trial) floor() *Floor {
+	a := t.cur
+	f := &Floor{Case: t.c, Phase: a.phase, Turns: a.turns, Attempt: a.n, DefenseTurn: a.defenseTurns, t: t}
+	if a.phase == PhaseInterrogation {
+		for _, s := range t.g.Next(Defense) {
+			if s != Verdict {
+				f.Addressees = append(f.Addressees, s)
+			}
+		}
+	}
+	return f
+}
+
+// defenseTurn gets the defense's move and its turn text.
+func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
+	f := t.floor()
+	m, err := t.def.Next(ctx, f)
+	if err != nil {
+		return Move{}, "", err
+	}
+	if err := f.CheckMove(m); err != nil {
+		return Move{}, "", fmt.Errorf("defense move %d: %w", len(t.moves)+1, err)
+	}
+	t.awaiting = false
+	if f.Phase != PhaseInterrogation {
+		m.To = ""
+		if m.Kind == MoveObject {
+			m.Kind = MoveSpeak
+		}
+	}
+	text := strings.TrimSpace(m.Text)
+	switch {
+	case m.Kind == MoveRest && text == "":
+		text = "The defense rests."
+	case m.Kind == MoveObject && !strings.HasPrefix(strings.ToLower(text), "objection"):
+		text = "Objection: " + text
+	}
+	if !f.streamShown {
+		turn := t.newTurn(Defense, text)
+		n := len(t.cur.turns) + 1
+		t.event(Event{Kind: EventTurn, Turn: n, Speaker: turn.Speaker, Role: turn.Role, Phase: turn.Phase})
+		t.event(Event{Kind: EventDelta, Turn: n, Text: text})
+	}
+	t.moves = append(t.moves, m)
+	t.cur.defenseTurns++
+	return m, text, nil
+}
+
+// Submit gives the waiting trial the defense's move (a *Human defense only); Run then
+// continues. It returns ErrNotAwaiting when the defense does not have the floor and an
+// error saying what is wrong with a move that cannot be played.
+func (t *Trial) Submit(m Move) error {
+	h, ok := t.def.(*Human)
+	if !ok {
+		return errors.New("court: this trial's defense is not played by a person")
+	}
+	if !t.Awaiting() || h.next < len(h.queue) {
+		return ErrNotAwaiting
+	}
+	if err := t.floor().CheckMove(m); err != nil {
+		return err
+	}
+	h.queue = append(h.queue, m)
+	return nil
+}
+
+// Human is a defense played by a person: moves come through Trial.Submit, or up front
+// from NewHuman when a trial is rebuilt from its stored moves.
+type Human struct {
+	queue []Move
+	next  int
+}
+
+// NewHuman is a person's defense that first plays the given moves (a stored game's,
+// from Trial.Moves) and then waits for Submit.
+func NewHuman(moves ...Move) *Human { return &Human{queue: slices.Clone(moves)} }
+
+// Next implements Player.
+func (h *Human) Next(_ context.Context, _ *Floor) (Move, error) {
+	if h.next >= len(h.queue) {
+		return Move{}, ErrAwaitingDefense
+	}
+	m := h.queue[h.next]
+	h.next++
+	return m, nil
+}
+
+// ModelDefense is a defense played by a model standing in for the player (the defense
+// strategy prompt): its turns are player turns like a person's.
+type ModelDefense struct{}
+
+// Next implements Player: it asks the model and reads "Objection…" as an objection and
+// "The defense rests." as resting.
+func (ModelDefense) Next(ctx context.Context, f *Floor) (Move, error) {
+	text, err := f.AskModel(ctx)
+	if err != nil {
+		return Move{}, err
+	}
+	return MoveOf(text), nil
+}
+
+// MoveOf reads a line of defense text as a move: "rest" or a line starting "The defense
+// rests" rests, a line starting "Objection" objects, "@Speaker text" addresses Speaker,
+// anything else is a speech.
+func MoveOf(text string) Move {
+	text = strings.TrimSpace(text)
+	low := strings.ToLower(text)
+	switch {
+	case low == "rest" || strings.HasPrefix(low, "the defense rests") || strings.HasPrefix(low, "the defence rests"):
+		return Move{Kind: MoveRest, Text: text}
+	case strings.HasPrefix(low, "objection"):
+		return Move{Kind: MoveObject, Text: text}
+	case strings.HasPrefix(text, "@"):
+		to, rest, _ := strings.Cut(text[1:], " ")
+		if s, err := speakerOf(strings.TrimSuffix(to, ":")); err == nil {
+			return Move{Kind: MoveSpeak, Text: strings.TrimSpace(rest), To: s}
+		}
+	}
+	return Move{Kind: MoveSpeak, Text: text}
+}
+
+// Script is a scripted defense: one move per line (see MoveOf), replayed from the top on
+// every attempt; when the lines run out the defense rests.
+type Script struct {
+	Moves []Move
+}
+
+// ParseScript reads a defense script: one move per line, blank lines and lines starting
+// "#" skipped; name labels errors.
+func ParseScript(data []byte, name string) (*Script, error) {
+	s := &Script{}
+	var errs []FieldError
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		m := MoveOf(line)
+		if m.Kind != MoveRest && m.Text == "" {
+			errs = append(errs, FieldError{File: name, Line: n + 1, Msg: "no text after the addressee"})
+			continue
+		}
+		if utf8.RuneCountInString(m.Text) > MaxMoveText {
+			errs = append(errs, FieldError{File: name, Line: n + 1, Msg: fmt.Sprintf("over %d characters", MaxMoveText)})
+			continue
+		}
+		s.Moves = append(s.Moves, m)
+	}
+	if len(errs) > 0 {
+		return nil, &ValidationError{Errs: errs}
+	}
+	if len(s.Moves) == 0 {
+		return nil, &ValidationError{Errs: []FieldError{{File: name, Msg: "no lines: want one defense move per line"}}}
+	}
+	return s, nil
+}
+
+// LoadScript reads a defense script file.
+func LoadScript(path string) (*Script, error) {
+	data, err := readInput(path)
+	if err != nil {
+		return nil, fmt.Errorf("load defense script: %w", err)
+	}
+	return ParseScript(data, path)
+}
+
+// Next implements Player.
+func (s *Script) Next(_ context.Context, f *Floor) (Move, error) {
+	if f.DefenseTurn >= len(s.Moves) {
+		return Move{Kind: MoveRest}, nil
+	}
+	return s.Moves[f.DefenseTurn], nil
+}

@@ -1,0 +1,260 @@
+package court
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+// Agent is who a model call works for: one of the roles on the floor, or one of the
+// court's clerks that never speak (the analyzer, the summariser, the evaluator).
+type Agent string
+
+// The agents of a trial.
+const (
+	AgentJudge      Agent = "judge"
+	AgentProsecutor Agent = "prosecutor"
+	AgentWitness    Agent = "witness"
+	AgentDefense    Agent = "defense"
+	AgentAnalyzer   Agent = "analyzer"
+	AgentSummary    Agent = "summary"
+	AgentEvaluation Agent = "evaluation"
+)
+
+// The prompts are written for this project. Every role's system prompt is rebuilt for
+// every turn, so the role, the case record and the seed stand after the history, not
+// only before a long one: the paper's remedy for instruction drift.
+
+const judgeRole = `You are the presiding Judge of this court. You regulate the trial; you do not argue it.
+- Keep order and procedure. Give the floor to whoever should speak next, grant or refuse requests to question a witness, and call the next witness when it is time.
+- When a party objects, rule on it: say "Sustained" or "Overruled" and give a one-sentence reason grounded in procedure (leading the witness, relevance, speculation, facts not in evidence, badgering).
+- Never take either side. Do not say or hint whether the defendant is guilty or liable, and do not make the parties' arguments for them.
+- Before you rule or pass the floor, weigh quietly whether the last intervention was admissible; say only your decision and its reason.
+- When the parties have been heard and nothing useful remains to ask, announce that the court has heard the case and will proceed to closing statements.`
+
+const prosecutorRole = `You are the Prosecutor (counsel for the claimant in a civil case). You are the defense's adversary.
+- Your aim is to prove the charge or the claim from the record and the testimony.
+- Never help the defense, never concede a point you can contest, and never agree with the defense to be polite.
+- Find the weakest point of the defense's last argument and attack it, citing the evidence by its id (E1, E2, ...) and the witnesses' words.
+- Question witnesses to draw out what supports your case; object when the defense leads a witness, argues with one, or relies on facts not in evidence.
+- Stay within the case record: do not invent evidence or testimony.`
+
+const witnessRole = `You are a witness in this trial, answering under oath. You speak only as yourself.
+- You may testify only to what your profile says you know (the list below) and to what the case record says openly. Anything else you do not know: say so plainly.
+- Never invent evidence, events, documents or people that are not in the record.
+- You may be unsure, forget a detail or hesitate, as a real person would, but everything you say must fit together and fit the record.
+- Answer the question you were asked, in your own voice and manner. Do not question the Judge, do not address other witnesses, and do not give the floor to anyone.`
+
+const defenseRole = `You are counsel for the defense, standing in for the player. You fight for the defendant.
+- Cross-examine the prosecution's witnesses: test what they really saw, heard or know, and expose gaps, doubts and contradictions with the record.
+- Use the evidence by its id (E1, E2, ...), and call or question the witnesses who help your client.
+- Object when the prosecution leads a witness, speculates or relies on facts not in evidence: begin your turn with "Objection:" and give the ground.
+- When you have made your case, say exactly "The defense rests." and nothing else.
+- To address someone directly, name them (Your Honour, the Prosecutor, or the witness by name). Stay within the record; do not invent evidence.`
+
+// roleBrief is what a role on the floor is told, per speaker class.
+func roleBrief(s Speaker) string {
+	switch classOf(s) {
+	case classJudge:
+		return judgeRole
+	case classProsecutor:
+		return prosecutorRole
+	case classWitness:
+		return witnessRole
+	}
+	return defenseRole
+}
+
+// turnView is what a prompt needs to know about the trial at the moment it is built.
+type turnView struct {
+	c       *Case
+	g       *Graph
+	seed    int64
+	phase   Phase
+	turns   []Turn
+	speaker Speaker
+	// addressedBy is who gave a witness the floor.
+	addressedBy Speaker
+	// turnsLeft is how many turns remain before closing (interrogation only).
+	turnsLeft int
+}
+
+// caseRecord renders the case record as the roles see it.
+func caseRecord(c *Case) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CASE: %s (%s case, id %s)\n", c.Title, c.Kind, c.ID)
+	what := "Charge"
+	if c.Kind == Civil {
+		what = "Claim"
+	}
+	fmt.Fprintf(&b, "%s: %s\n", what, c.Charge)
+	fmt.Fprintf(&b, "Defendant: %s. %s\n", c.Defendant.Name, c.Defendant.Description)
+	fmt.Fprintf(&b, "Facts: %s\n", c.Summary)
+	b.WriteString("Evidence:\n")
+	for _, e := range c.Evidence {
+		fmt.Fprintf(&b, "- %s %s: %s\n", e.ID, e.Name, e.Description)
+	}
+	b.WriteString("Witnesses:\n")
+	for _, w := range c.Witnesses {
+		fmt.Fprintf(&b, "- %s (tag Witness_%s), %s, called by the %s. Manner: %s\n", w.Name, w.ID, w.Occupation, w.CalledBy, w.Personality)
+	}
+	fmt.Fprintf(&b, "The defense seeks: %s\n", c.DefenseGoal)
+	return b.String()
+}
+
+// history renders the turns so far, one numbered line each.
+func history(turns []Turn) string {
+	if len(turns) == 0 {
+		return "(nothing has been said yet)"
+	}
+	var b strings.Builder
+	for i, t := range turns {
+		fmt.Fprintf(&b, "[%d] %s: %s\n", i+1, t.Speaker, t.Text)
+	}
+	return b.String()
+}
+
+// task says what the speaker must do with this turn.
+func (v *turnView) task() string {
+	switch v.phase {
+	case PhaseIntroduction:
+		switch v.speaker {
+		case Judge:
+			return "Open the trial: introduce the case, the charge and the parties, and invite the Prosecutor's opening statement."
+		case Prosecutor:
+			return "Give your opening statement: what you will prove and with which evidence."
+		}
+		return "Give the defense's opening statement."
+	case PhaseVerdict:
+		return "Pronounce the verdict."
+	case PhaseClosing:
+		return "Give your closing statement: sum up the testimony and the evidence for your side. Do not question anyone."
+	}
+	if v.speaker.IsWitness() {
+		return fmt.Sprintf("%s has just addressed you. Answer them.", v.g.Name(v.addressedBy))
+	}
+	if v.speaker == Judge && v.turnsLeft <= 4 {
+		return fmt.Sprintf("Only about %d turns remain before closing statements: bring the hearing to an end.", v.turnsLeft)
+	}
+	return "Take your turn in the interrogation."
+}
+
+// roleRequest builds the request for a role's next turn.
+func roleRequest(v *turnView) *llm.Request {
+	var sys strings.Builder
+	sys.WriteString(roleBrief(v.speaker))
+	sys.WriteString("\n\n")
+	sys.WriteString(caseRecord(v.c))
+	if w, ok := v.c.Witness(v.speaker.WitnessID()); ok {
+		fmt.Fprintf(&sys, "\nYou are %s, %s. Your manner: %s\nWhat you know (and all you may testify to):\n", w.Name, w.Occupation, w.Personality)
+		for _, k := range w.Knows {
+			fmt.Fprintf(&sys, "- %s\n", k)
+		}
+	}
+	fmt.Fprintf(&sys, "\nTrial seed: %d. Let it shape your wording and choices; never mention it.\n", v.seed)
+	fmt.Fprintf(&sys, "Reply with your spoken words only: no name label, no stage directions, no routing tags. A few sentences at most.")
+
+	var user strings.Builder
+	user.WriteString("The record of the hearing so far:\n\n")
+	user.WriteString(history(v.turns))
+	fmt.Fprintf(&user, "\nPhase: %s. You are %s. %s", v.phase, v.g.Name(v.speaker), v.task())
+	return llm.UserText(sys.String(), user.String())
+}
+
+const analyzerSystem = `You are the clerk who decides who speaks next in a courtroom. You read one turn and name the speaker it hands the floor to.
+Rules:
+- If the turn questions or addresses a witness, the next speaker is that witness.
+- If it addresses the Judge (a request, an objection, "Your Honour"), the next speaker is the Judge.
+- If the Judge gives the floor to a party or calls a witness, that party or witness speaks next.
+- If the Judge declares the hearing over and moves to closing statements, answer Verdict.
+- Otherwise, hand the floor to the opposing side.
+Answer with exactly one tag and nothing else: <NextSpeaker: X>, where X is one of the allowed names listed.`
+
+// analyzerRequest asks who speaks after the last turn, among the allowed speakers.
+func analyzerRequest(v *turnView, allowed []Speaker) *llm.Request {
+	var user strings.Builder
+	user.WriteString("Speakers in this court:\n")
+	for _, s := range allowed {
+		switch {
+		case s.IsWitness():
+			w, _ := v.c.Witness(s.WitnessID())
+			fmt.Fprintf(&user, "- %s: the witness %s, %s\n", s, w.Name, w.Occupation)
+		case s == Verdict:
+			fmt.Fprintf(&user, "- %s: the hearing is over; go to closing statements\n", s)
+		default:
+			fmt.Fprintf(&user, "- %s\n", s)
+		}
+	}
+	if n := len(v.turns); n >= 2 {
+		prev := v.turns[n-2]
+		fmt.Fprintf(&user, "\nThe turn before (for context): %s: %s\n", prev.Speaker, prev.Text)
+	}
+	last := v.turns[len(v.turns)-1]
+	fmt.Fprintf(&user, "\nThe turn to route: %s: %s\n\nWho speaks next? Answer with one tag.", last.Speaker, last.Text)
+	return llm.UserText(analyzerSystem, user.String())
+}
+
+// reask continues a conversation after an unusable reply, saying what was wrong.
+func reask(req *llm.Request, bad, why string) *llm.Request {
+	out := *req
+	out.Messages = append(append([]llm.Message(nil), req.Messages...),
+		llm.Message{Role: llm.RoleAssistant, Text: bad},
+		llm.Message{Role: llm.RoleUser, Text: why})
+	return &out
+}
+
+func tagReask(allowed []Speaker, problem string) string {
+	names := make([]string, len(allowed))
+	for i, s := range allowed {
+		names[i] = string(s)
+	}
+	return fmt.Sprintf("That answer cannot be used (%s). Answer with exactly one tag <NextSpeaker: X>, X one of: %s.", problem, strings.Join(names, ", "))
+}
+
+const summarySystem = `You are the court reporter. Summarise the whole hearing below for the bench: what each side claimed, what each witness actually said (and what they could not say), which evidence was used and how, every objection and ruling, and what stayed unproven. Be faithful and neutral: do not judge the case, and do not add anything that was not said.`
+
+// summaryRequest asks for the summary A of the whole history.
+func summaryRequest(c *Case, turns []Turn) *llm.Request {
+	user := fmt.Sprintf("Case: %s. %s: %s. Defendant: %s.\n\nThe full record of the hearing:\n\n%s\nWrite the summary.",
+		c.Title, map[Kind]string{Criminal: "Charge", Civil: "Claim"}[c.Kind], c.Charge, c.Defendant.Name, history(turns))
+	return llm.UserText(summarySystem, user)
+}
+
+// rubric is the judge's standard, given to the evaluation alone.
+func rubric(k Kind) string {
+	std := "the prosecution must prove every element of the charge beyond reasonable doubt; any reasonable doubt favours the defendant"
+	if k == Civil {
+		std = "the claimant must show the claim is more likely true than not (the balance of probabilities)"
+	}
+	return `You decide the outcome of a trial from a summary of the hearing alone.
+Standard: ` + std + `.
+Weigh only what the summary says was established by testimony and evidence; arguments are not evidence, and a party's confidence proves nothing.
+The defense wins when its goal is met under this standard; otherwise it loses.
+Answer with a JSON object only: {"outcome": "win" or "loss", "justification": "two to four sentences citing what decided it"}.`
+}
+
+// evaluationSchema is the JSON schema of the evaluation's answer.
+var evaluationSchema = json.RawMessage(`{"type":"object","properties":{"outcome":{"type":"string","enum":["win","loss"]},"justification":{"type":"string"}},"required":["outcome","justification"],"additionalProperties":false}`)
+
+// evaluationRequest sees only the summary A, the defense goal G and the rubric: never the
+// raw history.
+func evaluationRequest(k Kind, summary, goal string) *llm.Request {
+	req := llm.UserText(rubric(k), fmt.Sprintf("Summary of the hearing:\n%s\n\nThe defense's goal: %s\n\nDecide.", summary, goal))
+	req.JSONSchema = evaluationSchema
+	req.SchemaName = "court_verdict"
+	return req
+}
+
+// verdictRequest asks the Judge to pronounce the decided verdict.
+func verdictRequest(v *turnView, outcome, justification string) *llm.Request {
+	req := roleRequest(v)
+	decided := "The defense's goal is met"
+	if outcome == OutcomeLoss {
+		decided = "The defense's goal is not met"
+	}
+	req.Messages[0].Text += fmt.Sprintf("\n\nThe court has deliberated. %s (%s). Reasons: %s\nPronounce the verdict now, in your own words, as the Judge: state the decision on the charge, give the reasons, and close the trial.",
+		decided, v.c.DefenseGoal, justification)
+	return req
+}

@@ -1,0 +1,706 @@
+package court
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+// The outcomes of a verdict: win means the defense goal was met.
+const (
+	OutcomeWin  = "win"
+	OutcomeLoss = "loss"
+)
+
+// Models names the model behind each role. Defense is set only when a model plays the
+// defense. The summariser and the evaluator of the verdict pipeline are asked of the
+// Judge's model.
+type Models struct {
+	Judge      llm.ModelName
+	Prosecutor llm.ModelName
+	Witness    llm.ModelName
+	Analyzer   llm.ModelName
+	Defense    llm.ModelName
+}
+
+func (m Models) of(a Agent) llm.ModelName {
+	switch a {
+	case AgentProsecutor:
+		return m.Prosecutor
+	case AgentWitness:
+		return m.Witness
+	case AgentAnalyzer:
+		return m.Analyzer
+	case AgentDefense:
+		return m.Defense
+	}
+	return m.Judge // judge, summary, evaluation
+}
+
+// Defaults of Settings.
+const (
+	DefaultTurnBudget  = 40
+	DefaultMaxRestarts = 3
+	DefaultReasks      = 2
+	// MaxMoveText is the longest defense move, in characters.
+	MaxMoveText = 4000
+)
+
+// Settings configure a trial.
+type Settings struct {
+	// TrialID names the trial in transcripts and in every call key; default
+	// "<case_id>-s<seed>". Give trials that differ in anything but case and seed (the
+	// models, say) their own ids, or a store-backed Asker will mix their replies.
+	TrialID string
+	Models  Models
+	// TurnBudget is how many turns the introduction and interrogation may take before
+	// the court moves to closing; default 40, at least 3 (the introduction).
+	TurnBudget int
+	// MaxRestarts is how many times a failed trial starts again; 0 means 3, negative
+	// means never.
+	MaxRestarts int
+	// Reasks is how many more times an unusable routing tag or evaluation is asked for;
+	// 0 means 2, negative means none.
+	Reasks int
+	// MaxTokens bounds every role's reply when set.
+	MaxTokens int
+}
+
+func (s Settings) withDefaults(c *Case, seed int64) (Settings, error) {
+	if s.TrialID == "" {
+		s.TrialID = fmt.Sprintf("%s-s%d", c.ID, seed)
+	}
+	switch {
+	case s.TurnBudget == 0:
+		s.TurnBudget = DefaultTurnBudget
+	case s.TurnBudget < len(IntroductionOrder):
+		return s, fmt.Errorf("turn budget %d: want at least %d (the introduction)", s.TurnBudget, len(IntroductionOrder))
+	}
+	switch {
+	case s.MaxRestarts == 0:
+		s.MaxRestarts = DefaultMaxRestarts
+	case s.MaxRestarts < 0:
+		s.MaxRestarts = 0
+	}
+	switch {
+	case s.Reasks == 0:
+		s.Reasks = DefaultReasks
+	case s.Reasks < 0:
+		s.Reasks = 0
+	}
+	return s, nil
+}
+
+// Call identifies one model call of a trial. Key is stable and unique within the trial:
+// "<trial>/a<attempt>/t<turn>/<agent>", with "/r<try>" for a re-ask; a trial run again
+// makes the same calls under the same keys, so a store keyed by them resumes it.
+type Call struct {
+	Key     string
+	Agent   Agent
+	Model   llm.ModelName
+	Attempt int
+	// Turn is the 1-based turn the call is for: the one being spoken, or for the
+	// analyzer the one being routed.
+	Turn int
+	// Try is 0 for the first ask and n for the n-th re-ask.
+	Try int
+}
+
+// Asker makes a trial's model calls. A reply given back from a store or cache need not
+// stream: the trial then reports its text as one delta.
+type Asker interface {
+	Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error)
+}
+
+// AskerFunc adapts a function to an Asker.
+type AskerFunc func(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error)
+
+// Ask implements Asker.
+func (f AskerFunc) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error) {
+	return f(ctx, call, req)
+}
+
+// Direct is an Asker that sends every call straight to the model named for its role.
+type Direct map[llm.ModelName]llm.Model
+
+// Ask implements Asker.
+func (d Direct) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error) {
+	m, ok := d[call.Model]
+	if !ok {
+		return nil, fmt.Errorf("no model %q for the %s", call.Model, call.Agent)
+	}
+	return m.Generate(ctx, req)
+}
+
+// Turn is one turn of a court transcript: check's turn and its phase.
+type Turn struct {
+	check.Turn
+	Phase Phase `json:"phase"`
+}
+
+// Reason is why a trial had to start again (spec section 3).
+type Reason string
+
+// The failures that restart a trial.
+const (
+	// ReasonEmpty: a role's reply was empty.
+	ReasonEmpty Reason = "empty"
+	// ReasonLoop: a role repeated one of the last three turns word for word.
+	ReasonLoop Reason = "loop"
+	// ReasonFreeze: a model still failed after its retries.
+	ReasonFreeze Reason = "freeze"
+	// ReasonTagging: the analyzer gave no usable routing tag after its re-asks.
+	ReasonTagging Reason = "tagging"
+	// ReasonBudget: twice the turn budget was spent without a verdict.
+	ReasonBudget Reason = "budget"
+	// ReasonVerdict: the evaluation gave no usable outcome after its re-asks.
+	ReasonVerdict Reason = "verdict"
+)
+
+// Restart records one failure of a trial.
+type Restart struct {
+	Reason Reason `json:"reason"`
+	// Turn is the 1-based turn of the failed attempt it happened at.
+	Turn int `json:"turn"`
+	// Attempt is the attempt that failed, 0 for the first.
+	Attempt int    `json:"attempt"`
+	Message string `json:"message"`
+}
+
+// failure is a catastrophic failure of the current attempt.
+type failure struct {
+	reason Reason
+	turn   int
+	msg    string
+}
+
+func (f *failure) Error() string { return fmt.Sprintf("%s at turn %d: %s", f.reason, f.turn, f.msg) }
+
+// VerdictRecord is the outcome of the verdict pipeline, kept with the trial.
+type VerdictRecord struct {
+	Outcome       string `json:"outcome"`
+	Justification string `json:"justification"`
+	Summary       string `json:"summary"`
+}
+
+// EventKind is the kind of a trial event.
+type EventKind string
+
+// The events of a trial; all but reset mirror the game API's SSE events (court.md
+// section 6).
+const (
+	EventTurn     EventKind = "turn"
+	EventDelta    EventKind = "delta"
+	EventReset    EventKind = "reset"
+	EventEnd      EventKind = "end"
+	EventAwaiting EventKind = "awaiting"
+	EventVerdict  EventKind = "verdict"
+	EventError    EventKind = "error"
+)
+
+// Event is one step of a trial reported to the caller. Attempt and Turn (1-based) place
+// it, so a client that sees a trial replayed can tell events it already has.
+type Event struct {
+	Kind    EventKind
+	Attempt int
+	Turn    int
+	// Speaker, Role and Phase describe the turn (turn events).
+	Speaker string
+	Role    check.Role
+	Phase   Phase
+	// Text is a piece of streamed text (delta events).
+	Text string
+	// Whole is the finished turn (end events).
+	Whole *Turn
+	// Outcome and Justification are the verdict (verdict events).
+	Outcome       string
+	Justification string
+	// Message and Restart describe a failure (error events): Restart says whether the
+	// trial starts again.
+	Message string
+	Restart bool
+}
+
+// Payload is the event's data as the game API sends it.
+func (e Event) Payload() any {
+	switch e.Kind {
+	case EventTurn:
+		return map[string]any{"speaker": e.Speaker, "role": e.Role, "phase": e.Phase}
+	case EventDelta:
+		return map[string]any{"text": e.Text}
+	case EventEnd:
+		return map[string]any{"turn": e.Whole}
+	case EventVerdict:
+		return map[string]any{"outcome": e.Outcome, "justification": e.Justification}
+	case EventError:
+		return map[string]any{"message": e.Message, "restart": e.Restart}
+	}
+	return map[string]any{}
+}
+
+// ErrAwaitingDefense is returned by Run when the defense has the floor and no move has
+// come yet (a Player's Next returns it for the same reason).
+var ErrAwaitingDefense = errors.New("court: awaiting the defense")
+
+// ErrNotAwaiting is returned by Submit when the defense does not have the floor.
+var ErrNotAwaiting = errors.New("court: the defense does not have the floor")
+
+// attempt is the state of one attempt at the trial: the FSM.
+type attempt struct {
+	n     int
+	seed  int64
+	phase Phase
+	turns []Turn
+	// next is who speaks next in the interrogation.
+	next Speaker
+	// addressedBy is who gave the floor to the witness speaking next.
+	addressedBy  Speaker
+	closing      int
+	defenseTurns int
+}
+
+// AttemptSeed is the seed of an attempt: the trial's own for the first, then one
+// derived from it and the attempt number (splitmix64), so restarts vary but replay.
+func AttemptSeed(seed int64, attempt int) int64 {
+	if attempt == 0 {
+		return seed
+	}
+	x := uint64(seed) + uint64(attempt)*0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	x ^= x >> 31
+	return int64(x % 1_000_000)
+}
+
+// Trial is one trial of a case: a state machine advanced by Run, one turn at a time.
+// It is not safe for concurrent use; a game server holds one lock per trial.
+type Trial struct {
+	c    *Case
+	g    *Graph
+	seed int64
+	s    Settings
+	ask  Asker
+	def  Player
+
+	cur      *attempt
+	last     []Turn // the turns of the latest attempt that had any
+	restarts []Restart
+	moves    []Move
+	verdict  *VerdictRecord
+	done     bool
+	awaiting bool
+	emit     func(Event)
+}
+
+// NewTrial prepares a trial of c with the given seed. def plays the defense: a *Human
+// (moves arrive through Submit), a *Script, or ModelDefense (then s.Models.Defense
+// must be set).
+func NewTrial(c *Case, seed int64, s Settings, ask Asker, def Player) (*Trial, error) {
+	s, err := s.withDefaults(c, seed)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := def.(ModelDefense); ok && s.Models.Defense == "" {
+		return nil, errors.New("a model defense needs Models.Defense")
+	}
+	t := &Trial{c: c, g: NewGraph(c), seed: seed, s: s, ask: ask, def: def}
+	t.cur = t.newAttempt(0)
+	return t, nil
+}
+
+func (t *Trial) newAttempt(n int) *attempt {
+	return &attempt{n: n, seed: AttemptSeed(t.seed, n), phase: PhaseIntroduction}
+}
+
+// Done says whether the trial is over: a verdict, or abandoned after its restarts.
+func (t *Trial) Done() bool { return t.done }
+
+// Awaiting says whether the trial stopped for the defense's move.
+func (t *Trial) Awaiting() bool { return t.awaiting && !t.done }
+
+// Phase is the current attempt's phase.
+func (t *Trial) Phase() Phase { return t.cur.phase }
+
+// Turns are the turns of the current attempt so far. Callers must not modify them.
+func (t *Trial) Turns() []Turn { return t.cur.turns }
+
+// Moves are the defense's moves the trial has used, in order, across attempts: with the
+// case, the seed, the settings and the same Asker answers, NewHuman(moves...) rebuilds
+// the trial exactly where it stood.
+func (t *Trial) Moves() []Move { return t.moves }
+
+// Verdict is the verdict pipeline's result, nil before it has run.
+func (t *Trial) Verdict() *VerdictRecord { return t.verdict }
+
+// Restarts lists every failure so far.
+func (t *Trial) Restarts() []Restart { return t.restarts }
+
+// Run advances the trial until it is over (nil), the defense has the floor and no move
+// has come (ErrAwaitingDefense: Submit one and Run again), or ctx ends or a defense move
+// is unusable (that error). A model's failure is not an error of Run: the trial restarts,
+// and is over with completed false after its restarts. emit, which may be nil, sees
+// every event.
+func (t *Trial) Run(ctx context.Context, emit func(Event)) error {
+	t.emit = emit
+	defer func() { t.emit = nil }()
+	for !t.done {
+		err := t.step(ctx)
+		var f *failure
+		switch {
+		case errors.As(err, &f) && ctx.Err() == nil:
+			t.fail(f)
+		case err != nil:
+			if errors.Is(err, ErrAwaitingDefense) {
+				t.awaiting = true
+				t.event(Event{Kind: EventAwaiting, Turn: len(t.cur.turns) + 1})
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Trial) event(e Event) {
+	if t.emit != nil {
+		e.Attempt = t.cur.n
+		t.emit(e)
+	}
+}
+
+// fail records a failure and starts the trial again, or abandons it.
+func (t *Trial) fail(f *failure) {
+	t.restarts = append(t.restarts, Restart{Reason: f.reason, Turn: f.turn, Attempt: t.cur.n, Message: f.msg})
+	again := len(t.restarts) <= t.s.MaxRestarts
+	t.event(Event{Kind: EventError, Turn: f.turn, Message: f.Error(), Restart: again})
+	if len(t.cur.turns) > 0 {
+		t.last = t.cur.turns
+	}
+	if !again {
+		t.done = true
+		return
+	}
+	t.cur = t.newAttempt(t.cur.n + 1)
+}
+
+// speakerNow is who has the floor.
+func (a *attempt) speakerNow() Speaker {
+	switch a.phase {
+	case PhaseIntroduction:
+		return IntroductionOrder[len(a.turns)]
+	case PhaseClosing:
+		return ClosingOrder[a.closing]
+	case PhaseVerdict:
+		return Judge
+	}
+	return a.next
+}
+
+// step produces one turn and passes the floor.
+func (t *Trial) step(ctx context.Context) error {
+	a := t.cur
+	n := len(a.turns) + 1
+	if len(a.turns) >= 2*t.s.TurnBudget {
+		return &failure{ReasonBudget, n, fmt.Sprintf("%d turns without a verdict", len(a.turns))}
+	}
+	if a.phase == PhaseVerdict {
+		return t.verdictStage(ctx)
+	}
+	sp := a.speakerNow()
+	var turn Turn
+	var move *Move
+	if sp == Defense {
+		m, text, err := t.defenseTurn(ctx)
+		if err != nil {
+			return err
+		}
+		move = &m
+		turn = t.newTurn(Defense, text)
+	} else {
+		text, err := t.roleTurn(ctx, sp, nil)
+		if err != nil {
+			return err
+		}
+		turn = t.newTurn(sp, text)
+	}
+	a.turns = append(a.turns, turn)
+	t.event(Event{Kind: EventEnd, Turn: n, Whole: &turn})
+	return t.route(ctx, sp, move)
+}
+
+func (t *Trial) newTurn(sp Speaker, text string) Turn {
+	role := check.RoleJudge
+	switch classOf(sp) {
+	case classProsecutor:
+		role = check.RoleProsecutor
+	case classDefense:
+		role = check.RoleDefense
+	case classWitness:
+		role = check.RoleWitness
+	}
+	return Turn{Turn: check.Turn{Speaker: t.g.Name(sp), Role: role, Text: text, Player: sp == Defense}, Phase: t.cur.phase}
+}
+
+// route passes the floor after sp's turn: the FSM, with the analyzer as its one
+// nondeterministic input.
+func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
+	a := t.cur
+	if move != nil && move.Kind == MoveRest && a.phase != PhaseClosing {
+		a.phase = PhaseClosing
+		return nil
+	}
+	switch a.phase {
+	case PhaseIntroduction:
+		if len(a.turns) == len(IntroductionOrder) {
+			a.phase, a.next = PhaseInterrogation, Judge
+			t.budgetCheck()
+		}
+		return nil
+	case PhaseClosing:
+		a.closing++
+		if a.closing == len(ClosingOrder) {
+			a.phase = PhaseVerdict
+		}
+		return nil
+	}
+	if t.budgetCheck() {
+		return nil
+	}
+	switch {
+	case sp.IsWitness():
+		a.next = a.addressedBy
+		return nil
+	case move != nil && move.Kind == MoveObject:
+		a.next = Judge
+		return nil
+	case move != nil && move.To != "":
+		a.next = move.To
+	default:
+		next, err := t.analyze(ctx, sp)
+		if err != nil {
+			return err
+		}
+		if next == Verdict {
+			a.phase = PhaseClosing
+			return nil
+		}
+		a.next = next
+	}
+	if a.next.IsWitness() {
+		a.addressedBy = sp
+	}
+	return nil
+}
+
+// budgetCheck moves an interrogation whose turn budget is spent to closing.
+func (t *Trial) budgetCheck() bool {
+	if t.cur.phase == PhaseInterrogation && len(t.cur.turns) >= t.s.TurnBudget {
+		t.cur.phase = PhaseClosing
+		return true
+	}
+	return false
+}
+
+func (t *Trial) call(a Agent, turn, try int) Call {
+	key := fmt.Sprintf("%s/a%d/t%d/%s", t.s.TrialID, t.cur.n, turn, a)
+	if try > 0 {
+		key += fmt.Sprintf("/r%d", try)
+	}
+	return Call{Key: key, Agent: a, Model: t.s.Models.of(a), Attempt: t.cur.n, Turn: turn, Try: try}
+}
+
+func (t *Trial) view(sp Speaker) *turnView {
+	a := t.cur
+	return &turnView{c: t.c, g: t.g, seed: a.seed, phase: a.phase, turns: a.turns, speaker: sp,
+		addressedBy: a.addressedBy, turnsLeft: t.s.TurnBudget - len(a.turns)}
+}
+
+func agentOf(sp Speaker) Agent {
+	switch classOf(sp) {
+	case classProsecutor:
+		return AgentProsecutor
+	case classWitness:
+		return AgentWitness
+	case classDefense:
+		return AgentDefense
+	}
+	return AgentJudge
+}
+
+// roleTurn asks the model of sp's role for its turn, streaming it; req, when set,
+// replaces the role's usual request.
+func (t *Trial) roleTurn(ctx context.Context, sp Speaker, req *llm.Request) (string, error) {
+	if req == nil {
+		req = roleRequest(t.view(sp))
+	}
+	if t.s.MaxTokens > 0 {
+		req.MaxTokens = t.s.MaxTokens
+	}
+	n := len(t.cur.turns) + 1
+	text, err := t.stream(ctx, t.call(agentOf(sp), n, 0), req, sp)
+	if err != nil {
+		return "", err
+	}
+	if text == "" {
+		return "", &failure{ReasonEmpty, n, fmt.Sprintf("the %s's reply was empty", agentOf(sp))}
+	}
+	if t.repeats(text) {
+		return "", &failure{ReasonLoop, n, fmt.Sprintf("the %s repeated a recent turn word for word", agentOf(sp))}
+	}
+	return text, nil
+}
+
+// stream asks for a turn's text, reporting it as it arrives. A reply that did not
+// stream (from a cache) or whose stream does not match it (a retry after a partial
+// stream) is reported whole, after a reset when anything was already shown.
+func (t *Trial) stream(ctx context.Context, call Call, req *llm.Request, sp Speaker) (string, error) {
+	turn := t.newTurn(sp, "")
+	t.event(Event{Kind: EventTurn, Turn: call.Turn, Speaker: turn.Speaker, Role: turn.Role, Phase: turn.Phase})
+	var shown strings.Builder
+	req.OnDelta = func(s string) {
+		shown.WriteString(s)
+		t.event(Event{Kind: EventDelta, Turn: call.Turn, Text: s})
+	}
+	// TODO(onreset): when llm.Request gains OnReset (called by the retry wrapper before
+	// it tries again), discard the partial text as soon as it is void:
+	//	req.OnReset = func() { shown.Reset(); t.event(Event{Kind: EventReset, Turn: call.Turn}) }
+	reply, err := t.ask.Ask(ctx, call, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", &failure{ReasonFreeze, call.Turn, fmt.Sprintf("the %s's model failed: %v", call.Agent, err)}
+	}
+	if shown.String() != reply.Text {
+		if shown.Len() > 0 {
+			t.event(Event{Kind: EventReset, Turn: call.Turn})
+		}
+		if reply.Text != "" {
+			t.event(Event{Kind: EventDelta, Turn: call.Turn, Text: reply.Text})
+		}
+	}
+	return strings.TrimSpace(reply.Text), nil
+}
+
+// repeats says whether text is word for word one of the last three turns.
+func (t *Trial) repeats(text string) bool {
+	norm := strings.Join(strings.Fields(text), " ")
+	turns := t.cur.turns
+	for i := len(turns) - 1; i >= 0 && i >= len(turns)-3; i-- {
+		if strings.Join(strings.Fields(turns[i].Text), " ") == norm {
+			return true
+		}
+	}
+	return false
+}
+
+// analyze asks the Sentence Analyzer who speaks after sp, re-asking an unusable tag.
+func (t *Trial) analyze(ctx context.Context, sp Speaker) (Speaker, error) {
+	allowed := t.g.Next(sp)
+	n := len(t.cur.turns)
+	req := analyzerRequest(t.view(sp), allowed)
+	var problem string
+	for try := 0; try <= t.s.Reasks; try++ {
+		reply, err := t.ask.Ask(ctx, t.call(AgentAnalyzer, n, try), req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return "", &failure{ReasonFreeze, n, fmt.Sprintf("the analyzer's model failed: %v", err)}
+		}
+		next, err := ParseTag(reply.Text)
+		switch {
+		case err != nil:
+			problem = err.Error()
+		case !t.g.Has(next):
+			problem = fmt.Sprintf("%s is not a speaker of this case", next)
+		case !t.g.Allowed(sp, next):
+			problem = fmt.Sprintf("the floor cannot pass from %s to %s", sp, next)
+		default:
+			return next, nil
+		}
+		req = reask(req, reply.Text, tagReask(allowed, problem))
+	}
+	return "", &failure{ReasonTagging, n, fmt.Sprintf("no usable routing tag after %d asks: %s", t.s.Reasks+1, problem)}
+}
+
+// verdictStage runs the verdict pipeline and the Judge's last turn.
+func (t *Trial) verdictStage(ctx context.Context) error {
+	a := t.cur
+	n := len(a.turns) + 1
+	ask := func(c Call, req *llm.Request) (string, error) {
+		reply, err := t.ask.Ask(ctx, c, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return "", &failure{ReasonFreeze, n, fmt.Sprintf("the %s's model failed: %v", c.Agent, err)}
+		}
+		return strings.TrimSpace(reply.Text), nil
+	}
+	summary, err := ask(t.call(AgentSummary, n, 0), summaryRequest(t.c, a.turns))
+	if err != nil {
+		return err
+	}
+	if summary == "" {
+		return &failure{ReasonEmpty, n, "the summary was empty"}
+	}
+	req := evaluationRequest(t.c.Kind, summary, t.c.DefenseGoal)
+	var ev evaluation
+	var problem string
+	for try := 0; ; try++ {
+		text, err := ask(t.call(AgentEvaluation, n, try), req)
+		if err != nil {
+			return err
+		}
+		if ev, problem = parseEvaluation(text); problem == "" {
+			break
+		}
+		if try >= t.s.Reasks {
+			return &failure{ReasonVerdict, n, "no usable evaluation: " + problem}
+		}
+		req = reask(req, text, "That answer cannot be used ("+problem+`). Answer with only the JSON object {"outcome": "win" or "loss", "justification": "…"}.`)
+	}
+	text, err := t.roleTurn(ctx, Judge, verdictRequest(t.view(Judge), ev.Outcome, ev.Justification))
+	if err != nil {
+		return err
+	}
+	turn := t.newTurn(Judge, text)
+	a.turns = append(a.turns, turn)
+	t.event(Event{Kind: EventEnd, Turn: n, Whole: &turn})
+	t.verdict = &VerdictRecord{Outcome: ev.Outcome, Justification: ev.Justification, Summary: summary}
+	t.event(Event{Kind: EventVerdict, Turn: n, Outcome: ev.Outcome, Justification: ev.Justification})
+	t.done = true
+	return nil
+}
+
+type evaluation struct {
+	Outcome       string `json:"outcome"`
+	Justification string `json:"justification"`
+}
+
+// parseEvaluation reads the evaluator's JSON; problem says what is wrong with it. A
+// reply wrapped in a code fence or in prose around one object is accepted.
+func parseEvaluation(text string) (evaluation, string) {
+	var ev evaluation
+	s := text
+	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
+		s = s[i : j+1]
+	}
+	if err := json.Unmarshal([]byte(s), &ev); err != nil {
+		return ev, "not a JSON object"
+	}
+	ev.Outcome = strings.ToLower(strings.TrimSpace(ev.Outcome))
+	ev.Justification = strings.TrimSpace(ev.Justification)
+	if ev.Outcome != OutcomeWin && ev.Outcome != OutcomeLoss {
+		return ev, fmt.Sprintf("outcome %q is not win or loss", ev.Outcome)
+	}
+	if ev.Justification == "" {
+		return ev, "the justification is empty"
+	}
+	return ev, ""
+}
