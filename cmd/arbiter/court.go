@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbiter-eval/arbiter/internal/court"
+)
+
+func init() { commandGroups = append(commandGroups, (*app).courtCmd) }
+
+func (a *app) courtCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "court",
+		Short: "The LLM Court: case records for the courtroom game and its simulated trials",
+		Long: `The LLM Court: a courtroom where LLM agents play the judge, the prosecutor and the
+witnesses and the defense is played by a person or a model.
+
+Case records (JSON, or JSONL with one per line) follow ../shared/spec/court.md section 1;
+five cases are bundled (summit-ridge, chateau-trespass, museum-code, dukes-yard,
+haunted-estate).`,
+	}
+	cmd.AddCommand(a.courtValidateCmd())
+	return cmd
+}
+
+func (a *app) courtValidateCmd() *cobra.Command {
+	var path string
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check case records against the contract; exit 2 listing every error",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var (
+				cases []*court.Case
+				err   error
+			)
+			if path == "builtin" {
+				cases, err = court.Builtin()
+			} else {
+				cases, err = court.LoadCases(path)
+			}
+			if err != nil {
+				var ve *court.ValidationError
+				if errors.As(err, &ve) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+					return usageError{err}
+				}
+				return err
+			}
+			for _, c := range cases {
+				fmt.Fprintf(a.stdout, "%s: ok: %s (%s), %d evidence, %d witnesses\n",
+					c.ID, c.Title, c.Kind, len(c.Evidence), len(c.Witnesses))
+			}
+			fmt.Fprintf(a.stdout, "%d case(s) valid\n", len(cases))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&path, "cases", "builtin", "case records: a .json or .jsonl file, a folder of them, or builtin")
+	return cmd
+}
