@@ -14,12 +14,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/llm"
-	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
-
-func init() { commandGroups = append(commandGroups, (*app).checkCmd) }
 
 func (a *app) checkCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -55,24 +53,8 @@ func registerModelFlags(cmd *cobra.Command, rf *runFlags, flag, help string) {
 
 // checkExec opens the store and the models of a stage.
 func (a *app) checkExec(ctx context.Context, rf *runFlags) (*check.Exec, func(), error) {
-	ms, err := a.openModels(rf, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := a.openStore(ctx, rf.db)
-	if err != nil {
-		return nil, nil, err
-	}
-	e := &check.Exec{Store: st, Models: ms.byName, Concurrency: rf.concurrency, NoCache: rf.noCache,
-		Local:     func(n llm.ModelName) bool { return ms.local[n] },
-		Progress:  func(label string) runner.Progress { return a.progress(label, ms.counters) },
-		Counters:  ms.counters,
-		Log:       a.log,
-		Version:   versionString(),
-		Reachable: func(ctx context.Context) error { return a.checkReachable(ctx, rf, ms) },
-		Endpoint:  ms.endpointFunc(rf.baseURL),
-	}
-	return e, func() { st.Close() }, nil
+	sess, _, done, err := a.session(ctx, rf, nil)
+	return sess, done, err
 }
 
 // inputError makes a validation problem bad input (exit 2), one line per problem.
@@ -382,7 +364,7 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 	cmd.Flags().StringArrayVar(&transcripts, "transcripts", []string{"builtin"}, "transcript file or folder (JSON, JSONL or Speaker: text), or builtin (repeatable)")
 	cmd.Flags().StringVar(&checklist, "checklist", "builtin", "checklist file (YAML) or builtin (38 LLM Court questions)")
 	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one")
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "report format: text, md, csv, latex or json")
+	reportFormatFlag(cmd.Flags(), &format)
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
 	cmd.Flags().IntVar(&opt.BatchSize, "batch", 10, "questions per judge request")
 	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (0: none)")
@@ -417,11 +399,7 @@ func loadCases(path string) (map[string]string, error) {
 	}
 	var m map[string]string
 	if err := yaml.Unmarshal(b, &m); err != nil {
-		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		return nil, badInput("%s: want a mapping of case_id to description: %s", path, msg)
+		return nil, badInput("%s: want a mapping of case_id to description: %s", path, input.YAMLError(err))
 	}
 	return m, nil
 }
@@ -454,8 +432,8 @@ replies again, and prints them in any format. It never calls a model.`,
 		},
 	}
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
-	cmd.Flags().StringVar(&db, "db", "", "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().StringVar(&runRef, "run", "latest", "judge run id (or a unique prefix); see 'arbiter runs --kind check-judge'")
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "report format: text, md, csv, latex or json")
+	reportFormatFlag(cmd.Flags(), &format)
 	return cmd
 }

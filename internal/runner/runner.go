@@ -232,7 +232,7 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*
 	if p.Outcome != nil {
 		res.Outcome = p.Outcome(j, reply)
 	}
-	return res, key, res.Source
+	return res, key, string(res.Source)
 }
 
 // writer group-commits results: whatever has arrived while the last transaction was
