@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
-	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 )
 
@@ -223,7 +222,7 @@ func countErrors(r *seduce.Results) int {
 }
 
 func (a *app) writeSeduce(res *seduce.Results, f *seduceFlags) error {
-	if err := report.WriteSeduce(a.stdout, res, f.format); err != nil {
+	if err := seduce.WriteReport(a.stdout, res, f.format); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	if f.figures == "" {
@@ -232,7 +231,7 @@ func (a *app) writeSeduce(res *seduce.Results, f *seduceFlags) error {
 	if err := os.MkdirAll(f.figures, 0o755); err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
-	for _, fig := range report.SeduceFigures(res) {
+	for _, fig := range seduce.Figures(res) {
 		path := filepath.Join(f.figures, fig.Name+".svg")
 		if err := os.WriteFile(path, fig.SVG, 0o644); err != nil {
 			return fmt.Errorf("figure %s: %w", path, err)

@@ -88,7 +88,7 @@ func buildReport(ctx context.Context, st *store.Store, run *store.Run, score fun
 		if err != nil {
 			return nil, err
 		}
-		return &runReport{Tables: report.SeduceTables(res), Figures: report.SeduceFigures(res)}, nil
+		return &runReport{Tables: seduce.Tables(res), Figures: seduce.Figures(res)}, nil
 	case check.RunKind:
 		j, err := check.Rescore(ctx, st, string(run.ID))
 		if err != nil {
