@@ -10,8 +10,6 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/court"
 )
 
-func init() { commandGroups = append(commandGroups, (*app).courtCmd) }
-
 func (a *app) courtCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "court",

@@ -13,7 +13,7 @@ import (
 // with placeholder keys, so the example cannot rot into names arbiter rejects. Nothing is
 // sent.
 func TestExampleStudyOpens(t *testing.T) {
-	e, err := loadExperiment("../../examples/paper-study.yaml")
+	e, err := seduce.LoadExperiment("../../examples/paper-study.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,14 +31,12 @@ func TestExampleStudyOpens(t *testing.T) {
 	if len(file.Limits) == 0 {
 		t.Error("the example config sets no limits")
 	}
-	for _, s := range e.Models {
-		name, err := llm.ParseModelName(s)
-		if err != nil {
-			t.Errorf("model %q: %v", s, err)
-			continue
-		}
-		if _, err := providers.Open(name, env, providers.Options{Builtins: seduce.Baselines(seduce.DefaultTaxonomy())}); err != nil {
-			t.Errorf("model %s: %v", s, err)
-		}
+	set, err := providers.OpenAll(e.Models, providers.Settings{Env: env, PerModel: file.Limits, Retry: llm.DefaultRetry(),
+		Builtins: seduce.Baselines(seduce.DefaultTaxonomy())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Names) != len(e.Models) {
+		t.Errorf("opened %d models of the %d the study names", len(set.Names), len(e.Models))
 	}
 }

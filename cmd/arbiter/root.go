@@ -103,14 +103,11 @@ environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) or a --config fi
 		return usageError{fmt.Errorf("%s: %w (see '%s --help')", cmd.CommandPath(), err, cmd.CommandPath())}
 	})
 	root.AddCommand(a.versionCmd())
-	for _, add := range commandGroups {
-		root.AddCommand(asGroup(add(a)))
+	for _, cmd := range []*cobra.Command{a.checkCmd(), a.courtCmd(), a.runsCmd(), a.seduceCmd(), a.serveCmd()} {
+		root.AddCommand(asGroup(cmd))
 	}
 	return root
 }
-
-// commandGroups are added by the files that define them.
-var commandGroups []func(*app) *cobra.Command
 
 func (a *app) versionCmd() *cobra.Command {
 	return &cobra.Command{

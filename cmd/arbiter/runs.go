@@ -5,9 +5,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-)
 
-func init() { commandGroups = append(commandGroups, (*app).runsCmd) }
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
 
 func (a *app) runsCmd() *cobra.Command {
 	var db, kind string
@@ -22,7 +22,7 @@ func (a *app) runsCmd() *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			runs, err := st.Runs(ctx, kind)
+			runs, err := st.Runs(ctx, store.Kind(kind))
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func (a *app) runsCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().StringVar(&db, "db", "", "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().StringVar(&kind, "kind", "", "only runs of this kind: seduce, check-augment, check-filter or check-judge")
 	return cmd
 }

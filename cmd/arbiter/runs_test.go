@@ -20,7 +20,12 @@ func TestRunsListsStoredRuns(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[1], "seduce-") || !strings.Contains(lines[1], " done ") || !strings.Contains(lines[1], " 8 ") {
 		t.Errorf("runs printed\n%s\nwant a header and one done seduce run with 8 answers", r.stdout)
 	}
-	if r := arbiter(t, nil, "runs", "--db", db, "--kind", "check-judge"); strings.Count(strings.TrimSpace(r.stdout), "\n") != 0 {
-		t.Errorf("runs --kind check-judge printed runs of another kind:\n%s", r.stdout)
+	r = arbiter(t, nil, "runs", "--db", db, "--kind", "check-judge")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "RUN") || strings.Count(strings.TrimSpace(r.stdout), "\n") != 0 {
+		t.Errorf("runs --kind check-judge: exit %d, printed\n%s\nwant exit 0 and the header alone (%s)", r.code, r.stdout, r.stderr)
+	}
+	r = arbiter(t, nil, "runs", "--db", db, "--kind", "seduce")
+	if r.code != 0 || strings.Count(strings.TrimSpace(r.stdout), "\n") != 1 {
+		t.Errorf("runs --kind seduce: exit %d, printed\n%s\nwant exit 0 and the one seduce run (%s)", r.code, r.stdout, r.stderr)
 	}
 }

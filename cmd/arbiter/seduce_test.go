@@ -346,8 +346,14 @@ func TestSIGINTStopsCleanly(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for srv.Requests() < 200 {
+	deadline := time.Now().Add(60 * time.Second)
+	for srv.Requests() < 200 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
+	}
+	if srv.Requests() < 200 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the run sent %d requests in a minute; want 200 before the interrupt\n%s", srv.Requests(), stderr.String())
 	}
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()

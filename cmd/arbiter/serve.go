@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -11,12 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiter-eval/arbiter/internal/seduce"
-	"github.com/arbiter-eval/arbiter/internal/store"
 	"github.com/arbiter-eval/arbiter/internal/web"
 )
-
-func init() { commandGroups = append(commandGroups, (*app).serveCmd) }
 
 // shutdownGrace is how long requests in flight may finish after Ctrl-C.
 const shutdownGrace = 5 * time.Second
@@ -44,7 +39,7 @@ check too. Ctrl-C stops it cleanly.`,
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, host:port (port 0 picks a free one)")
-	cmd.Flags().StringVar(&db, "db", "", "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().BoolVar(&public, "public", false, "allow an address other than loopback, and any Host header (the UI has no login)")
 	return cmd
 }
@@ -62,7 +57,7 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool) error {
 		return err
 	}
 	defer st.Close()
-	srv, err := web.New(web.Options{Store: st, Seduce: a.scoreStored, Log: a.log, Public: public})
+	srv, err := web.New(web.Options{Store: st, Log: a.log, Public: public})
 	if err != nil {
 		return err
 	}
@@ -100,27 +95,4 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// scoreStored rescores a stored seduce run for the web UI the way 'seduce report' does:
-// the datasets and taxonomy its configuration names, the default bootstrap.
-func (a *app) scoreStored(ctx context.Context, st *store.Store, r *store.Run) (*seduce.Results, error) {
-	var cfg runConfig
-	if err := json.Unmarshal(r.Config, &cfg); err != nil {
-		return nil, fmt.Errorf("run %s: config: %w", r.ID, err)
-	}
-	f := seduceFlags{datasets: cfg.Datasets, taxonomy: cfg.Taxonomy, bootstrap: 1000, seed: 1}
-	tax, err := f.loadTaxonomy()
-	if err != nil {
-		return nil, err
-	}
-	ds, _, err := loadDatasets(f.datasets, tax)
-	if err != nil {
-		return nil, err
-	}
-	if ds.Hash != r.DatasetHash {
-		return nil, fmt.Errorf("run %s scored dataset %s (hash %.12s) but it now hashes to %.12s; 'arbiter seduce report --dataset' can score it against the original file",
-			r.ID, strings.Join(cfg.Datasets, "+"), r.DatasetHash, ds.Hash)
-	}
-	return a.scoreRun(ctx, st, r.ID, ds, tax, &f, nil)
 }

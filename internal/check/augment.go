@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -78,19 +79,20 @@ const maxQuestionLen = 300
 func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions) (*AugmentResult, error) {
 	opt.defaults()
 	config := struct {
-		Kind       string        `json:"kind"`
+		Kind       store.Kind    `json:"kind"`
 		Dimensions string        `json:"dimensions"`
 		Generator  llm.ModelName `json:"generator"`
 		Min, Max   int
 		Repairs    int    `json:"repairs"`
 		Prompts    string `json:"prompts"`
-	}{"check-augment", dims.Hash, opt.Generator, opt.Min, opt.Max, opt.Repairs, PromptHash()}
-	run, err := e.begin(ctx, "check-augment", config, dims.Hash)
+	}{AugmentKind, dims.Hash, opt.Generator, opt.Min, opt.Max, opt.Repairs, PromptHash()}
+	run, err := e.Begin(ctx, runner.Identity{Kind: AugmentKind, Config: config, InputHash: dims.Hash, PromptHash: PromptHash()})
 	if err != nil {
 		return nil, err
 	}
 	type slot struct{ dim, sub int }
-	var tasks []jsonTask
+	var tasks []runner.JSONTask
+	var labels []string
 	var slots []slot
 	var strategies []string
 	for di := range dims.Dims {
@@ -106,22 +108,22 @@ func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions)
 					Min, Max int
 				}{dims.Domain, d, s, strategy, opt.Min, opt.Max}
 				seeds := len(s.Seeds)
-				tasks = append(tasks, jsonTask{
-					item:  criterionID(d, s) + "/" + strategy,
-					label: criterionLabel(d, s) + " (" + strategy + ")",
-					conv: conversation{system: render("augment_system", nil), schema: augmentSchema,
-						msgs: []llm.Message{{Role: llm.RoleUser, Text: render("augment", data)}}},
-					result: func(reply string) []string { return checkAugmentReply(reply, seeds, opt.Min, opt.Max) },
+				tasks = append(tasks, runner.JSONTask{
+					Item: criterionID(d, s) + "/" + strategy,
+					Conv: runner.Conversation{System: render("augment_system", nil), Schema: augmentSchema,
+						Messages: []llm.Message{{Role: llm.RoleUser, Text: render("augment", data)}}},
+					Check: func(reply string) []string { return checkAugmentReply(reply, seeds, opt.Min, opt.Max) },
 				})
+				labels = append(labels, criterionLabel(d, s)+" ("+strategy+")")
 				slots = append(slots, slot{di, si})
 				strategies = append(strategies, strategy)
 			}
 		}
 	}
 	res := &AugmentResult{Run: run}
-	outs, err := e.askJSON(ctx, run, "augment", opt.Generator, tasks, opt.Repairs, &res.Requests)
+	outs, err := e.AskJSON(ctx, run, "augment", opt.Generator, tasks, opt.Repairs, repairTurn, &res.Requests)
 	if err != nil {
-		return nil, e.finish(ctx, run, err, false)
+		return nil, e.Finish(ctx, run, err, false)
 	}
 	pool := &Checklist{Name: slug(dims.Domain.Name) + "-pool", Version: 1, Domain: dims.Domain}
 	for _, d := range dims.Dims {
@@ -141,7 +143,7 @@ func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions)
 			if msg == "" {
 				msg = fmt.Sprintf("reply still unusable after %d asks: %s", o.Asks, strings.Join(o.Problems, "; "))
 			}
-			res.Problems = append(res.Problems, Problem{Stage: "augment", Where: tasks[i].label, Msg: msg})
+			res.Problems = append(res.Problems, Problem{Stage: "augment", Where: labels[i], Msg: msg})
 			continue
 		}
 		var r augmentReply
@@ -160,7 +162,7 @@ func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions)
 	pool.Hash = canonicalHash(pool.Domain, pool.Dims, true)
 	pool.StatedHash = pool.Hash
 	res.Pool = pool
-	if err := e.finish(ctx, run, nil, len(res.Problems) > 0); err != nil {
+	if err := e.Finish(ctx, run, nil, len(res.Problems) > 0); err != nil {
 		return nil, err
 	}
 	return res, nil

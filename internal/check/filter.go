@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -169,19 +170,19 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 		return res, nil
 	}
 	config := struct {
-		Kind    string        `json:"kind"`
+		Kind    store.Kind    `json:"kind"`
 		Pool    string        `json:"pool"`
 		Model   llm.ModelName `json:"model"`
 		Overlap float64       `json:"overlap"`
 		Repairs int           `json:"repairs"`
 		Prompts string        `json:"prompts"`
-	}{"check-filter", pool.Hash, opt.Model, opt.Overlap, opt.Repairs, PromptHash()}
-	run, err := e.begin(ctx, "check-filter", config, pool.Hash)
+	}{FilterKind, pool.Hash, opt.Model, opt.Overlap, opt.Repairs, PromptHash()}
+	run, err := e.Begin(ctx, runner.Identity{Kind: FilterKind, Config: config, InputHash: pool.Hash, PromptHash: PromptHash()})
 	if err != nil {
 		return nil, err
 	}
 	res.Run = run
-	var tasks []jsonTask
+	var tasks []runner.JSONTask
 	var dimOf []int
 	for di := range cl.Dims {
 		d := &cl.Dims[di]
@@ -216,18 +217,17 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 			Others []Dimension
 			Groups []group
 		}{cl.Domain, d, others, groups}
-		tasks = append(tasks, jsonTask{
-			item:  d.Short,
-			label: d.Name,
-			conv: conversation{system: render("filter_system", nil), schema: filterSchema,
-				msgs: []llm.Message{{Role: llm.RoleUser, Text: render("filter", data)}}},
-			result: func(reply string) []string { return checkFilterReply(reply, ids) },
+		tasks = append(tasks, runner.JSONTask{
+			Item: d.Short,
+			Conv: runner.Conversation{System: render("filter_system", nil), Schema: filterSchema,
+				Messages: []llm.Message{{Role: llm.RoleUser, Text: render("filter", data)}}},
+			Check: func(reply string) []string { return checkFilterReply(reply, ids) },
 		})
 		dimOf = append(dimOf, di)
 	}
-	outs, err := e.askJSON(ctx, run, "filter", opt.Model, tasks, opt.Repairs, &res.Requests)
+	outs, err := e.AskJSON(ctx, run, "filter", opt.Model, tasks, opt.Repairs, repairTurn, &res.Requests)
 	if err != nil {
-		return nil, e.finish(ctx, run, err, false)
+		return nil, e.Finish(ctx, run, err, false)
 	}
 	for i, o := range outs {
 		d := &cl.Dims[dimOf[i]]
@@ -262,7 +262,7 @@ func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*
 	}
 	cl.Hash = canonicalHash(cl.Domain, cl.Dims, true)
 	cl.StatedHash = cl.Hash
-	if err := e.finish(ctx, run, nil, len(res.Problems) > 0); err != nil {
+	if err := e.Finish(ctx, run, nil, len(res.Problems) > 0); err != nil {
 		return nil, err
 	}
 	return res, nil

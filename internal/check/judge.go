@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -14,7 +15,7 @@ import (
 )
 
 // RunKind is the store's kind for judge runs.
-const RunKind = "check-judge"
+const RunKind store.Kind = "check-judge"
 
 // JudgeOptions configure Judge.
 type JudgeOptions struct {
@@ -101,7 +102,7 @@ type checklistDoc struct {
 
 // judgeConfig identifies a judge run: the same inputs land in the same run and resume it.
 type judgeConfig struct {
-	Kind        string           `json:"kind"`
+	Kind        store.Kind       `json:"kind"`
 	Checklist   checklistDoc     `json:"checklist"`
 	Transcripts []TranscriptMeta `json:"transcripts"`
 	Judges      []llm.ModelName  `json:"judges"`
@@ -145,7 +146,7 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 	}
 	cfg := judgeConfig{Kind: RunKind, Checklist: docOf(cl), Transcripts: metas, Judges: opt.Judges,
 		Replicates: opt.Replicates, BatchSize: opt.BatchSize, FollowUps: opt.FollowUps, Prompts: PromptHash()}
-	run, err := e.begin(ctx, RunKind, cfg, store.Hash([]byte(all.String())))
+	run, err := e.Begin(ctx, runner.Identity{Kind: RunKind, Config: cfg, InputHash: store.Hash([]byte(all.String())), PromptHash: PromptHash()})
 	if err != nil {
 		return nil, err
 	}
@@ -160,9 +161,9 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 	}
 	j, err := judge(ctx, e, run, cl, cfg, prompt)
 	if err != nil {
-		return nil, e.finish(ctx, run, err, false)
+		return nil, e.Finish(ctx, run, err, false)
 	}
-	if err := e.finish(ctx, run, nil, j.Failed > 0); err != nil {
+	if err := e.Finish(ctx, run, nil, j.Failed > 0); err != nil {
 		return nil, err
 	}
 	return j, nil
@@ -171,15 +172,13 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 // Rescore rebuilds a judge run's Judgement from the store alone, parsing the stored
 // replies again; it asks no model. ref is a run id, a unique prefix of one, or "latest".
 func Rescore(ctx context.Context, st *store.Store, ref string) (*Judgement, error) {
-	runs, err := st.Runs(ctx, RunKind)
-	if err != nil {
-		return nil, err
-	}
-	if len(runs) == 0 {
-		return nil, fmt.Errorf("no judge runs in store %s: run 'arbiter check judge' first", st.Path())
-	}
 	r, err := st.ResolveRun(ctx, RunKind, ref)
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrNoRuns):
+		return nil, fmt.Errorf("no judge runs in store %s: run 'arbiter check judge' first", st.Path())
+	case errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("run %q: not in store %s (see 'arbiter runs')", ref, st.Path())
+	case err != nil:
 		return nil, err
 	}
 	var cfg judgeConfig
@@ -244,7 +243,7 @@ type unit struct {
 	rep     int
 	ti      int
 	b       *batch
-	conv    conversation
+	conv    runner.Conversation
 	answers map[int]Answer
 	asks    map[int]int
 	pending []Item
@@ -264,8 +263,8 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 				for bi := range bs {
 					u := &unit{judge: jm, rep: rep, ti: ti, b: &bs[bi], answers: map[int]Answer{}, asks: map[int]int{}, pending: bs[bi].items}
 					if prompt != nil {
-						u.conv = conversation{system: system,
-							msgs: []llm.Message{{Role: llm.RoleUser, Text: prompt(ti, &cl.Dims[bs[bi].dim], bs[bi].items)}}}
+						u.conv = runner.Conversation{System: system,
+							Messages: []llm.Message{{Role: llm.RoleUser, Text: prompt(ti, &cl.Dims[bs[bi].dim], bs[bi].items)}}}
 					}
 					units = append(units, u)
 				}
@@ -275,7 +274,7 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 	j := &Judgement{Run: run, Checklist: cl, Transcripts: cfg.Transcripts, Judges: cfg.Judges, Replicates: cfg.Replicates}
 	for r := 0; r <= cfg.FollowUps; r++ {
 		var live []*unit
-		var asks []ask
+		var asks []runner.Ask
 		for _, u := range units {
 			if len(u.pending) == 0 || u.err != "" {
 				continue
@@ -285,8 +284,8 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 			for _, it := range u.pending {
 				want[it.N] = it.Text
 			}
-			asks = append(asks, ask{key: runner.JobKey(u.judge, item, u.rep), model: u.judge, item: item, replicate: u.rep, conv: u.conv,
-				outcome: func(reply string) string { return answersJSON(ParseAnswers(reply, want)) }})
+			asks = append(asks, runner.Ask{Job: runner.Job{Key: runner.JobKey(u.judge, item, u.rep), Model: u.judge, Item: item, Replicate: u.rep, Request: u.conv.Request()},
+				Outcome: func(reply string) string { return answersJSON(ParseAnswers(reply, want)) }})
 			live = append(live, u)
 		}
 		if len(live) == 0 {
@@ -296,12 +295,12 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 		if r > 0 {
 			label = fmt.Sprintf("judge follow-up %d", r)
 		}
-		got, err := e.round(ctx, run, label, asks, &j.Requests)
+		got, err := e.Round(ctx, run, label, asks, &j.Requests)
 		if err != nil {
 			return nil, err
 		}
 		for k, u := range live {
-			res, ok := got[asks[k].key]
+			res, ok := got[asks[k].Key]
 			for _, it := range u.pending {
 				u.asks[it.N]++
 			}
@@ -330,8 +329,8 @@ func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg jud
 			}
 			u.pending = still
 			if len(still) > 0 && r < cfg.FollowUps && prompt != nil {
-				u.conv = u.conv.with(llm.RoleAssistant, res.Reply.Text).
-					with(llm.RoleUser, render("followup", struct{ Items []Item }{still}))
+				u.conv = u.conv.With(llm.RoleAssistant, res.Reply.Text).
+					With(llm.RoleUser, render("followup", struct{ Items []Item }{still}))
 			}
 		}
 	}

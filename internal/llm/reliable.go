@@ -24,8 +24,11 @@ type RetryPolicy struct {
 	Timeout time.Duration
 }
 
-// DefaultRetry is what arbiter uses unless told otherwise.
-var DefaultRetry = RetryPolicy{MaxAttempts: 6, BaseDelay: 500 * time.Millisecond, MaxDelay: 30 * time.Second, Timeout: 120 * time.Second}
+// DefaultRetry is the policy arbiter uses unless told otherwise. It is a function, not
+// a variable, so no caller can change it for every other.
+func DefaultRetry() RetryPolicy {
+	return RetryPolicy{MaxAttempts: 6, BaseDelay: 500 * time.Millisecond, MaxDelay: 30 * time.Second, Timeout: 120 * time.Second}
+}
 
 // Counters are live numbers a progress display reads. All fields are safe for
 // concurrent use.

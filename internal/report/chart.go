@@ -140,3 +140,10 @@ func num(v float64) string {
 	}
 	return s
 }
+
+// Figure is a rendered chart; Name is its file stem ("figure4").
+type Figure struct {
+	Name  string
+	Title string
+	SVG   []byte
+}

@@ -81,15 +81,3 @@ func TestWriteHTMLLayout(t *testing.T) {
 		t.Errorf("HTML() of a table without notes has a figcaption: %s", got)
 	}
 }
-
-func TestSeduceTablesRenderAsHTML(t *testing.T) {
-	for _, tab := range SeduceTables(fixture()) {
-		var buf bytes.Buffer
-		if err := tab.WriteHTML(&buf); err != nil {
-			t.Errorf("WriteHTML(%s) = %v", tab.Name, err)
-		}
-		if rows := strings.Count(buf.String(), "<tr>"); rows != len(tab.Rows)+1 {
-			t.Errorf("WriteHTML(%s) has %d rows; want %d", tab.Name, rows, len(tab.Rows)+1)
-		}
-	}
-}

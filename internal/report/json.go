@@ -42,20 +42,16 @@ func (t *Table) jsonValue() jsonTable {
 	return jt
 }
 
-// WriteJSON renders t as one indented JSON object.
-func (t *Table) WriteJSON(w io.Writer) error {
-	return encode(w, t.jsonValue())
-}
-
 func writeJSON(w io.Writer, tables []Table) error {
 	out := make([]jsonTable, len(tables))
 	for i := range tables {
 		out[i] = tables[i].jsonValue()
 	}
-	return encode(w, out)
+	return JSON(w, out)
 }
 
-func encode(w io.Writer, v any) error {
+// JSON writes v as indented JSON, as every JSON report is written.
+func JSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

@@ -1,8 +1,8 @@
 // Package report renders arbiter's results for people and for other tools. A Table (a
 // title, a header, rows of typed cells and notes) renders as aligned text for a
 // terminal, Markdown, CSV, LaTeX (booktabs) or JSON; a BarChart renders as a
-// self-contained SVG. On top of these, SeduceTables, WriteSeduce and SeduceFigures lay out
-// the tables and figures of the CoC-Seduce paper from seduce.Results.
+// self-contained SVG. It only renders: the packages that own results lay out their own
+// tables (seduce.Tables, check.Tables).
 //
 // Cells keep their values, not their text, so each format shows them its own way: a rate
 // is 12.34% for people and 0.1234 in CSV and JSON, and an undefined rate is "—" in text

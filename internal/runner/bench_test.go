@@ -26,7 +26,7 @@ func benchRun(b *testing.B, jobs int, latency time.Duration, concurrency int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	model := llm.WithRetry(m, llm.DefaultRetry, nil, nil)
+	model := llm.WithRetry(m, llm.DefaultRetry(), nil, nil)
 	ideal := time.Duration(jobs) * latency / time.Duration(concurrency)
 	b.ReportAllocs()
 	var total time.Duration

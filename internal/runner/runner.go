@@ -5,6 +5,13 @@
 // answered by any earlier run come from the cache, and a failed request is recorded with
 // its final error and asked again by the next run. Results are committed in small groups
 // as they come in, so a killed process loses at most the requests in flight.
+//
+// Session (session.go) is how every command runs on top of Run: it begins a run under
+// its identity (kind, configuration, input and prompt hashes, endpoints), checks once
+// that the servers are reachable, asks rounds of independent requests (Round, AskJSON
+// with a repair turn) or one request at a time when each depends on the replies before
+// it (Ask, for a trial turn by turn), and records how the run ended (Finish). Each
+// request keeps its caller-chosen key, so a rerun resumes wherever the first one stopped.
 package runner
 
 import (
@@ -232,7 +239,7 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*
 	if p.Outcome != nil {
 		res.Outcome = p.Outcome(j, reply)
 	}
-	return res, key, res.Source
+	return res, key, string(res.Source)
 }
 
 // writer group-commits results: whatever has arrived while the last transaction was

@@ -4,8 +4,10 @@
 //
 // It owns the dataset (loading, validation, the skill taxonomy, the bundled reference
 // set), the adjudicator prompt, the reply parser, the built-in baseline adjudicators and
-// the metrics of ../shared/spec/seduce.md. Statistics live in internal/stats and
-// rendering in internal/report.
+// the metrics of ../shared/spec/seduce.md, and its runs: the run configuration and jobs
+// (run.go, asked through a runner.Session), rescoring a stored run, reading predictions
+// made elsewhere (predictions.go) and the paper's tables and figures (tables.go).
+// Statistics live in internal/stats and rendering in internal/report.
 package seduce
 
 // SampleID identifies one dataset sample.

@@ -33,6 +33,39 @@ var migrations embed.FS
 // RunID identifies a run.
 type RunID string
 
+// Kind says what a run does: "seduce", "check-judge", …; each package that begins runs
+// names its own.
+type Kind string
+
+// Status is how a run stands.
+type Status string
+
+// The statuses of a run: running while a command works on it, then how it ended.
+const (
+	StatusRunning     Status = "running"
+	StatusDone        Status = "done"
+	StatusIncomplete  Status = "incomplete"
+	StatusFailed      Status = "failed"
+	StatusInterrupted Status = "interrupted"
+)
+
+// Source says where a recorded reply came from.
+type Source string
+
+// The sources of a reply.
+const (
+	SourceProvider Source = "provider" // asked of the model in this run
+	SourceCache    Source = "cache"    // another run's identical request
+	SourceBuiltin  Source = "builtin"  // an in-process model (a baseline)
+)
+
+// ErrNoRuns means a store holds no run of the kind asked for; ErrNotFound means no run
+// matches the id asked for. Callers say what to do about them.
+var (
+	ErrNoRuns   = errors.New("no runs")
+	ErrNotFound = errors.New("not in the store")
+)
+
 // Store is an open results database. It is safe for concurrent use.
 type Store struct {
 	db   *sql.DB
@@ -138,7 +171,7 @@ func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 // Run describes one run: what was asked, of what, with which prompt.
 type Run struct {
 	ID          RunID
-	Kind        string
+	Kind        Kind
 	Config      json.RawMessage
 	ConfigHash  string
 	DatasetHash string
@@ -147,7 +180,7 @@ type Run struct {
 	Version     string
 	StartedAt   time.Time
 	EndedAt     time.Time
-	Status      string
+	Status      Status
 }
 
 // Hash is the hex sha256 of b.
@@ -170,7 +203,7 @@ func (s *Store) BeginRun(ctx context.Context, r Run) (resumed bool, err error) {
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running') ON CONFLICT(id) DO UPDATE SET status = 'running', ended_at = NULL, version = excluded.version`,
-		string(r.ID), r.Kind, string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now())
+		string(r.ID), string(r.Kind), string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now())
 	if err != nil {
 		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
 	}
@@ -181,29 +214,19 @@ func (s *Store) BeginRun(ctx context.Context, r Run) (resumed bool, err error) {
 	return n > 0, nil
 }
 
-// EndRun marks a run finished with a status such as "done", "failed" or "interrupted".
-func (s *Store) EndRun(ctx context.Context, id RunID, status string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET ended_at = ?, status = ? WHERE id = ?`, now(), status, string(id))
+// EndRun marks a run finished with a status such as StatusDone or StatusInterrupted.
+func (s *Store) EndRun(ctx context.Context, id RunID, status Status) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET ended_at = ?, status = ? WHERE id = ?`, now(), string(status), string(id))
 	if err != nil {
 		return fmt.Errorf("end run %s: %w", id, err)
 	}
 	return nil
 }
 
-// GetRun loads one run.
-func (s *Store) GetRun(ctx context.Context, id RunID) (*Run, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status FROM runs WHERE id = ?`, string(id))
-	r, err := scanRun(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("run %s: not in store %s (see 'arbiter runs')", id, s.path)
-	}
-	return r, err
-}
-
 // Runs lists runs, newest first, optionally of one kind.
-func (s *Store) Runs(ctx context.Context, kind string) ([]*Run, error) {
+func (s *Store) Runs(ctx context.Context, kind Kind) ([]*Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status
-		FROM runs WHERE ? = '' OR kind = ? ORDER BY started_at DESC`, kind, kind)
+		FROM runs WHERE ? = '' OR kind = ? ORDER BY started_at DESC`, string(kind), string(kind))
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
 	}
@@ -223,11 +246,11 @@ type scanner interface{ Scan(...any) error }
 
 func scanRun(sc scanner) (*Run, error) {
 	var r Run
-	var id, config, started, ended string
-	if err := sc.Scan(&id, &r.Kind, &config, &r.ConfigHash, &r.DatasetHash, &r.PromptHash, &r.PromptText, &r.Version, &started, &ended, &r.Status); err != nil {
+	var id, kind, config, started, ended, status string
+	if err := sc.Scan(&id, &kind, &config, &r.ConfigHash, &r.DatasetHash, &r.PromptHash, &r.PromptText, &r.Version, &started, &ended, &status); err != nil {
 		return nil, err
 	}
-	r.ID, r.Config = RunID(id), json.RawMessage(config)
+	r.ID, r.Kind, r.Config, r.Status = RunID(id), Kind(kind), json.RawMessage(config), Status(status)
 	r.StartedAt, _ = time.Parse(time.RFC3339Nano, started)
 	if ended != "" {
 		r.EndedAt, _ = time.Parse(time.RFC3339Nano, ended)
@@ -248,13 +271,10 @@ type Result struct {
 	Err string
 	// Outcome is the caller's parsed reading of the reply (e.g. a JSON prediction).
 	Outcome string
-	// Source says where the reply came from: provider, cache (another run), or builtin.
-	Source    string
+	// Source says where the reply came from.
+	Source    Source
 	UpdatedAt time.Time
 }
-
-// Answered reports whether the job has a reply.
-func (r *Result) Answered() bool { return r.Err == "" }
 
 // PutResults writes results in one transaction, replacing earlier outcomes of the same
 // jobs, and caches the successful replies under their cache keys (cacheKeys[i] for
@@ -286,7 +306,7 @@ func (s *Store) PutResults(ctx context.Context, results []*Result, cacheKeys []s
 		rp := r.Reply
 		_, err := ins.ExecContext(ctx, string(r.RunID), r.JobKey, string(r.Model), r.Item, r.Replicate, r.RequestHash,
 			rp.Text, rp.Reasoning, rp.Refusal, string(rp.Finish), []byte(rp.Raw), rp.Usage.InputTokens, rp.Usage.OutputTokens,
-			rp.Usage.ReasoningTokens, float64(rp.Latency)/float64(time.Millisecond), rp.Attempts, r.Err, r.Outcome, r.Source, ts)
+			rp.Usage.ReasoningTokens, float64(rp.Latency)/float64(time.Millisecond), rp.Attempts, r.Err, r.Outcome, string(r.Source), ts)
 		if err != nil {
 			return fmt.Errorf("write result %s: %w", r.JobKey, err)
 		}
@@ -365,15 +385,15 @@ func (s *Store) Results(ctx context.Context, id RunID, withRaw bool, fn func(*Re
 	defer rows.Close()
 	for rows.Next() {
 		r := Result{RunID: id}
-		var model, finish, updated string
+		var model, finish, source, updated string
 		var rawb []byte
 		var latency float64
 		if err := rows.Scan(&r.JobKey, &model, &r.Item, &r.Replicate, &r.RequestHash, &r.Reply.Text, &r.Reply.Reasoning, &r.Reply.Refusal,
 			&finish, &rawb, &r.Reply.Usage.InputTokens, &r.Reply.Usage.OutputTokens, &r.Reply.Usage.ReasoningTokens, &latency,
-			&r.Reply.Attempts, &r.Err, &r.Outcome, &r.Source, &updated); err != nil {
+			&r.Reply.Attempts, &r.Err, &r.Outcome, &source, &updated); err != nil {
 			return fmt.Errorf("read results of %s: %w", id, err)
 		}
-		r.Model, r.Reply.Finish, r.Reply.Raw = llm.ModelName(model), llm.Finish(finish), rawb
+		r.Model, r.Reply.Finish, r.Reply.Raw, r.Source = llm.ModelName(model), llm.Finish(finish), rawb, Source(source)
 		r.Reply.Latency = time.Duration(latency * float64(time.Millisecond))
 		r.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
 		if err := fn(&r); err != nil {
@@ -381,27 +401,6 @@ func (s *Store) Results(ctx context.Context, id RunID, withRaw bool, fn func(*Re
 		}
 	}
 	return rows.Err()
-}
-
-// UpdateOutcomes rewrites the parsed outcome of results (after a parser change), keyed by
-// job key.
-func (s *Store) UpdateOutcomes(ctx context.Context, id RunID, outcomes map[string]string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("update outcomes: %w", err)
-	}
-	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `UPDATE results SET outcome = ? WHERE run_id = ? AND job_key = ?`)
-	if err != nil {
-		return fmt.Errorf("update outcomes: %w", err)
-	}
-	defer st.Close()
-	for k, v := range outcomes {
-		if _, err := st.ExecContext(ctx, v, string(id), k); err != nil {
-			return fmt.Errorf("update outcome %s: %w", k, err)
-		}
-	}
-	return tx.Commit()
 }
 
 // Stats counts a run's results.
@@ -423,14 +422,15 @@ func (s *Store) RunStats(ctx context.Context, id RunID) (Stats, error) {
 }
 
 // ResolveRun finds a run by full id or unique prefix; "latest" (or "") is the newest
-// run of the kind.
-func (s *Store) ResolveRun(ctx context.Context, kind, ref string) (*Run, error) {
+// run of the kind. It returns an error wrapping ErrNoRuns when the store holds no run of
+// the kind and ErrNotFound when none matches ref.
+func (s *Store) ResolveRun(ctx context.Context, kind Kind, ref string) (*Run, error) {
 	runs, err := s.Runs(ctx, kind)
 	if err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("no %s runs in store %s: run 'arbiter %s run' first", kind, s.path, kind)
+		return nil, fmt.Errorf("%s runs in store %s: %w", kind, s.path, ErrNoRuns)
 	}
 	if ref == "" || ref == "latest" {
 		return runs[0], nil
@@ -446,7 +446,7 @@ func (s *Store) ResolveRun(ctx context.Context, kind, ref string) (*Run, error) 
 	}
 	switch len(match) {
 	case 0:
-		return nil, fmt.Errorf("run %q: not in store %s (see 'arbiter runs')", ref, s.path)
+		return nil, fmt.Errorf("run %q in store %s: %w", ref, s.path, ErrNotFound)
 	case 1:
 		return match[0], nil
 	}

@@ -150,7 +150,7 @@ func (c *fakeCourt) handler() http.Handler {
 	mux.HandleFunc("POST /api/court/games/{id}/rest", c.rest)
 	mux.HandleFunc("POST /api/court/games/{id}/restart", c.restart)
 	mux.HandleFunc("POST /api/court/games/{id}/judge", c.judge)
-	return headers(mux)
+	return mux
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/report"
+	"github.com/arbiter-eval/arbiter/internal/seduce"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -66,19 +68,27 @@ type runReport struct {
 	Problem string
 }
 
+// rescoreSeduce scores a seduce run as 'arbiter seduce report' does by default: the
+// datasets and taxonomy its configuration names, the default bootstrap.
+func rescoreSeduce(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error) {
+	res, err := seduce.Rescore(ctx, st, run, seduce.RescoreOptions{})
+	var changed *seduce.DatasetChangedError
+	if errors.As(err, &changed) {
+		return nil, fmt.Errorf("%w; 'arbiter seduce report --dataset' can score it against the original file", err)
+	}
+	return res, err
+}
+
 // buildReport rescores a run from the store alone: seduce runs through score, judge runs
 // through check.Rescore. Other kinds have no report.
-func buildReport(ctx context.Context, st *store.Store, run *store.Run, score SeduceScorer) (*runReport, error) {
+func buildReport(ctx context.Context, st *store.Store, run *store.Run, score func(context.Context, *store.Store, *store.Run) (*seduce.Results, error)) (*runReport, error) {
 	switch run.Kind {
-	case "seduce":
-		if score == nil {
-			return &runReport{Problem: "This server was started without a scorer for seduce runs."}, nil
-		}
+	case seduce.RunKind:
 		res, err := score(ctx, st, run)
 		if err != nil {
 			return nil, err
 		}
-		return &runReport{Tables: report.SeduceTables(res), Figures: report.SeduceFigures(res)}, nil
+		return &runReport{Tables: seduce.Tables(res), Figures: seduce.Figures(res)}, nil
 	case check.RunKind:
 		j, err := check.Rescore(ctx, st, string(run.ID))
 		if err != nil {
@@ -92,11 +102,11 @@ func buildReport(ctx context.Context, st *store.Store, run *store.Run, score Sed
 // reportOf returns run's report, from the cache while the run has not changed. A
 // rescoring error becomes the report's Problem: the run page still shows the run.
 func (s *Server) reportOf(ctx context.Context, run *store.Run, stats store.Stats) *runReport {
-	key := reportKey{id: run.ID, status: run.Status, ended: run.EndedAt, jobs: stats.Jobs, answered: stats.Answered}
+	key := reportKey{id: run.ID, status: string(run.Status), ended: run.EndedAt, jobs: stats.Jobs, answered: stats.Answered}
 	if rep, ok := s.reports.get(key); ok {
 		return rep
 	}
-	rep, err := buildReport(ctx, s.st, run, s.seduce)
+	rep, err := buildReport(ctx, s.st, run, s.rescore)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &runReport{Problem: "The request ended before the report was ready."}
@@ -254,14 +264,11 @@ func readReplies(ctx context.Context, st *store.Store, id store.RunID, f replyFi
 		if row.Text == "" {
 			row.Text = res.Reply.Refusal
 		}
-		var o struct {
-			Decision string `json:"decision"`
-			Skill    string `json:"skill"`
-		}
+		var o seduce.Outcome
 		if res.Err != "" {
 			row.Decision = decisionError
 		} else if json.Unmarshal([]byte(res.Outcome), &o) == nil {
-			row.Decision, row.Skill = o.Decision, o.Skill
+			row.Decision, row.Skill = string(o.Decision), o.Skill
 		}
 		models[row.Model] = true
 		if row.Decision != "" {
@@ -322,7 +329,7 @@ func (s *Server) replies(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	item := "Item"
-	if run.Kind == "seduce" {
+	if run.Kind == seduce.RunKind {
 		item = "Sample"
 	}
 	s.render(w, r, http.StatusOK, "replies.html", repliesView{Title: "Replies of " + string(run.ID), Run: run,

@@ -38,18 +38,11 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-// SeduceScorer rescores a stored seduce run from its recorded replies. The command line
-// supplies it because it knows how a run's configuration names its datasets and
-// taxonomy; it must ask no model.
-type SeduceScorer func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error)
 
 // Options configure a Server.
 type Options struct {
 	// Store holds the runs the UI shows. Required.
 	Store *store.Store
-	// Seduce rescores seduce runs for their report tables and figures; nil shows a
-	// seduce run without them.
-	Seduce SeduceScorer
 	// Dataset is the set /dataset browses; nil is the bundled reference set.
 	Dataset *seduce.Dataset
 	// Log receives one line per failed request; nil discards.
@@ -64,13 +57,14 @@ type Options struct {
 // Shutdown.
 type Server struct {
 	st      *store.Store
-	seduce  SeduceScorer
 	dataset *seduce.Dataset
 	log     *slog.Logger
 	pages   map[string]*template.Template
 	http    *http.Server
 	reports *reportCache
 	public  bool
+	// rescore scores a stored seduce run (seduce.Rescore; tests count the calls).
+	rescore func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error)
 }
 
 // New builds a Server over opt.Store.
@@ -78,7 +72,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Store == nil {
 		return nil, errors.New("web: no store")
 	}
-	s := &Server{st: opt.Store, seduce: opt.Seduce, dataset: opt.Dataset, log: opt.Log, reports: newReportCache(8)}
+	s := &Server{st: opt.Store, rescore: rescoreSeduce, dataset: opt.Dataset, log: opt.Log, reports: newReportCache(8)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -2,13 +2,13 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,8 +38,9 @@ const (
 // fixture is a store holding a seduce run of the three baselines over the first
 // samples of the reference set, plus one hostile reply, and a run of another kind.
 type fixture struct {
-	st *store.Store
-	ds *seduce.Dataset
+	st       *store.Store
+	ds       *seduce.Dataset
+	dataPath string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -50,15 +51,23 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatalf("store.Open = %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	full, err := seduce.Builtin(nil)
+	ref, err := os.ReadFile("../seduce/reference/reference.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := &seduce.Dataset{Name: "first", Samples: full.Samples[:samples]}
+	dataPath := filepath.Join(t.TempDir(), "first.jsonl")
+	if err := os.WriteFile(dataPath, []byte(strings.Join(strings.SplitAfter(string(ref), "\n")[:samples], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tax := seduce.DefaultTaxonomy()
+	ds, err := seduce.LoadDataset(dataPath, tax)
+	if err != nil || len(ds.Samples) != samples {
+		t.Fatalf("LoadDataset(first %d samples) = %v; want %d samples", samples, err, samples)
+	}
 	prompt := seduce.DefaultPrompt(tax)
-	if _, err := st.BeginRun(ctx, store.Run{ID: seduceRun, Kind: "seduce", Config: []byte(`{"kind":"seduce","models":["baseline/keyword"]}`),
-		DatasetHash: "d1", PromptText: "You are the Keeper. <b>not bold</b>", Version: "test"}); err != nil {
+	config := fmt.Sprintf(`{"kind":"seduce","datasets":[%q],"models":["baseline/keyword"]}`, dataPath)
+	if _, err := st.BeginRun(ctx, store.Run{ID: seduceRun, Kind: seduce.RunKind, Config: []byte(config),
+		DatasetHash: ds.Hash, PromptText: "You are the Keeper. <b>not bold</b>", Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	models := seduce.Baselines(tax)
@@ -89,29 +98,26 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := st.BeginRun(ctx, store.Run{ID: otherRun, Kind: "check-augment", Config: []byte(`{}`), Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{st: st, ds: ds}
+	return &fixture{st: st, ds: ds, dataPath: dataPath}
 }
 
-// scorer scores a run against the fixture's samples, as the command line would.
-func (f *fixture) scorer() SeduceScorer {
-	return func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error) {
-		var preds []seduce.Prediction
-		err := st.Results(ctx, run.ID, false, func(r *store.Result) error {
-			p := seduce.Prediction{ID: seduce.SampleID(r.Item), Model: string(r.Model), Err: r.Err}
-			if r.Err == "" {
-				parsed := seduce.FromReply(&r.Reply, nil)
-				p.Decision, p.Skill = parsed.Decision, parsed.Skill
-			}
-			preds = append(preds, p)
-			return nil
-		})
-		return seduce.Score(f.ds.Samples, preds, seduce.ScoreOptions{}), err
+// score scores the fixture's seduce run as the server does.
+func (f *fixture) score(t *testing.T) *seduce.Results {
+	t.Helper()
+	runs, err := f.st.Runs(context.Background(), seduce.RunKind)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("Runs = %v, %v; want the fixture's seduce run", runs, err)
 	}
+	res, err := seduce.Rescore(context.Background(), f.st, runs[0], seduce.RescoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func (f *fixture) server(t *testing.T) *Server {
 	t.Helper()
-	s, err := New(Options{Store: f.st, Seduce: f.scorer()})
+	s, err := New(Options{Store: f.st})
 	if err != nil {
 		t.Fatalf("New = %v", err)
 	}
@@ -245,10 +251,7 @@ func TestWrongMethod(t *testing.T) {
 func TestRunPageShowsTheKeywordBaseline(t *testing.T) {
 	f := newFixture(t)
 	body := get(t, f.server(t).Handler(), "/runs/seduce-test0001").body
-	res, err := f.scorer()(context.Background(), f.st, &store.Run{ID: seduceRun})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := f.score(t)
 	var fr string
 	for _, m := range res.Models {
 		if m.Model == "baseline/keyword" {
@@ -343,28 +346,45 @@ func TestDatasetFilters(t *testing.T) {
 
 func TestScorerErrorIsShownOnTheRunPage(t *testing.T) {
 	f := newFixture(t)
-	s, err := New(Options{Store: f.st, Seduce: func(context.Context, *store.Store, *store.Run) (*seduce.Results, error) {
-		return nil, errors.New("dataset builtin now hashes to 1234")
-	}})
-	if err != nil {
+	s := f.server(t)
+	// The dataset file changes after the run: its report can no longer be trusted.
+	if err := os.WriteFile(f.dataPath, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	a := get(t, s.Handler(), "/runs/seduce-test0001")
-	if a.status != 200 || !strings.Contains(a.body, "could not be rebuilt from the store: dataset builtin now hashes to 1234") {
-		t.Errorf("run page with a failing scorer = %d; want 200 naming the problem\n%s", a.status, a.body)
+	if a.status != 200 || !strings.Contains(a.body, "could not be rebuilt from the store") || !strings.Contains(a.body, "first.jsonl") {
+		t.Errorf("run page with a changed dataset = %d; want 200 naming the problem and the file\n%s", a.status, a.body)
 	}
+}
+
+func TestChangedDatasetIsShownOnTheRunPage(t *testing.T) {
+	f := newFixture(t)
+	s := f.server(t)
+	lines := strings.SplitAfter(string(must(os.ReadFile(f.dataPath))), "\n")
+	if err := os.WriteFile(f.dataPath, []byte(strings.Join(lines[:samples-1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, s.Handler(), "/runs/seduce-test0001")
+	if a.status != 200 || !strings.Contains(a.body, "now hashes to") || !strings.Contains(a.body, "arbiter seduce report --dataset") {
+		t.Errorf("run page with a changed dataset = %d; want 200 saying the dataset changed and how to score it\n%s", a.status, a.body)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func TestReportIsCachedUntilTheRunChanges(t *testing.T) {
 	f := newFixture(t)
 	calls := 0
-	score := f.scorer()
-	s, err := New(Options{Store: f.st, Seduce: func(ctx context.Context, st *store.Store, r *store.Run) (*seduce.Results, error) {
+	s := f.server(t)
+	score := s.rescore
+	s.rescore = func(ctx context.Context, st *store.Store, r *store.Run) (*seduce.Results, error) {
 		calls++
 		return score(ctx, st, r)
-	}})
-	if err != nil {
-		t.Fatal(err)
 	}
 	h := s.Handler()
 	for _, target := range []string{"/runs/seduce-test0001", "/runs/seduce-test0001/figures/figure3.svg", "/runs/seduce-test0001/figures/figure5.svg"} {

@@ -1,4 +1,4 @@
-package report
+package seduce
 
 import (
 	"bytes"
@@ -6,24 +6,24 @@ import (
 	"io"
 	"slices"
 
-	"github.com/arbiter-eval/arbiter/internal/seduce"
+	"github.com/arbiter-eval/arbiter/internal/report"
 )
 
-// SeduceTables lays out the CoC-Seduce paper's tables from r, in this order: table 3
+// Tables lays out the CoC-Seduce paper's tables from r, in this order: table 3
 // (rates per model, with intervals when r has them), table 4 (latency), table 6 (setting
 // × style), table 7 (per setting), table 8 (per style), figure 3 as a table (generator ×
 // target family), home/away per model, family averages, and the counts of what was left
 // out of the rates.
-func SeduceTables(r *seduce.Results) []Table {
+func Tables(r *Results) []report.Table {
 	styles, settings := r.Average.ByStyle.Keys(), r.Average.BySetting.Keys()
-	return []Table{
+	return []report.Table{
 		table3(r, styles),
 		table4(r),
 		table6(r, settings, styles),
 		sliceTable(r, "table7", "Table 7: FR by world setting", settings,
-			func(m *seduce.ModelResult) seduce.Keyed[seduce.SliceFR] { return m.BySetting }, r.Average.BySetting, false),
+			func(m *ModelResult) Keyed[SliceFR] { return m.BySetting }, r.Average.BySetting, false),
 		sliceTable(r, "table8", "Table 8: FR by rhetorical style", styles,
-			func(m *seduce.ModelResult) seduce.Keyed[seduce.SliceFR] { return m.ByStyle }, r.Average.ByStyle, true),
+			func(m *ModelResult) Keyed[SliceFR] { return m.ByStyle }, r.Average.ByStyle, true),
 		categoryTable(r),
 		skillTable(r),
 		generatorTable(r),
@@ -35,7 +35,7 @@ func SeduceTables(r *seduce.Results) []Table {
 }
 
 // categoryTable is FR per skill domain for each model.
-func categoryTable(r *seduce.Results) Table {
+func categoryTable(r *Results) report.Table {
 	var keys []string
 	for i := range r.Models {
 		for _, k := range r.Models[i].ByCategory.Keys() {
@@ -44,13 +44,13 @@ func categoryTable(r *seduce.Results) Table {
 			}
 		}
 	}
-	t := Table{Name: "by_category", Title: "FR by skill category", Header: append([]string{"Model"}, keys...)}
+	t := report.Table{Name: "by_category", Title: "FR by skill category", Header: append([]string{"Model"}, keys...)}
 	for i := range r.Models {
 		m := &r.Models[i]
-		row := []Cell{Text(m.Model)}
+		row := []report.Cell{report.Text(m.Model)}
 		for _, k := range keys {
 			v, _ := m.ByCategory.Get(k)
-			row = append(row, Pct(v.FR))
+			row = append(row, report.Pct(v.FR))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -58,8 +58,8 @@ func categoryTable(r *seduce.Results) Table {
 }
 
 // skillTable is FR per skill, one column per model: which skills seduce which models.
-func skillTable(r *seduce.Results) Table {
-	t := Table{Name: "by_skill", Title: "FR by skill", Header: []string{"Skill"}}
+func skillTable(r *Results) report.Table {
+	t := report.Table{Name: "by_skill", Title: "FR by skill", Header: []string{"Skill"}}
 	var skills []string
 	for i := range r.Models {
 		t.Header = append(t.Header, r.Models[i].Model)
@@ -70,10 +70,10 @@ func skillTable(r *seduce.Results) Table {
 		}
 	}
 	for _, sk := range skills {
-		row := []Cell{Text(sk)}
+		row := []report.Cell{report.Text(sk)}
 		for i := range r.Models {
 			v, _ := r.Models[i].BySkill.Get(sk)
-			row = append(row, Pct(v.FR))
+			row = append(row, report.Pct(v.FR))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -81,13 +81,13 @@ func skillTable(r *seduce.Results) Table {
 }
 
 // pairwiseTable lists the exact McNemar test of every pair of models.
-func pairwiseTable(r *seduce.Results) Table {
-	t := Table{Name: "pairwise", Title: "Pairwise exact McNemar tests (first replicate, samples both models ruled on)",
+func pairwiseTable(r *Results) report.Table {
+	t := report.Table{Name: "pairwise", Title: "Pairwise exact McNemar tests (first replicate, samples both models ruled on)",
 		Header: []string{"Model A", "Model B", "Pairs", "Only A right", "Only B right", "p"},
 		Notes:  []string{"Two-sided exact binomial test on the discordant pairs; no correction for multiple comparisons."}}
 	for _, p := range r.Pairwise {
 		pv := p.P
-		t.Rows = append(t.Rows, []Cell{Text(p.A), Text(p.B), Int(p.N), Int(p.AOnly), Int(p.BOnly), Num(&pv, 4)})
+		t.Rows = append(t.Rows, []report.Cell{report.Text(p.A), report.Text(p.B), report.Int(p.N), report.Int(p.AOnly), report.Int(p.BOnly), report.Num(&pv, 4)})
 	}
 	if len(t.Rows) == 0 {
 		t.Notes = []string{"Needs at least two models."}
@@ -95,21 +95,16 @@ func pairwiseTable(r *seduce.Results) Table {
 	return t
 }
 
-// WriteSeduce writes r to w in format: every table of SeduceTables for text, md, csv and
+// WriteReport writes r to w in format: every table of Tables for text, md, csv and
 // latex; for json, r itself, whose shape is the spec's ({"models": […], …}).
-func WriteSeduce(w io.Writer, r *seduce.Results, format string) error {
-	if format == FormatJSON {
-		return encode(w, r)
+func WriteReport(w io.Writer, r *Results, format string) error {
+	if format == report.FormatJSON {
+		return report.JSON(w, r)
 	}
-	for _, f := range Formats {
-		if f == format {
-			return Write(w, format, SeduceTables(r))
-		}
-	}
-	return unknownFormat(format)
+	return report.Write(w, format, Tables(r))
 }
 
-func ratesNote(r *seduce.Results) []string {
+func ratesNote(r *Results) []string {
 	notes := []string{"FR = (false passes + false checks) / evaluated replies; refused and unparsed replies are left out of every rate. A rate with nothing evaluated is undefined, not 0."}
 	if b := r.Bootstrap; b != nil {
 		notes = append(notes, fmt.Sprintf("Brackets: %g%% percentile interval from a cluster bootstrap over %s (%d replicates, seed %d).",
@@ -118,8 +113,8 @@ func ratesNote(r *seduce.Results) []string {
 	return notes
 }
 
-func table3(r *seduce.Results, styles []string) Table {
-	t := Table{
+func table3(r *Results, styles []string) report.Table {
+	t := report.Table{
 		Name:   "table3",
 		Title:  "Table 3: Failure rate (FR) per adjudicator",
 		Header: append([]string{"Model", "Family", "n", "FR", "FP rate", "FC rate", "WS"}, styles...),
@@ -128,25 +123,25 @@ func table3(r *seduce.Results, styles []string) Table {
 	}
 	for i := range r.Models {
 		m := &r.Models[i]
-		row := []Cell{Text(m.Model), Text(m.Family), Int(m.N), PctCI(m.FR, m.FRCI), PctCI(m.FPRate, m.FPRateCI), PctCI(m.FCRate, m.FCRateCI), Pct(m.WS)}
+		row := []report.Cell{report.Text(m.Model), report.Text(m.Family), report.Int(m.N), report.PctCI(m.FR, m.FRCI), report.PctCI(m.FPRate, m.FPRateCI), report.PctCI(m.FCRate, m.FCRateCI), report.Pct(m.WS)}
 		for _, s := range styles {
 			v, _ := m.ByStyle.Get(s)
-			row = append(row, Pct(v.FR))
+			row = append(row, report.Pct(v.FR))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	a := &r.Average
-	row := []Cell{Text("Average"), Text(""), Text(""), Pct(a.FR.Mean), Pct(a.FPRate.Mean), Pct(a.FCRate.Mean), Pct(a.WS.Mean)}
+	row := []report.Cell{report.Text("Average"), report.Text(""), report.Text(""), report.Pct(a.FR.Mean), report.Pct(a.FPRate.Mean), report.Pct(a.FCRate.Mean), report.Pct(a.WS.Mean)}
 	for _, s := range styles {
 		v, _ := a.ByStyle.Get(s)
-		row = append(row, Pct(v.Mean))
+		row = append(row, report.Pct(v.Mean))
 	}
 	t.Rows = append(t.Rows, row)
 	return t
 }
 
-func table4(r *seduce.Results) Table {
-	t := Table{
+func table4(r *Results) report.Table {
+	t := report.Table{
 		Name:   "table4",
 		Title:  "Table 4: Query time per adjudicator",
 		Header: []string{"Model", "Replies", "Mean (ms)", "Median (ms)", "P95 (ms)", "Total (h)", "Wall-clock (h)"},
@@ -157,7 +152,7 @@ func table4(r *seduce.Results) Table {
 		m := &r.Models[i]
 		l := m.Latency
 		if l == nil {
-			t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(0), Num(nil, 0), Num(nil, 0), Num(nil, 0), Num(nil, 2), Num(nil, 2)})
+			t.Rows = append(t.Rows, []report.Cell{report.Text(m.Model), report.Int(0), report.Num(nil, 0), report.Num(nil, 0), report.Num(nil, 0), report.Num(nil, 2), report.Num(nil, 2)})
 			continue
 		}
 		hours := l.TotalMS / 3.6e6
@@ -166,13 +161,13 @@ func table4(r *seduce.Results) Table {
 			w := l.WallMS / 3.6e6
 			wall = &w
 		}
-		t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(l.N), Num(&l.MeanMS, 0), Num(&l.MedianMS, 0), Num(&l.P95MS, 0), Num(&hours, 2), Num(wall, 2)})
+		t.Rows = append(t.Rows, []report.Cell{report.Text(m.Model), report.Int(l.N), report.Num(&l.MeanMS, 0), report.Num(&l.MedianMS, 0), report.Num(&l.P95MS, 0), report.Num(&hours, 2), report.Num(wall, 2)})
 	}
 	return t
 }
 
-func table6(r *seduce.Results, settings, styles []string) Table {
-	t := Table{
+func table6(r *Results, settings, styles []string) report.Table {
+	t := report.Table{
 		Name:   "table6",
 		Title:  "Table 6: FR by world setting and rhetorical style",
 		Header: append(append([]string{"Model", "Setting"}, styles...), "All styles"),
@@ -181,13 +176,13 @@ func table6(r *seduce.Results, settings, styles []string) Table {
 		m := &r.Models[i]
 		for _, se := range settings {
 			cells, _ := m.BySettingStyle.Get(se)
-			row := []Cell{Text(m.Model), Text(se)}
+			row := []report.Cell{report.Text(m.Model), report.Text(se)}
 			for _, st := range styles {
 				v, _ := cells.Get(st)
-				row = append(row, Pct(v.FR))
+				row = append(row, report.Pct(v.FR))
 			}
 			all, _ := m.BySetting.Get(se)
-			t.Rows = append(t.Rows, append(row, Pct(all.FR)))
+			t.Rows = append(t.Rows, append(row, report.Pct(all.FR)))
 		}
 	}
 	return t
@@ -195,38 +190,38 @@ func table6(r *seduce.Results, settings, styles []string) Table {
 
 // sliceTable is a per-model table of one breakdown with an average row; withDelta adds
 // the Neutral → Pseudo-Logic difference.
-func sliceTable(r *seduce.Results, name, title string, keys []string,
-	slices func(*seduce.ModelResult) seduce.Keyed[seduce.SliceFR], avg seduce.Keyed[seduce.Average], withDelta bool) Table {
-	t := Table{Name: name, Title: title, Header: append([]string{"Model"}, keys...)}
+func sliceTable(r *Results, name, title string, keys []string,
+	slices func(*ModelResult) Keyed[SliceFR], avg Keyed[Average], withDelta bool) report.Table {
+	t := report.Table{Name: name, Title: title, Header: append([]string{"Model"}, keys...)}
 	if withDelta {
 		t.Header = append(t.Header, "Δ Pseudo-Logic − Neutral")
 	}
 	for i := range r.Models {
 		m := &r.Models[i]
-		row := []Cell{Text(m.Model)}
+		row := []report.Cell{report.Text(m.Model)}
 		for _, k := range keys {
 			v, _ := slices(m).Get(k)
-			row = append(row, Pct(v.FR))
+			row = append(row, report.Pct(v.FR))
 		}
 		if withDelta {
-			row = append(row, PctDiff(m.NeutralToPseudoLogic))
+			row = append(row, report.PctDiff(m.NeutralToPseudoLogic))
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	row := []Cell{Text("Average")}
+	row := []report.Cell{report.Text("Average")}
 	for _, k := range keys {
 		v, _ := avg.Get(k)
-		row = append(row, Pct(v.Mean))
+		row = append(row, report.Pct(v.Mean))
 	}
 	if withDelta {
-		row = append(row, PctDiff(r.Average.NeutralToPseudoLogic.Mean))
+		row = append(row, report.PctDiff(r.Average.NeutralToPseudoLogic.Mean))
 	}
 	t.Rows = append(t.Rows, row)
 	return t
 }
 
-func generatorTable(r *seduce.Results) Table {
-	t := Table{
+func generatorTable(r *Results) report.Table {
+	t := report.Table{
 		Name:   "figure3",
 		Title:  "Figure 3: FR by adversarial generator and target family",
 		Header: []string{"Generator"},
@@ -237,49 +232,49 @@ func generatorTable(r *seduce.Results) Table {
 	}
 	t.Header = append(t.Header, "All targets")
 	for _, g := range r.GeneratorTarget {
-		row := []Cell{Text(g.Key)}
+		row := []report.Cell{report.Text(g.Key)}
 		for _, f := range r.Families {
 			v, _ := g.Value.Get(f.Family)
-			row = append(row, Pct(v.Mean))
+			row = append(row, report.Pct(v.Mean))
 		}
 		all, _ := r.Average.ByGenerator.Get(g.Key)
-		t.Rows = append(t.Rows, append(row, Pct(all.Mean)))
+		t.Rows = append(t.Rows, append(row, report.Pct(all.Mean)))
 	}
 	return t
 }
 
-func homeAwayTable(r *seduce.Results) Table {
-	t := Table{
+func homeAwayTable(r *Results) report.Table {
+	t := report.Table{
 		Name:   "home_away",
 		Title:  "Home-series bias: FR on the own family's samples (home) and on the rest (away)",
 		Header: []string{"Model", "Family", "Home FR", "Away FR", "Away − Home"},
 	}
 	for i := range r.Models {
 		m := &r.Models[i]
-		t.Rows = append(t.Rows, []Cell{Text(m.Model), Text(m.Family), Pct(m.HomeFR), Pct(m.AwayFR), PctDiff(diff(m.AwayFR, m.HomeFR))})
+		t.Rows = append(t.Rows, []report.Cell{report.Text(m.Model), report.Text(m.Family), report.Pct(m.HomeFR), report.Pct(m.AwayFR), report.PctDiff(diff(m.AwayFR, m.HomeFR))})
 	}
 	return t
 }
 
-func familyTable(r *seduce.Results, styles []string) Table {
-	t := Table{
+func familyTable(r *Results, styles []string) report.Table {
+	t := report.Table{
 		Name:   "families",
 		Title:  "Family averages (each model weighs the same)",
 		Header: append(append([]string{"Family", "Models", "FR", "FP rate", "FC rate", "WS"}, styles...), "Home FR", "Away FR"),
 	}
 	for _, f := range r.Families {
-		row := []Cell{Text(f.Family), Int(len(f.Models)), Pct(f.FR.Mean), Pct(f.FPRate.Mean), Pct(f.FCRate.Mean), Pct(f.WS.Mean)}
+		row := []report.Cell{report.Text(f.Family), report.Int(len(f.Models)), report.Pct(f.FR.Mean), report.Pct(f.FPRate.Mean), report.Pct(f.FCRate.Mean), report.Pct(f.WS.Mean)}
 		for _, s := range styles {
 			v, _ := f.ByStyle.Get(s)
-			row = append(row, Pct(v.Mean))
+			row = append(row, report.Pct(v.Mean))
 		}
-		t.Rows = append(t.Rows, append(row, Pct(f.HomeFR.Mean), Pct(f.AwayFR.Mean)))
+		t.Rows = append(t.Rows, append(row, report.Pct(f.HomeFR.Mean), report.Pct(f.AwayFR.Mean)))
 	}
 	return t
 }
 
-func countsTable(r *seduce.Results) Table {
-	t := Table{
+func countsTable(r *Results) report.Table {
+	t := report.Table{
 		Name:   "counts",
 		Title:  "Replies left out of the rates",
 		Header: []string{"Model", "n", "Evaluated", "Refused", "Unparsed", "Errors"},
@@ -287,7 +282,7 @@ func countsTable(r *seduce.Results) Table {
 	}
 	for i := range r.Models {
 		m := &r.Models[i]
-		t.Rows = append(t.Rows, []Cell{Text(m.Model), Int(m.N), Int(m.Evaluated), Int(m.Refused), Int(m.Unparsed), Int(m.Errors)})
+		t.Rows = append(t.Rows, []report.Cell{report.Text(m.Model), report.Int(m.N), report.Int(m.Evaluated), report.Int(m.Refused), report.Int(m.Unparsed), report.Int(m.Errors)})
 	}
 	if r.UnknownIDs > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d predictions named ids that are not in the dataset and were ignored.", r.UnknownIDs))
@@ -303,18 +298,11 @@ func diff(a, b *float64) *float64 {
 	return &d
 }
 
-// Figure is a rendered chart; Name is its file stem ("figure4").
-type Figure struct {
-	Name  string
-	Title string
-	SVG   []byte
-}
-
-// seduceCharts lays out the paper's bar charts from r, in figure order: figure 3 (FR by
+// charts lays out the paper's bar charts from r, in figure order: figure 3 (FR by
 // target family, one bar per generator), figure 4 (FR by style per model) and figure 5
 // (FR by setting per model); figures 4 and 5 end with the average over models.
-func seduceCharts(r *seduce.Results) []*BarChart {
-	fig3 := &BarChart{Title: "Figure 3: FR by target family and adversarial generator", YLabel: "Failure rate"}
+func charts(r *Results) []*report.BarChart {
+	fig3 := &report.BarChart{Title: "Figure 3: FR by target family and adversarial generator", YLabel: "Failure rate"}
 	fig3.Series = r.GeneratorTarget.Keys()
 	for _, fam := range r.Families {
 		fig3.Groups = append(fig3.Groups, fam.Family)
@@ -325,8 +313,8 @@ func seduceCharts(r *seduce.Results) []*BarChart {
 		}
 		fig3.Values = append(fig3.Values, row)
 	}
-	perModel := func(title string, avg seduce.Keyed[seduce.Average], slices func(*seduce.ModelResult) seduce.Keyed[seduce.SliceFR]) *BarChart {
-		c := &BarChart{Title: title, YLabel: "Failure rate", Series: avg.Keys()}
+	perModel := func(title string, avg Keyed[Average], slices func(*ModelResult) Keyed[SliceFR]) *report.BarChart {
+		c := &report.BarChart{Title: title, YLabel: "Failure rate", Series: avg.Keys()}
 		for i := range r.Models {
 			m := &r.Models[i]
 			row := make([]*float64, len(c.Series))
@@ -345,25 +333,25 @@ func seduceCharts(r *seduce.Results) []*BarChart {
 		c.Values = append(c.Values, row)
 		return c
 	}
-	return []*BarChart{
+	return []*report.BarChart{
 		fig3,
 		perModel("Figure 4: FR by rhetorical style", r.Average.ByStyle,
-			func(m *seduce.ModelResult) seduce.Keyed[seduce.SliceFR] { return m.ByStyle }),
+			func(m *ModelResult) Keyed[SliceFR] { return m.ByStyle }),
 		perModel("Figure 5: FR by world setting", r.Average.BySetting,
-			func(m *seduce.ModelResult) seduce.Keyed[seduce.SliceFR] { return m.BySetting }),
+			func(m *ModelResult) Keyed[SliceFR] { return m.BySetting }),
 	}
 }
 
-// SeduceFigures renders the paper's figures 3, 4 and 5 from r as SVG bar charts:
+// Figures renders the paper's figures 3, 4 and 5 from r as SVG bar charts:
 // FR by target family with a bar per generator, FR by style per model, and FR by setting
 // per model, the last two ending with the average over models.
-func SeduceFigures(r *seduce.Results) []Figure {
-	charts := seduceCharts(r)
-	out := make([]Figure, len(charts))
+func Figures(r *Results) []report.Figure {
+	charts := charts(r)
+	out := make([]report.Figure, len(charts))
 	for i, c := range charts {
 		var buf bytes.Buffer
 		c.WriteSVG(&buf) // cannot fail: a bytes.Buffer does not
-		out[i] = Figure{Name: fmt.Sprintf("figure%d", i+3), Title: c.Title, SVG: buf.Bytes()}
+		out[i] = report.Figure{Name: fmt.Sprintf("figure%d", i+3), Title: c.Title, SVG: buf.Bytes()}
 	}
 	return out
 }

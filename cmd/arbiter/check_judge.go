@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/goccy/go-yaml"
+	"github.com/spf13/cobra"
+
+	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/input"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+func (a *app) checkJudgeCmd() *cobra.Command {
+	var rf runFlags
+	var transcripts []string
+	var checklist, cases, format, answers string
+	var opt check.JudgeOptions
+	cmd := &cobra.Command{
+		Use:   "judge",
+		Short: "Have a judge model answer the checklist about transcripts and print the scores",
+		Long: `Judge shows a judge model each transcript (player turns withheld, by role and by flag),
+its case description and the checklist's questions of one dimension, --batch at a time,
+and reads its "Qn - question: yes (reasoning: …)" answers. A question left unanswered is
+asked again (--follow-ups times) and then recorded as missing, never as "no". With
+several --judge models or --replicates k, agreement is reported as Fleiss' and Cohen's
+kappa and Gwet's AC1. Every score records the checklist's hash. The run is resumable.`,
+		Example: `  arbiter check judge --judge openai/gpt-4.1
+  arbiter check judge --transcripts trials/ --checklist checklist.yaml --judge ollama/llama3.1:8b --db check.db --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			if len(rf.models) == 0 {
+				return badInput("no judge model: pass --judge provider/model")
+			}
+			if opt.BatchSize < 1 {
+				return badInput("--batch %d: want at least 1", opt.BatchSize)
+			}
+			cl, err := check.LoadChecklist(checklist)
+			if err != nil {
+				return inputError(err)
+			}
+			ts, err := check.LoadTranscripts(transcripts...)
+			if err != nil {
+				return inputError(err)
+			}
+			if cases != "" {
+				if opt.Cases, err = loadCases(cases); err != nil {
+					return err
+				}
+			}
+			if cl.Edited() && !a.quiet {
+				fmt.Fprintf(a.stderr, "note: %s was edited after it was frozen (hash %.12s, now %.12s); scores record %.12s\n",
+					cl.Source, cl.StatedHash, cl.Hash, cl.Hash)
+			}
+			e, done, err := a.checkExec(ctx, &rf)
+			if err != nil {
+				return err
+			}
+			defer done()
+			for _, m := range rf.models {
+				opt.Judges = append(opt.Judges, llm.ModelName(m))
+			}
+			opt.Replicates = rf.replicates
+			opt.FollowUps = noneIfZero(opt.FollowUps)
+			j, err := check.Judge(ctx, e, cl, ts, opt)
+			if err != nil {
+				return err
+			}
+			if !a.quiet {
+				fmt.Fprintf(a.stderr, "judge: run %s; %d transcripts, %d questions; %s\n", j.Run, len(j.Transcripts),
+					len(cl.Items()), requestsText(j.Requests))
+			}
+			if err := a.writeJudgement(j, format, answers); err != nil {
+				return err
+			}
+			if j.Failed > 0 {
+				return fmt.Errorf("%d judge requests failed after retries and their questions are missing; run the same command again to ask only those", j.Failed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringArrayVar(&transcripts, "transcripts", []string{"builtin"}, "transcript file or folder (JSON, JSONL or Speaker: text), or builtin (repeatable)")
+	cmd.Flags().StringVar(&checklist, "checklist", "builtin", "checklist file (YAML) or builtin (38 LLM Court questions)")
+	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one")
+	reportFormatFlag(cmd.Flags(), &format)
+	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
+	cmd.Flags().IntVar(&opt.BatchSize, "batch", 10, "questions per judge request")
+	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (0: none)")
+	registerModelFlags(cmd, &rf, "judge", "judge model (repeatable)")
+	return cmd
+}
+
+// writeJudgement prints the scores and, when asked, writes every rating.
+func (a *app) writeJudgement(j *check.Judgement, format, answers string) error {
+	if err := check.WriteScores(a.stdout, check.Score(j), format); err != nil {
+		return err
+	}
+	if answers == "" {
+		return nil
+	}
+	f, err := os.Create(answers)
+	if err != nil {
+		return fmt.Errorf("--answers: %w", err)
+	}
+	if err := check.WriteRatings(f, j); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// loadCases reads a YAML mapping of case_id to description.
+func loadCases(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput("--cases: %v", err)
+	}
+	var m map[string]string
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		return nil, badInput("%s: want a mapping of case_id to description: %s", path, input.YAMLError(err))
+	}
+	return m, nil
+}
+
+func (a *app) checkReportCmd() *cobra.Command {
+	var db, runRef, format, answers string
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Re-render a stored judge run without calling any model",
+		Long: `Report rebuilds a judge run's scores from the results store alone, parsing the stored
+replies again, and prints them in any format. It never calls a model.`,
+		Example: `  arbiter check report --db check.db --format md
+  arbiter check report --db check.db --run check-judge-3f2a --format latex`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if err := checkFormat(format); err != nil {
+				return err
+			}
+			st, err := a.openStore(ctx, db)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			j, err := check.Rescore(ctx, st, runRef)
+			if err != nil {
+				return usageError{err}
+			}
+			return a.writeJudgement(j, format, answers)
+		},
+	}
+	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
+	dbFlag(cmd.Flags(), &db)
+	cmd.Flags().StringVar(&runRef, "run", "latest", "judge run id (or a unique prefix); see 'arbiter runs --kind check-judge'")
+	reportFormatFlag(cmd.Flags(), &format)
+	return cmd
+}

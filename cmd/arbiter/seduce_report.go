@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/seduce"
+)
+
+func (a *app) seduceReportCmd() *cobra.Command {
+	var f seduceFlags
+	var db, run string
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Re-render a stored run's report without calling any provider",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if err := checkFormat(f.format); err != nil {
+				return err
+			}
+			st, err := a.openStore(ctx, db)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			r, err := resolveRun(ctx, st, seduce.RunKind, run, "arbiter seduce run")
+			if err != nil {
+				return err
+			}
+			cfg, err := seduce.RunConfigOf(r)
+			if err != nil {
+				return err
+			}
+			if !cmd.Flags().Changed("dataset") {
+				f.datasets = cfg.Datasets
+			}
+			if !cmd.Flags().Changed("taxonomy") {
+				f.taxonomy = cfg.Taxonomy
+			}
+			tax, err := f.loadTaxonomy()
+			if err != nil {
+				return err
+			}
+			ds, err := loadDatasets(f.datasets, tax)
+			if err != nil {
+				return err
+			}
+			file, err := a.loadConfigFile(f.configPath)
+			if err != nil {
+				return err
+			}
+			res, err := seduce.Rescore(ctx, st, r, seduce.RescoreOptions{Dataset: ds, Taxonomy: tax, Score: scoreOptions(tax, &f, file)})
+			var changed *seduce.DatasetChangedError
+			if errors.As(err, &changed) {
+				return badInput("%v: pass --dataset with the original file", err)
+			}
+			if err != nil {
+				return err
+			}
+			return a.writeSeduce(res, &f)
+		},
+	}
+	f.registerData(cmd)
+	f.registerReport(cmd)
+	dbFlag(cmd.Flags(), &db)
+	cmd.Flags().StringVar(&run, "run", "latest", "run id (or a unique prefix) to report; see 'arbiter runs'")
+	return cmd
+}
+
+func (a *app) seduceScoreCmd() *cobra.Command {
+	var f seduceFlags
+	var predictions []string
+	cmd := &cobra.Command{
+		Use:   "score",
+		Short: "Score predictions made elsewhere (JSONL with decision or raw text)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(f.format); err != nil {
+				return err
+			}
+			if len(predictions) == 0 {
+				return badInput("--predictions: name a JSONL file of predictions (or - for stdin)")
+			}
+			tax, err := f.loadTaxonomy()
+			if err != nil {
+				return err
+			}
+			ds, err := loadDatasets(f.datasets, tax)
+			if err != nil {
+				return err
+			}
+			var preds []seduce.Prediction
+			seen := map[seduce.PredictionKey]string{}
+			for _, path := range predictions {
+				p, err := a.readPredictions(path, tax, seen)
+				if err != nil {
+					return err
+				}
+				preds = append(preds, p...)
+			}
+			file, err := a.loadConfigFile(f.configPath)
+			if err != nil {
+				return err
+			}
+			return a.writeSeduce(seduce.Score(ds.Samples, preds, scoreOptions(tax, &f, file)), &f)
+		},
+	}
+	f.registerData(cmd)
+	f.registerReport(cmd)
+	cmd.Flags().StringArrayVarP(&predictions, "predictions", "p", nil, "predictions JSONL file (repeatable; - for stdin)")
+	return cmd
+}
+
+// readPredictions reads one --predictions file (- is stdin); any bad line is bad input.
+func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[seduce.PredictionKey]string) ([]seduce.Prediction, error) {
+	r := a.stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, badInput("predictions %s: %v", path, err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	preds, err := seduce.ReadPredictions(r, path, tax, seen)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return preds, nil
+}
+
+func (a *app) seduceParseCmd() *cobra.Command {
+	var f seduceFlags
+	cmd := &cobra.Command{
+		Use:   "parse",
+		Short: "Parse replies: stdin JSONL {id, text} to stdout JSONL {id, decision, skill}",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tax, err := f.loadTaxonomy()
+			if err != nil {
+				return err
+			}
+			w := bufio.NewWriter(a.stdout)
+			if err := seduce.ParseLines(a.stdin, "stdin", w, tax); err != nil {
+				w.Flush()
+				return usageError{err}
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&f.taxonomy, "taxonomy", "", "skill taxonomy file (YAML)")
+	return cmd
+}
+
+func (a *app) seduceValidateCmd() *cobra.Command {
+	var f seduceFlags
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check a dataset against the contract; exit 2 listing every error",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tax, err := f.loadTaxonomy()
+			if err != nil {
+				return err
+			}
+			ds, err := loadDatasets(f.datasets, tax)
+			if err != nil {
+				return err
+			}
+			roll := 0
+			scenarios := map[string]bool{}
+			for _, s := range ds.Samples {
+				if s.RequiresRoll {
+					roll++
+				}
+				scenarios[s.ScenarioID] = true
+			}
+			fmt.Fprintf(a.stdout, "%s: ok: %d samples (%d roll, %d automatic) in %d scenarios, sha256 %.12s\n",
+				ds.Name, len(ds.Samples), roll, len(ds.Samples)-roll, len(scenarios), ds.Hash)
+			return nil
+		},
+	}
+	f.registerData(cmd)
+	return cmd
+}
+
+// loadConfigFile reads the optional --config file of a command that asks no model.
+func (a *app) loadConfigFile(path string) (*config.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	file, _, err := config.LoadFile(path, a.env.Look)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return file, nil
+}

@@ -1,0 +1,96 @@
+package seduce
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// PredictionKey is one model's ruling on one sample in one replicate: spec section 4's
+// n counts samples, so a key may come only once.
+type PredictionKey struct {
+	Model, ID string
+	Replicate int
+}
+
+// ReadPredictions reads spec section 2 lines from r, named path in errors; a line with
+// text instead of decision is parsed as the runner would parse it. Any bad line rejects
+// the whole file, and the error lists every bad line. seen holds the keys already read,
+// with where, across every predictions file of a command; ReadPredictions adds to it.
+func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[PredictionKey]string) ([]Prediction, error) {
+	var out []Prediction
+	var problems []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var p Prediction
+		if err := json.Unmarshal(line, &p); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				problems = append(problems, fmt.Sprintf("%s:%d: %s: want %s, got a JSON %s", path, n, te.Field, jsonKind(te.Type.Kind()), te.Value))
+			} else {
+				problems = append(problems, fmt.Sprintf("%s:%d: not a JSON object: %v", path, n, err))
+			}
+			continue
+		}
+		key := PredictionKey{p.Model, string(p.ID), p.Replicate}
+		if first, dup := seen[key]; dup && p.ID != "" && p.Model != "" {
+			problems = append(problems, fmt.Sprintf("%s:%d: id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", path, n, p.ID, p.Model, first))
+			continue
+		}
+		seen[key] = fmt.Sprintf("%s:%d", path, n)
+		switch {
+		case p.ID == "":
+			problems = append(problems, fmt.Sprintf("%s:%d: id: missing", path, n))
+		case p.Model == "":
+			problems = append(problems, fmt.Sprintf("%s:%d: model: missing", path, n))
+		case p.Decision == "" && p.Text == "" && p.Err == "":
+			problems = append(problems, fmt.Sprintf("%s:%d: decision: missing (give decision or text)", path, n))
+		case p.Decision != "":
+			switch p.Decision {
+			case DecisionRoll, DecisionPass, DecisionRefused, DecisionUnparsed:
+				if c, ok := tax.Canonical(p.Skill); ok {
+					p.Skill = c
+				}
+			default:
+				problems = append(problems, fmt.Sprintf("%s:%d: decision: %q is not roll, pass, refused or unparsed", path, n, p.Decision))
+			}
+		default:
+			if p.Err == "" {
+				parsed := ParseReply(p.Text, tax)
+				p.Decision, p.Skill = parsed.Decision, parsed.Skill
+			}
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("predictions %s: %v", path, err)
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "\n"))
+	}
+	return out, nil
+}
+
+// jsonKind names what a field of kind k holds, in JSON's words.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a " + k.String()
+}

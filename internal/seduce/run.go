@@ -1,0 +1,324 @@
+package seduce
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+// RunKind is the store's kind for benchmark runs.
+const RunKind store.Kind = "seduce"
+
+// LoadDatasets reads every named dataset ("builtin" is the bundled reference set) and
+// merges them; ids must stay unique. No names means builtin.
+func LoadDatasets(names []string, tax *Taxonomy) (*Dataset, error) {
+	if len(names) == 0 {
+		names = []string{"builtin"}
+	}
+	merged := &Dataset{}
+	var hashes []string
+	seen := map[SampleID]string{}
+	for _, name := range names {
+		var ds *Dataset
+		var err error
+		if name == "builtin" {
+			ds, err = Builtin(tax)
+		} else {
+			ds, err = LoadDataset(name, tax)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ds.Samples {
+			if prev, dup := seen[s.ID]; dup {
+				return nil, fmt.Errorf("%s: id: %q is also in %s; ids must be unique across datasets", name, s.ID, prev)
+			}
+			seen[s.ID] = name
+		}
+		merged.Samples = append(merged.Samples, ds.Samples...)
+		hashes = append(hashes, ds.Hash)
+	}
+	merged.Name = strings.Join(names, "+")
+	if len(hashes) == 1 {
+		merged.Hash = hashes[0]
+	} else {
+		merged.Hash = store.Hash([]byte(strings.Join(hashes, ",")))
+	}
+	return merged, nil
+}
+
+// Experiment is a study in one file: datasets, models, parameters, replicates.
+type Experiment struct {
+	Name        string   `yaml:"name"`
+	Datasets    []string `yaml:"datasets"`
+	Models      []string `yaml:"models"`
+	Replicates  int      `yaml:"replicates"`
+	Concurrency int      `yaml:"concurrency"`
+	Prompt      string   `yaml:"prompt"`
+	Taxonomy    string   `yaml:"taxonomy"`
+	Temperature *float64 `yaml:"temperature"`
+	MaxTokens   int      `yaml:"max_tokens"`
+	Seed        *int64   `yaml:"seed"`
+	Bootstrap   *int     `yaml:"bootstrap"`
+}
+
+// LoadExperiment reads an experiment file; unknown fields are errors.
+func LoadExperiment(path string) (*Experiment, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("experiment %s: %v", path, err)
+	}
+	var e Experiment
+	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.DisallowUnknownField()).Decode(&e); err != nil {
+		return nil, fmt.Errorf("experiment %s: %s", path, input.YAMLError(err))
+	}
+	if len(e.Models) == 0 {
+		return nil, fmt.Errorf("experiment %s: models: list at least one model", path)
+	}
+	return &e, nil
+}
+
+// RunConfig is what identifies a benchmark run: the same config resumes the same run.
+type RunConfig struct {
+	Kind        store.Kind `json:"kind"`
+	Datasets    []string   `json:"datasets"`
+	DatasetHash string     `json:"dataset_hash"`
+	Taxonomy    string     `json:"taxonomy,omitempty"`
+	PromptHash  string     `json:"prompt_hash"`
+	Models      []string   `json:"models"`
+	Replicates  int        `json:"replicates"`
+	Temperature *float64   `json:"temperature,omitempty"`
+	MaxTokens   int        `json:"max_tokens,omitempty"`
+	Seed        *int64     `json:"seed,omitempty"`
+	// Endpoints names the models asked at a custom endpoint, so a run against a local
+	// or stand-in server is never resumed against the real provider.
+	Endpoints map[string]string `json:"endpoints,omitempty"`
+}
+
+// RunConfigOf reads a stored run's configuration.
+func RunConfigOf(r *store.Run) (*RunConfig, error) {
+	var cfg RunConfig
+	if err := json.Unmarshal(r.Config, &cfg); err != nil {
+		return nil, fmt.Errorf("run %s: config: %w", r.ID, err)
+	}
+	return &cfg, nil
+}
+
+// Generation is the sampling parameters sent with every request; nil and 0 leave the
+// provider's default.
+type Generation struct {
+	Temperature *float64
+	MaxTokens   int
+	Seed        *int64
+}
+
+// RunPlan is one benchmark run: which models answer which samples, how often.
+type RunPlan struct {
+	// Datasets are the names the dataset was loaded from, as recorded in the config.
+	Datasets []string
+	Dataset  *Dataset
+	// TaxonomyPath is the taxonomy file ("" for the built-in one); Taxonomy is it loaded.
+	TaxonomyPath string
+	Taxonomy     *Taxonomy
+	Prompt       Prompt
+	// Models are asked in this order; the config records them sorted.
+	Models     []llm.ModelName
+	Replicates int
+	Generation Generation
+}
+
+// Config is the plan's run configuration, with the endpoints the session asks at.
+func (p *RunPlan) Config(endpoints map[string]string) RunConfig {
+	cfg := RunConfig{Kind: RunKind, Datasets: p.Datasets, DatasetHash: p.Dataset.Hash, Taxonomy: p.TaxonomyPath,
+		PromptHash: p.Prompt.Hash, Replicates: p.Replicates,
+		Temperature: p.Generation.Temperature, MaxTokens: p.Generation.MaxTokens, Seed: p.Generation.Seed, Endpoints: endpoints}
+	for _, n := range p.Models {
+		cfg.Models = append(cfg.Models, string(n))
+	}
+	slices.Sort(cfg.Models)
+	return cfg
+}
+
+// Jobs lists every request of the plan: each model, each sample, each replicate.
+func (p *RunPlan) Jobs() []runner.Job {
+	var jobs []runner.Job
+	for _, name := range p.Models {
+		for _, s := range p.Dataset.Samples {
+			for rep := range p.Replicates {
+				req := p.Prompt.Request(s)
+				req.Temperature, req.Seed = p.Generation.Temperature, p.Generation.Seed
+				req.MaxTokens = p.Generation.MaxTokens
+				jobs = append(jobs, runner.Job{Key: runner.JobKey(name, string(s.ID), rep), Model: name, Item: string(s.ID), Replicate: rep, Request: req})
+			}
+		}
+	}
+	return jobs
+}
+
+// Execute runs the plan in sess (begun, asked, finished) and returns the run's id and
+// what was asked. An interrupted run is an error saying how many jobs were saved in the
+// store and how to resume; the run is still recorded as interrupted.
+func Execute(ctx context.Context, sess *runner.Session, p *RunPlan) (store.RunID, runner.Summary, error) {
+	cfg := p.Config(sess.Endpoints())
+	run, err := sess.Begin(ctx, runner.Identity{Kind: RunKind, Config: cfg, InputHash: p.Dataset.Hash,
+		PromptHash: p.Prompt.Hash, PromptText: p.Prompt.System, EndpointsInConfig: true})
+	if err != nil {
+		return "", runner.Summary{}, err
+	}
+	tax := p.Taxonomy
+	sum, err := sess.Run(ctx, run, string(RunKind), p.Jobs(), func(_ runner.Job, r *llm.Reply) string {
+		return OutcomeOf(FromReply(r, tax))
+	})
+	if err == nil && sum.Interrupted {
+		err = fmt.Errorf("interrupted: %d of %d jobs answered so far are saved in %s; run the same command again to resume",
+			sum.Resumed+sum.Cached+sum.Answered, sum.Jobs, sess.Store.Path())
+	}
+	return run, sum, sess.Finish(ctx, run, err, sum.Failed > 0)
+}
+
+// Outcome is the parsed ruling stored beside each reply of a benchmark run.
+type Outcome struct {
+	Decision Decision `json:"decision"`
+	Skill    string   `json:"skill,omitempty"`
+	How      string   `json:"how,omitempty"`
+}
+
+// OutcomeOf is p as stored.
+func OutcomeOf(p Parsed) string {
+	b, _ := json.Marshal(Outcome{p.Decision, p.Skill, p.How})
+	return string(b)
+}
+
+// ScoreOptionsFor is how commands score: skills read through tax, families overridden
+// by families (model to family; may be nil).
+func ScoreOptionsFor(tax *Taxonomy, bootstrap int, seed uint64, families map[string]string) ScoreOptions {
+	opt := ScoreOptions{Bootstrap: bootstrap, Seed: seed,
+		Canon: func(s string) string {
+			if c, ok := tax.Canonical(s); ok {
+				return c
+			}
+			return s
+		}}
+	if len(families) > 0 {
+		opt.Family = func(m string) string {
+			if fam, ok := families[m]; ok {
+				return fam
+			}
+			return ModelFamily(m)
+		}
+	}
+	return opt
+}
+
+// ScoreRun reads a run's results back from the store, parses every recorded reply with
+// the current parser and scores them: a report never needs a provider.
+func ScoreRun(ctx context.Context, st *store.Store, id store.RunID, ds *Dataset, tax *Taxonomy, opt ScoreOptions) (*Results, error) {
+	var preds []Prediction
+	type span struct{ first, last time.Time }
+	spans := map[string]*span{}
+	err := st.Results(ctx, id, false, func(r *store.Result) error {
+		if r.Source != store.SourceCache && !r.UpdatedAt.IsZero() {
+			start := r.UpdatedAt.Add(-r.Reply.Latency)
+			sp := spans[string(r.Model)]
+			if sp == nil {
+				sp = &span{start, r.UpdatedAt}
+				spans[string(r.Model)] = sp
+			}
+			if start.Before(sp.first) {
+				sp.first = start
+			}
+			if r.UpdatedAt.After(sp.last) {
+				sp.last = r.UpdatedAt
+			}
+		}
+		p := Prediction{ID: SampleID(r.Item), Model: string(r.Model), Replicate: r.Replicate,
+			LatencyMS: float64(r.Reply.Latency.Microseconds()) / 1000}
+		if r.Err != "" {
+			p.Err = r.Err
+		} else {
+			parsed := FromReply(&r.Reply, tax)
+			p.Decision, p.Skill = parsed.Decision, parsed.Skill
+		}
+		preds = append(preds, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := Score(ds.Samples, preds, opt)
+	for i := range res.Models {
+		m := &res.Models[i]
+		if sp := spans[m.Model]; sp != nil && m.Latency != nil {
+			m.Latency.WallMS = float64(sp.last.Sub(sp.first).Microseconds()) / 1000
+		}
+	}
+	return res, nil
+}
+
+// DatasetChangedError is a stored run whose dataset no longer hashes as it did.
+type DatasetChangedError struct {
+	Run      store.RunID
+	Datasets []string // as the run recorded them
+	Was      string   // the run's dataset hash
+	Name     string   // the dataset loaded now
+	Now      string   // its hash
+}
+
+func (e *DatasetChangedError) Error() string {
+	return fmt.Sprintf("run %s scored dataset %s (hash %.12s) but %s now hashes to %.12s",
+		e.Run, strings.Join(e.Datasets, "+"), e.Was, e.Name, e.Now)
+}
+
+// RescoreOptions say what to score a stored run against; zero values are the run's own
+// dataset and taxonomy and the default bootstrap (1000 replicates, seed 1).
+type RescoreOptions struct {
+	Dataset  *Dataset
+	Taxonomy *Taxonomy
+	// Score, when it has Canon set, is used as given.
+	Score ScoreOptions
+}
+
+// Rescore scores a stored benchmark run from its recorded replies alone, against the
+// datasets and taxonomy its configuration names unless opt gives others. A dataset that
+// no longer hashes as the run recorded is a *DatasetChangedError.
+func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOptions) (*Results, error) {
+	cfg, err := RunConfigOf(r)
+	if err != nil {
+		return nil, err
+	}
+	tax := opt.Taxonomy
+	if tax == nil {
+		tax = DefaultTaxonomy()
+		if cfg.Taxonomy != "" {
+			if tax, err = LoadTaxonomy(cfg.Taxonomy); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ds := opt.Dataset
+	if ds == nil {
+		if ds, err = LoadDatasets(cfg.Datasets, tax); err != nil {
+			return nil, err
+		}
+	}
+	if ds.Hash != r.DatasetHash {
+		return nil, &DatasetChangedError{Run: r.ID, Datasets: cfg.Datasets, Was: r.DatasetHash, Name: ds.Name, Now: ds.Hash}
+	}
+	so := opt.Score
+	if so.Canon == nil {
+		so = ScoreOptionsFor(tax, 1000, 1, nil)
+	}
+	return ScoreRun(ctx, st, r.ID, ds, tax, so)
+}
