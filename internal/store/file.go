@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// appID is the SQLite application_id of an arbiter store ("Arbi"), set by migration 002.
+// appID is the SQLite application_id of an arbiter store ("Arbi"), set on first open.
 const appID = 0x41726269
 
 var (
