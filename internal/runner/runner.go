@@ -168,7 +168,7 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	var othersOnce sync.Once
 	others := func(h store.Holder) {
 		othersOnce.Do(func() {
-			p.Log.Info("another process is answering this run; asking only the jobs it does not hold", "run", p.Run, "other", h)
+			p.Log.Warn("another process is answering this run too; asking only the jobs it does not hold", "run", p.Run, "other", h)
 		})
 	}
 	renewed := renewClaims(askCtx, st, p, storeFailed)
