@@ -116,12 +116,12 @@ func inspect(ctx context.Context, path, uri string, mustExist bool) error {
 		return nil
 	}
 	if id != 0 {
-		return fmt.Errorf("%w (its application id is %#x); it was left unchanged: pass --db with a new file or an arbiter store", ErrNotStore, id)
+		return fmt.Errorf("%w (its application id is %#x); it was left unchanged", ErrNotStore, id)
 	}
 	if len(tables) > 5 {
 		tables = append(tables[:5], "…")
 	}
-	return fmt.Errorf("%w (it holds tables %s); it was left unchanged: pass --db with a new file or an arbiter store", ErrNotStore, strings.Join(tables, ", "))
+	return fmt.Errorf("%w (it holds tables %s); it was left unchanged", ErrNotStore, strings.Join(tables, ", "))
 }
 
 // legacy recognises a store written before stores carried appID: it has the tables of
