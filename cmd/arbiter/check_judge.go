@@ -142,7 +142,7 @@ replies again, and prints them in any format. It never calls a model.`,
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			st, err := a.openStore(ctx, db)
+			st, err := a.openExistingStore(ctx, db)
 			if err != nil {
 				return err
 			}

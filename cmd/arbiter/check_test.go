@@ -157,6 +157,7 @@ func TestCheckBadInput(t *testing.T) {
 	os.WriteFile(badTranscript, []byte("{\"trial_id\": \"x\", \"turns\": [\n  {\"speaker\": \"Judge\", \"role\": \"judge\", \"text\": \"Order.\"},\n  {\"speaker\": \"Clerk\", \"role\": \"clerk\", \"text\": \"All rise.\"},\n  {\"speaker\": \"Witness\", \"role\": \"witness\"}\n]}\n"), 0o644)
 	badChecklist := filepath.Join(dir, "checklist.yaml")
 	os.WriteFile(badChecklist, []byte("domain: X\ndescription: Y\ndimensions:\n  - name: A\n    definition: d\n    questions:\n      - id: bad id\n        text: Is it?\n"), 0o644)
+	openStore(t, filepath.Join(dir, "empty.db")).Close() // a store with no runs: report refuses a missing one
 	tests := []struct {
 		name string
 		args []string

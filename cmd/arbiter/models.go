@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -134,6 +135,25 @@ func (a *app) openStore(ctx context.Context, path string) (*store.Store, error) 
 		}
 		// The path given is a folder, unwritable or not a database: bad input.
 		return nil, badInput("%v (%s)", err, fix)
+	}
+	return st, nil
+}
+
+// openExistingStore opens the results store for commands that only read it (runs,
+// report, serve): a mistyped path is refused, not made into a new empty store.
+func (a *app) openExistingStore(ctx context.Context, path string) (*store.Store, error) {
+	if path == "" {
+		path = a.env.DBPath
+	}
+	st, err := store.OpenExisting(ctx, path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if errors.Is(err, store.ErrNoStore) {
+			return nil, badInput("%v: check --db or ARBITER_DB (a run creates the store)", err)
+		}
+		return nil, badInput("%v (pass --db with the path of an arbiter store, or set ARBITER_DB)", err)
 	}
 	return st, nil
 }

@@ -17,7 +17,7 @@ func (a *app) runsCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := a.openStore(ctx, db)
+			st, err := a.openExistingStore(ctx, db)
 			if err != nil {
 				return err
 			}

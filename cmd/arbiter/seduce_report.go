@@ -24,7 +24,7 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if err := checkFormat(f.format); err != nil {
 				return err
 			}
-			st, err := a.openStore(ctx, db)
+			st, err := a.openExistingStore(ctx, db)
 			if err != nil {
 				return err
 			}

@@ -52,7 +52,7 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool) error {
 	if !public && !isLoopback(host) {
 		return badInput("--addr %s is not a loopback address: the UI has no login, so pass --public to serve it to the network anyway", addr)
 	}
-	st, err := a.openStore(ctx, db)
+	st, err := a.openExistingStore(ctx, db)
 	if err != nil {
 		return err
 	}

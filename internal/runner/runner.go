@@ -16,6 +16,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -63,6 +64,10 @@ type Plan struct {
 	Progress Progress
 	Counters *llm.Counters
 	Log      *slog.Logger
+	// Holder names this process in the store's claims (default: a fresh store.NewHolder).
+	Holder store.Holder
+	// Lease is how long a claim lasts unless renewed (default DefaultLease).
+	Lease time.Duration
 }
 
 // Summary counts what a run did.
@@ -76,7 +81,10 @@ type Summary struct {
 	Asked    int
 	Answered int
 	Failed   int
-	Elapsed  time.Duration
+	// Elsewhere jobs were answered (or recorded as failed) by another process working
+	// on the same run at the same time.
+	Elsewhere int
+	Elapsed   time.Duration
 	// Interrupted is set when the context ended before every job was done.
 	Interrupted bool
 }
@@ -88,8 +96,18 @@ type Progress interface {
 	Finish()
 }
 
+// DefaultLease is how long a claim on a job lasts unless renewed: a process that dies
+// holds its jobs up to this long before another takes them over.
+const DefaultLease = 20 * time.Second
+
 // Run executes the plan against st. It returns early only for store errors or an
 // unknown model; a failed request is a recorded outcome, not an error.
+//
+// Every job is claimed in the store before it is asked, so two processes on the same
+// run split its jobs: a job the other holds is set aside and tried again until its
+// result appears or its holder's lease runs out. Asking stops at the first result the
+// store cannot keep (a full disk, a read-only file), and asking a model stops at its
+// first 401 or 403; both make Run return an error.
 func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	start := time.Now()
 	if p.Concurrency <= 0 {
@@ -100,6 +118,12 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	}
 	if p.Local == nil {
 		p.Local = func(llm.ModelName) bool { return false }
+	}
+	if p.Lease <= 0 {
+		p.Lease = DefaultLease
+	}
+	if p.Holder == "" {
+		p.Holder = store.NewHolder()
 	}
 	sum := Summary{Jobs: len(p.Jobs)}
 	answered, err := st.AnsweredKeys(ctx, p.Run)
@@ -130,16 +154,55 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 		p.Progress.Start(len(p.Jobs), sum.Resumed)
 	}
 
-	w := newWriter(st, p.Concurrency*max(1, len(order)))
-	var cached, asked, ok, failed atomic.Int64
+	// askCtx ends every request when the run must stop asking (halt); ctx ending is an
+	// interruption instead.
+	askCtx, stopAsking := context.WithCancel(ctx)
+	defer stopAsking()
+	var haltMu sync.Mutex
+	var halted []error
+	record := func(err error) {
+		haltMu.Lock()
+		halted = append(halted, err)
+		haltMu.Unlock()
+	}
+	halt := func(err error) {
+		record(err)
+		stopAsking()
+	}
+	// A store that cannot write fails every writer, feeder and renewal at once: say so once.
+	var storeOnce sync.Once
+	storeFailed := func(err error) { storeOnce.Do(func() { halt(err) }) }
+	var othersOnce sync.Once
+	others := func(h store.Holder) {
+		othersOnce.Do(func() {
+			p.Log.Warn("another process is answering this run too; asking only the jobs it does not hold", "run", p.Run, "other", h)
+		})
+	}
+	renewed := renewClaims(askCtx, st, p, storeFailed)
+
+	w := newWriter(st, p.Run, p.Holder, p.Concurrency*max(1, len(order)))
+	var cached, asked, ok, failed, elsewhere atomic.Int64
 	var wg sync.WaitGroup
 	for _, name := range order {
 		jobs := make(chan Job)
-		model := p.Models[name]
+		// modelCtx ends when this model refuses our credentials: its other jobs are
+		// not sent, those in flight finish and are recorded.
+		modelCtx, stopModel := context.WithCancel(askCtx)
+		defer stopModel()
+		var refusedOnce sync.Once
+		model := refusalGuard{p.Models[name], func(status int) {
+			refusedOnce.Do(func() {
+				record(fmt.Errorf("model %s: HTTP %d: the provider refused the credentials, so its other requests were not sent (check its API key and access to the model)", name, status))
+				stopModel()
+			})
+		}}
 		for range min(p.Concurrency, len(queues[name])) {
 			wg.Go(func() {
 				for j := range jobs {
-					res, key, source := do(ctx, st, p, model, j)
+					if modelCtx.Err() != nil {
+						continue
+					}
+					res, key, source := do(askCtx, st, p, model, j)
 					if res == nil { // cancelled: leave it for the next run
 						continue
 					}
@@ -156,7 +219,8 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 					// Wait for the commit: a worker takes its next job only once its
 					// answer is on disk, so a kill loses at most the jobs in flight.
 					if err := w.put(res, key); err != nil {
-						p.Log.Error("result not saved", "job", j.Key, "err", err)
+						storeFailed(fmt.Errorf("run %s: the store cannot keep results, so no more requests were sent: %w", p.Run, err))
+						continue
 					}
 					if p.Progress != nil {
 						p.Progress.Done(res.Err != "")
@@ -166,24 +230,138 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 		}
 		wg.Go(func() {
 			defer close(jobs)
-			for _, j := range queues[name] {
-				select {
-				case jobs <- j:
-				case <-ctx.Done():
-					return
+			if err := feed(modelCtx, st, p, start, queues[name], jobs, func(c store.Claim) {
+				elsewhere.Add(1)
+				if p.Progress != nil {
+					p.Progress.Done(false)
 				}
+			}, others); err != nil {
+				storeFailed(err)
 			}
 		})
 	}
 	wg.Wait()
+	stopAsking()
+	<-renewed
 	werr := w.close()
+	// Jobs claimed but not asked (an interrupt, a halt) are free for others at once.
+	if err := st.ReleaseClaims(context.WithoutCancel(ctx), p.Run, p.Holder, nil); err != nil {
+		p.Log.Warn("claims not released; other processes take these jobs once the lease runs out", "run", p.Run, "err", err)
+	}
 	if p.Progress != nil {
 		p.Progress.Finish()
 	}
 	sum.Cached, sum.Asked, sum.Answered, sum.Failed = int(cached.Load()), int(asked.Load()), int(ok.Load()), int(failed.Load())
+	sum.Elsewhere = int(elsewhere.Load())
 	sum.Interrupted = ctx.Err() != nil
 	sum.Elapsed = time.Since(start)
+	haltMu.Lock()
+	defer haltMu.Unlock()
+	if len(halted) > 0 {
+		// The writer's error is the first failed write, already in halted.
+		return sum, errors.Join(halted...)
+	}
 	return sum, werr
+}
+
+// feed claims the queue's jobs a batch at a time and hands the claimed ones to out. A
+// job another process holds is set aside and claimed again after a pause, until it is
+// finished (by anyone) or the context ends. finished hears of jobs another process
+// answered; held of each holder met.
+func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue []Job, out chan<- Job,
+	finished func(store.Claim), held func(store.Holder)) error {
+	batch := max(8, p.Concurrency)
+	keys := make([]string, 0, batch)
+	for len(queue) > 0 {
+		var aside []Job
+		for i := 0; i < len(queue); i += batch {
+			chunk := queue[i:min(i+batch, len(queue))]
+			keys = keys[:0]
+			for _, j := range chunk {
+				keys = append(keys, j.Key)
+			}
+			claims, err := st.Claim(ctx, p.Run, p.Holder, keys, since, p.Lease)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("run %s: the store cannot record which jobs this process answers, so no more requests were sent: %w", p.Run, err)
+			}
+			for k, c := range claims {
+				switch c.State {
+				case store.Claimed:
+					select {
+					case out <- chunk[k]:
+					case <-ctx.Done():
+						return nil
+					}
+				case store.Finished:
+					finished(c)
+				case store.Held:
+					held(c.Holder)
+					aside = append(aside, chunk[k])
+				}
+			}
+		}
+		if len(aside) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(min(p.Lease/4, 500*time.Millisecond)):
+		}
+		queue = aside
+	}
+	return nil
+}
+
+// renewClaims keeps this process's leases alive until ctx ends; the channel closes
+// when it has stopped. A store that cannot renew halts the run.
+func renewClaims(ctx context.Context, st *store.Store, p Plan, halt func(error)) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(p.Lease / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := st.RenewClaims(ctx, p.Run, p.Holder, p.Lease); err != nil && ctx.Err() == nil {
+					halt(fmt.Errorf("run %s: the store cannot renew this process's claims, so no more requests were sent: %w", p.Run, err))
+					return
+				}
+			}
+		}
+	}()
+	return done
+}
+
+// refusalGuard passes every request to its model and reports the status of a reply
+// that refuses the credentials.
+type refusalGuard struct {
+	llm.Model
+	refused func(status int)
+}
+
+func (g refusalGuard) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
+	r, err := g.Model.Generate(ctx, req)
+	if status, ok := credentialsRefused(err); ok {
+		g.refused(status)
+	}
+	return r, err
+}
+
+// credentialsRefused reports a 401 or 403: the key is wrong or may not use the model, so
+// every other request to it would fail the same way.
+func credentialsRefused(err error) (status int, ok bool) {
+	var e *llm.Error
+	if errors.As(err, &e) && (e.Status == 401 || e.Status == 403) {
+		return e.Status, true
+	}
+	return 0, false
 }
 
 // do answers one job from the cache or its model. A nil result means the context ended
@@ -245,10 +423,12 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*
 // writer group-commits results: whatever has arrived while the last transaction was
 // being written goes into the next one, and each sender hears when its result is saved.
 type writer struct {
-	st   *store.Store
-	in   chan item
-	done chan struct{}
-	err  error
+	st     *store.Store
+	run    store.RunID
+	holder store.Holder
+	in     chan item
+	done   chan struct{}
+	err    error
 }
 
 type item struct {
@@ -257,8 +437,8 @@ type item struct {
 	saved chan error
 }
 
-func newWriter(st *store.Store, buf int) *writer {
-	w := &writer{st: st, in: make(chan item, buf), done: make(chan struct{})}
+func newWriter(st *store.Store, run store.RunID, holder store.Holder, buf int) *writer {
+	w := &writer{st: st, run: run, holder: holder, in: make(chan item, buf), done: make(chan struct{})}
 	go w.loop()
 	return w
 }
@@ -292,6 +472,15 @@ func (w *writer) loop() {
 		}
 		// Writes use their own context: an interrupted run still records what it has.
 		err := w.st.PutResults(context.Background(), results, keys)
+		if err == nil {
+			// A job with a result needs no claim; "released" is also what tells
+			// another process waiting on it to look at the result.
+			done := make([]string, len(results))
+			for i, r := range results {
+				done[i] = r.JobKey
+			}
+			err = w.st.ReleaseClaims(context.Background(), w.run, w.holder, done)
+		}
 		if err != nil && w.err == nil {
 			w.err = err
 		}

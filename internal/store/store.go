@@ -73,11 +73,19 @@ type Store struct {
 }
 
 // Open opens (creating if needed) the database at path and brings its schema up to date.
-// ":memory:" gives a private in-memory store for tests.
-func Open(ctx context.Context, path string) (*Store, error) {
+// path is a file name, never a URI: "study#1.db" and "x.db?mode=ro" are files of those
+// names. A SQLite file of another program is refused unchanged (ErrNotStore). ":memory:"
+// gives a private in-memory store for tests.
+func Open(ctx context.Context, path string) (*Store, error) { return openPath(ctx, path, false) }
+
+// OpenExisting is Open for commands that only read what runs wrote: a path with no file
+// is refused (ErrNoStore) instead of becoming a new, empty store.
+func OpenExisting(ctx context.Context, path string) (*Store, error) { return openPath(ctx, path, true) }
+
+func openPath(ctx context.Context, path string, mustExist bool) (*Store, error) {
 	const tries = 40
 	for try := 1; ; try++ {
-		s, err := openOnce(ctx, path)
+		s, err := openOnce(ctx, path, mustExist)
 		if err == nil || !isBusy(err) || try == tries {
 			return s, err
 		}
@@ -97,10 +105,24 @@ func isBusy(err error) bool {
 	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
-func openOnce(ctx context.Context, path string) (*Store, error) {
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+// connParams are the per-connection settings of every store connection.
+const connParams = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+
+func openOnce(ctx context.Context, path string, mustExist bool) (*Store, error) {
+	dsn := "file::memory:?" + connParams
 	if path != ":memory:" {
-		dsn += "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+		uri, err := fileURI(path)
+		if err != nil {
+			return nil, fmt.Errorf("open store %s: %w", path, err)
+		}
+		// Look before any write: the WAL switch below already changes a file.
+		if err := inspect(ctx, path, uri, mustExist); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", path, err)
+		}
+		dsn = uri + "?" + connParams + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+		if mustExist {
+			dsn += "&mode=rw" // never create it, even if it vanished since inspect
+		}
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -123,7 +145,7 @@ func (s *Store) Close() error { return s.db.Close() }
 func (s *Store) Path() string { return s.path }
 
 func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+	if err := s.mark(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	names, err := fs.Glob(migrations, "migrations/*.sql")
@@ -164,6 +186,30 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// mark creates the migration table and sets the application id in one transaction, so
+// another process that looks at the file in between (inspect) sees either an empty file
+// or a marked store, never a bare migration table.
+func (s *Store) mark(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return err
+	}
+	var id int64
+	if err := tx.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
+		return err
+	}
+	if id != appID {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, appID)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }

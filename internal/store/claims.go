@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// Holder names one process answering jobs of a run: its host, its pid and a random part,
+// so that no two processes (nor two runs in one process) share a name, and a person who
+// reads a claim can tell where the job is being answered.
+type Holder string
+
+// NewHolder returns a fresh holder name for this process.
+func NewHolder() Holder {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "unknown-host"
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	return Holder(fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b[:])))
+}
+
+// ClaimState says what Claim found for one job.
+type ClaimState int
+
+// The outcomes of a claim.
+const (
+	// Claimed: the job is now the caller's until its lease runs out.
+	Claimed ClaimState = iota
+	// Held: another holder's lease on the job has not run out.
+	Held
+	// Finished: the job is answered, or got a result (even a failure) since the caller's
+	// run began, so nobody needs to ask it again in this run.
+	Finished
+)
+
+// Claim is what Claim found for one job.
+type Claim struct {
+	Key   string
+	State ClaimState
+	// Holder and Expires describe the other holder of a Held job.
+	Holder  Holder
+	Expires time.Time
+}
+
+// Claim tries, in one transaction, to take the jobs keys of run for holder until ttl
+// from now. A job is taken when no one holds it, the holder already holds it, or the
+// other holder's lease has run out; it is Finished instead when it has an answer or a
+// result written at or after since (the caller's start). The answers come in the order
+// of keys.
+func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	defer tx.Rollback()
+	result, err := tx.PrepareContext(ctx, `SELECT error, updated_at FROM results WHERE run_id = ? AND job_key = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	defer result.Close()
+	take, err := tx.PrepareContext(ctx, `INSERT INTO claims(run_id, job_key, holder, expires_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+		WHERE claims.holder = excluded.holder OR claims.expires_at <= ?`)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	defer take.Close()
+	other, err := tx.PrepareContext(ctx, `SELECT holder, expires_at FROM claims WHERE run_id = ? AND job_key = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	defer other.Close()
+	now := time.Now()
+	expires := now.Add(ttl).UnixMilli()
+	out := make([]Claim, len(keys))
+	for i, k := range keys {
+		out[i].Key = k
+		var errText, updated string
+		switch err := result.QueryRowContext(ctx, string(run), k).Scan(&errText, &updated); {
+		case err == nil:
+			at, perr := time.Parse(time.RFC3339Nano, updated)
+			if errText == "" || (perr == nil && !at.Before(since)) {
+				out[i].State = Finished
+				continue
+			}
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, fmt.Errorf("claim job %s: %w", k, err)
+		}
+		res, err := take.ExecContext(ctx, string(run), k, string(holder), expires, now.UnixMilli())
+		if err != nil {
+			return nil, fmt.Errorf("claim job %s: %w", k, err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, fmt.Errorf("claim job %s: %w", k, err)
+		} else if n == 1 {
+			out[i].State = Claimed
+			continue
+		}
+		var h string
+		var ms int64
+		if err := other.QueryRowContext(ctx, string(run), k).Scan(&h, &ms); err != nil {
+			return nil, fmt.Errorf("claim job %s: %w", k, err)
+		}
+		out[i].State, out[i].Holder, out[i].Expires = Held, Holder(h), time.UnixMilli(ms)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	return out, nil
+}
+
+// RenewClaims extends every lease holder has on jobs of run to ttl from now. A live
+// process calls it well within ttl, so that only a dead one's jobs are taken over.
+func (s *Store) RenewClaims(ctx context.Context, run RunID, holder Holder, ttl time.Duration) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE claims SET expires_at = ? WHERE run_id = ? AND holder = ?`,
+		time.Now().Add(ttl).UnixMilli(), string(run), string(holder))
+	if err != nil {
+		return fmt.Errorf("renew claims on %s: %w", run, err)
+	}
+	return nil
+}
+
+// ReleaseClaims gives up holder's claims on the jobs keys of run (all of them when keys
+// is nil): their results are written, or the holder is stopping.
+func (s *Store) ReleaseClaims(ctx context.Context, run RunID, holder Holder, keys []string) error {
+	if keys == nil {
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM claims WHERE run_id = ? AND holder = ?`, string(run), string(holder)); err != nil {
+			return fmt.Errorf("release claims on %s: %w", run, err)
+		}
+		return nil
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 2+len(keys))
+	args = append(args, string(run), string(holder))
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	// At most 500 keys a statement, well under SQLite's limit on bound variables.
+	for len(args) > 2 {
+		n := min(len(args)-2, 500)
+		q := `DELETE FROM claims WHERE run_id = ? AND holder = ? AND job_key IN (?` + strings.Repeat(", ?", n-1) + `)`
+		if _, err := s.db.ExecContext(ctx, q, args[:2+n]...); err != nil {
+			return fmt.Errorf("release claims on %s: %w", run, err)
+		}
+		args = append(args[:2], args[2+n:]...)
+	}
+	return nil
+}
