@@ -38,7 +38,6 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-
 // Options configure a Server.
 type Options struct {
 	// Store holds the runs the UI shows. Required.
