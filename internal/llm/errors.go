@@ -168,3 +168,23 @@ func (e *Error) Redact(secret string) *Error {
 	}
 	return e
 }
+
+// ReplyTooLarge returns the Error for err when it comes from a response body cut off at
+// MaxReplyBytes, and nil otherwise. Such a request is failed, never retried: the same
+// request would most likely bring the same endless body. Adapters try it before any
+// other translation, so that no status or SDK wrapping makes it look retryable.
+func ReplyTooLarge(provider string, status int, err error) *Error {
+	if !errors.Is(err, ErrReplyTooLarge) {
+		return nil
+	}
+	return &Error{Provider: provider, Status: status, Code: "reply_too_large",
+		Message: fmt.Sprintf("reply body is over %d MiB; the read stopped there", MaxReplyBytes>>20), Err: ErrReplyTooLarge}
+}
+
+// IsAuth reports whether err says the provider refused the credentials (HTTP 401 or 403,
+// or the same inside a stream): every later request to that model will fail the same
+// way, so a runner stops asking it instead of recording one failure per job.
+func IsAuth(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden)
+}

@@ -49,10 +49,7 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := opts.HTTPClient
-	if client == nil {
-		client = llm.NewHTTPClient()
-	}
+	client := llm.CapReplies(opts.HTTPClient)
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
 		option.WithHTTPClient(client),
@@ -164,19 +161,24 @@ func (m *Model) stream(ctx context.Context, p sdk.MessageNewParams, ro []option.
 	s := m.svc.NewStreaming(ctx, p, ro...)
 	defer s.Close()
 	var msg sdk.Message
+	var acc blockText
 	stopped := false
 	for s.Next() {
 		ev := s.Current()
-		if err := msg.Accumulate(ev); err != nil {
-			return nil, err
-		}
 		switch ev.Type {
 		case "content_block_delta":
-			if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
-				onDelta(ev.Delta.Text)
+			if acc.add(&msg, ev) {
+				if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
+					onDelta(ev.Delta.Text)
+				}
+				continue
 			}
-		case "message_stop":
-			stopped = true
+		case "content_block_stop", "message_stop":
+			acc.flush(&msg)
+			stopped = stopped || ev.Type == "message_stop"
+		}
+		if err := msg.Accumulate(ev); err != nil {
+			return nil, err
 		}
 	}
 	if err := s.Err(); err != nil {
@@ -187,6 +189,55 @@ func (m *Model) stream(ctx context.Context, p sdk.MessageNewParams, ro []option.
 	}
 	// The accumulated message is the envelope of message_start with every delta applied.
 	return reply(&msg, json.RawMessage(msg.RawJSON())), nil
+}
+
+// blockText gathers the text and thinking deltas of a stream's blocks. The SDK's
+// Accumulate appends each delta to a string, which copies the whole text every time:
+// quadratic, so a long stream of small deltas (up to llm.MaxReplyBytes of them) would
+// take minutes and leave a heap of garbage. Deltas go here instead and reach the message
+// when their block stops, before Accumulate rewrites the block's raw JSON.
+type blockText struct {
+	text, thinking map[int64]*strings.Builder
+}
+
+// add takes a text or thinking delta of a block the message holds; other events, and
+// deltas Accumulate should judge (a bad index), are left to Accumulate.
+func (b *blockText) add(msg *sdk.Message, ev sdk.MessageStreamEventUnion) bool {
+	if ev.Index < 0 || ev.Index >= int64(len(msg.Content)) {
+		return false
+	}
+	var into *map[int64]*strings.Builder
+	var piece string
+	switch ev.Delta.Type {
+	case "text_delta":
+		into, piece = &b.text, ev.Delta.Text
+	case "thinking_delta":
+		into, piece = &b.thinking, ev.Delta.Thinking
+	default:
+		return false
+	}
+	if *into == nil {
+		*into = map[int64]*strings.Builder{}
+	}
+	sb := (*into)[ev.Index]
+	if sb == nil {
+		sb = new(strings.Builder)
+		(*into)[ev.Index] = sb
+	}
+	sb.WriteString(piece)
+	return true
+}
+
+// flush moves the gathered text into the message's blocks.
+func (b *blockText) flush(msg *sdk.Message) {
+	for i, sb := range b.text {
+		msg.Content[i].Text += sb.String()
+		delete(b.text, i)
+	}
+	for i, sb := range b.thinking {
+		msg.Content[i].Thinking += sb.String()
+		delete(b.thinking, i)
+	}
 }
 
 func reply(msg *sdk.Message, raw json.RawMessage) *llm.Reply {
@@ -255,6 +306,13 @@ func (m *Model) translate(ctx context.Context, err error, resp *http.Response) *
 	provider := m.name.Provider()
 	var e *llm.Error
 	var apiErr *sdk.Error
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
+	if e := llm.ReplyTooLarge(provider, status, err); e != nil {
+		return e
+	}
 	switch {
 	case errors.As(err, &e):
 		return e

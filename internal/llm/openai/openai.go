@@ -62,10 +62,7 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := opts.HTTPClient
-	if client == nil {
-		client = llm.NewHTTPClient()
-	}
+	client := llm.CapReplies(opts.HTTPClient)
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
 		option.WithHTTPClient(client),
@@ -296,6 +293,13 @@ func usage(u sdk.CompletionUsage) llm.Usage {
 func (m *Model) translate(ctx context.Context, err error, resp *http.Response) *llm.Error {
 	var e *llm.Error
 	var apiErr *sdk.Error
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
+	if e := llm.ReplyTooLarge(m.provider, status, err); e != nil {
+		return e
+	}
 	switch {
 	case errors.As(err, &e):
 		return e

@@ -20,9 +20,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,6 +145,7 @@ func Run(t *testing.T, p Provider) {
 	p.request(t)
 	p.outcomes(t)
 	p.faults(t)
+	p.endless(t)
 	p.deadlines(t)
 	p.constructor(t)
 	p.defaultEndpoint(t)
@@ -367,6 +370,59 @@ func (p Provider) faults(t *testing.T) {
 			})
 		}
 	}
+}
+
+// endless checks that a body that never ends fails the request once, without a retry,
+// and that the adapter stops reading at llm.MaxReplyBytes.
+func (p Provider) endless(t *testing.T) {
+	for _, stream := range streams {
+		t.Run(fmt.Sprintf("Endless body/stream=%v", stream), func(t *testing.T) {
+			s := Server(t, func(*llmtest.Request) llmtest.Response {
+				return llmtest.Response{Fault: llmtest.Fault{Kind: llmtest.FaultEndless}}
+			})
+			var read atomic.Int64
+			hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+				resp, err := http.DefaultTransport.RoundTrip(r)
+				if resp != nil {
+					resp.Body = countingBody{resp.Body, &read}
+				}
+				return resp, err
+			})}
+			m, err := p.New(p.Name, config.Endpoint{Provider: p.Name.Provider(), BaseURL: p.BaseURL(s), Key: p.Key, KeyVar: p.KeyVar}, hc)
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			retried := llm.WithRetry(m, llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, nil)
+			var deltas []string
+			_, err = retried.Generate(context.Background(), request(stream, &deltas))
+			var e *llm.Error
+			if !errors.As(err, &e) || !errors.Is(err, llm.ErrReplyTooLarge) {
+				t.Fatalf("Generate error = %v (%T); want *llm.Error wrapping llm.ErrReplyTooLarge", err, err)
+			}
+			if e.Retryable || e.Code != "reply_too_large" {
+				t.Errorf("Retryable %v, Code %q; want false, reply_too_large (%v)", e.Retryable, e.Code, e)
+			}
+			if n := s.Requests(); n != 1 {
+				t.Errorf("server saw %d requests; want 1 (an endless body is not retried)", n)
+			}
+			if n := read.Load(); n < llm.MaxReplyBytes || n > llm.MaxReplyBytes+1 {
+				t.Errorf("adapter read %d bytes of the body; want it to stop at %d", n, llm.MaxReplyBytes)
+			}
+			p.checkNoKey(t, err)
+		})
+	}
+}
+
+// countingBody adds what is read through it to n.
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	k, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(k))
+	return k, err
 }
 
 // deadlines checks that a hung server gives up at the caller's deadline with a retryable
