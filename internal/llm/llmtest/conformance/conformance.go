@@ -146,6 +146,7 @@ func Run(t *testing.T, p Provider) {
 	p.outcomes(t)
 	p.faults(t)
 	p.endless(t)
+	p.streamReset(t)
 	p.deadlines(t)
 	p.constructor(t)
 	p.defaultEndpoint(t)
@@ -366,6 +367,9 @@ func (p Provider) faults(t *testing.T) {
 				if n := s.Requests(); n != 1 {
 					t.Errorf("server saw %d requests; want exactly 1 (no SDK retries)", n)
 				}
+				if auth := tt.wantStatus == http.StatusUnauthorized; llm.IsAuth(err) != auth {
+					t.Errorf("llm.IsAuth = %v; want %v", llm.IsAuth(err), auth)
+				}
 				p.checkNoKey(t, err)
 			})
 		}
@@ -411,6 +415,46 @@ func (p Provider) endless(t *testing.T) {
 			p.checkNoKey(t, err)
 		})
 	}
+}
+
+// streamReset checks, through llm.WithRetry, that a stream cut half-way and then
+// retried tells its consumer to start again: what OnDelta gave after the last OnReset is
+// the reply, not the cut attempt's half followed by the whole.
+func (p Provider) streamReset(t *testing.T) {
+	t.Run("Stream reset before a retry", func(t *testing.T) {
+		const text = "The claim is supported by the second clause of the contract."
+		s := Server(t, func(r *llmtest.Request) llmtest.Response {
+			resp := llmtest.Response{Text: text}
+			if r.Attempt == 1 {
+				resp.Fault = llmtest.Fault{Kind: llmtest.FaultTruncate}
+			}
+			return resp
+		})
+		m := llm.WithRetry(p.Model(t, s), llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, nil)
+		var shown strings.Builder
+		var before string
+		resets := 0
+		req := llm.UserText("You are terse.", "Is the claim supported?")
+		req.OnDelta = func(d string) { shown.WriteString(d) }
+		req.OnReset = func() {
+			resets++
+			before = shown.String()
+			shown.Reset()
+		}
+		got, err := m.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("Generate: %v", err)
+		}
+		if got.Attempts != 2 || resets != 1 {
+			t.Fatalf("Attempts %d, OnReset called %d times; want 2 and 1", got.Attempts, resets)
+		}
+		if before == "" {
+			t.Errorf("the cut attempt gave OnDelta nothing, so the test proves nothing")
+		}
+		if shown.String() != text || got.Text != text {
+			t.Errorf("after the reset OnDelta gave %q, reply %q; want %q", shown.String(), got.Text, text)
+		}
+	})
 }
 
 // countingBody adds what is read through it to n.
