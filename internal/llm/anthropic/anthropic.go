@@ -79,14 +79,16 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	ro = append(ro, option.WithResponseInto(&resp))
 	start := time.Now()
 	var reply *llm.Reply
-	onDelta := req.OnDelta
+	onDelta, flush := llm.RedactDeltas(req.OnDelta, m.key)
 	if onDelta == nil {
 		if _, err := sdk.CalculateNonStreamingTimeout(int(p.MaxTokens), p.Model, nil); err != nil {
 			onDelta = func(string) {}
 		}
 	}
 	if onDelta != nil {
-		reply, err = m.stream(ctx, p, ro, onDelta)
+		if reply, err = m.stream(ctx, p, ro, onDelta); err == nil {
+			flush()
+		}
 	} else {
 		reply, err = m.complete(ctx, p, ro)
 	}
@@ -95,7 +97,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	}
 	reply.Latency = time.Since(start)
 	reply.Attempts = 1
-	return reply, nil
+	return reply.Redact(m.key), nil
 }
 
 // params builds the request body; options the v2 SDK no longer models (temperature,

@@ -92,7 +92,10 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	start := time.Now()
 	var reply *llm.Reply
 	if req.OnDelta != nil {
-		reply, err = m.stream(ctx, contents, cfg, req.OnDelta)
+		onDelta, flush := llm.RedactDeltas(req.OnDelta, m.key)
+		if reply, err = m.stream(ctx, contents, cfg, onDelta); err == nil {
+			flush()
+		}
 	} else {
 		reply, err = m.complete(ctx, contents, cfg, x)
 	}
@@ -101,7 +104,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	}
 	reply.Latency = time.Since(start)
 	reply.Attempts = 1
-	return reply, nil
+	return reply.Redact(m.key), nil
 }
 
 func (m *Model) params(req *llm.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {

@@ -95,7 +95,10 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	var resp *http.Response
 	var reply *llm.Reply
 	if req.OnDelta != nil {
-		reply, err = m.stream(ctx, params, req.OnDelta, &resp)
+		onDelta, flush := llm.RedactDeltas(req.OnDelta, m.key)
+		if reply, err = m.stream(ctx, params, onDelta, &resp); err == nil {
+			flush()
+		}
 	} else {
 		reply, err = m.complete(ctx, params, &resp)
 	}
@@ -104,7 +107,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	}
 	reply.Latency = time.Since(start)
 	reply.Attempts = 1
-	return reply, nil
+	return reply.Redact(m.key), nil
 }
 
 var schemaNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)

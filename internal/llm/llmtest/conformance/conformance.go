@@ -147,6 +147,7 @@ func Run(t *testing.T, p Provider) {
 	p.faults(t)
 	p.endless(t)
 	p.streamReset(t)
+	p.keyEcho(t)
 	p.deadlines(t)
 	p.constructor(t)
 	p.defaultEndpoint(t)
@@ -455,6 +456,53 @@ func (p Provider) streamReset(t *testing.T) {
 			t.Errorf("after the reset OnDelta gave %q, reply %q; want %q", shown.String(), got.Text, text)
 		}
 	})
+}
+
+// keyEcho checks that a reply repeating the API key back, in its text, its reasoning or
+// its refusal, comes out with the key replaced by [REDACTED] everywhere: the fields, Raw
+// (still valid JSON) and every streamed delta.
+func (p Provider) keyEcho(t *testing.T) {
+	key := p.Key.Reveal()
+	tests := []struct {
+		name string
+		resp llmtest.Response
+	}{
+		{"text and reasoning", llmtest.Response{Text: "Your key is " + key + ", and again " + key + ".", Reasoning: "They sent " + key}},
+		{"refusal", llmtest.Response{Refusal: "I will not use " + key + "."}},
+	}
+	for _, tt := range tests {
+		for _, stream := range streams {
+			t.Run(fmt.Sprintf("Key echoed back/%s/stream=%v", tt.name, stream), func(t *testing.T) {
+				s := Server(t, func(*llmtest.Request) llmtest.Response { return tt.resp })
+				var deltas []string
+				got, err := p.Model(t, s).Generate(context.Background(), request(stream, &deltas))
+				if err != nil {
+					t.Fatalf("Generate: %v", err)
+				}
+				for field, v := range map[string]string{
+					"Text": got.Text, "Reasoning": got.Reasoning, "Refusal": got.Refusal, "Raw": string(got.Raw),
+					"deltas": strings.Join(deltas, ""),
+				} {
+					if strings.Contains(v, key) {
+						t.Errorf("%s shows the key: %s", field, v)
+					}
+				}
+				if !json.Valid(got.Raw) {
+					t.Errorf("Raw = %s; not valid JSON", got.Raw)
+				}
+				// What becomes of a refusal's text is the protocol's own (see Refused).
+				if got.Finish == llm.FinishRefusal || got.Finish == llm.FinishContentFilter {
+					return
+				}
+				if !strings.Contains(got.Text, llm.Redacted) || !strings.Contains(got.Reasoning, llm.Redacted) {
+					t.Errorf("text %q, reasoning %q; want the key shown as %s", got.Text, got.Reasoning, llm.Redacted)
+				}
+				if stream && strings.Join(deltas, "") != got.Text {
+					t.Errorf("deltas joined = %q; want the text %q", strings.Join(deltas, ""), got.Text)
+				}
+			})
+		}
+	}
 }
 
 // countingBody adds what is read through it to n.
