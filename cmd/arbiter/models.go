@@ -80,7 +80,7 @@ func (a *app) openModels(f *runFlags, builtins map[llm.ModelName]llm.Model) (*mo
 	}
 	if f.baseURL != "" {
 		if u, err := url.Parse(f.baseURL); err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, badInput("--base-url %q: want a URL such as http://127.0.0.1:8000/v1", f.baseURL)
+			return nil, badInput("--base-url %q: want a URL such as http://127.0.0.1:8000/v1", config.ScrubURL(f.baseURL))
 		}
 	}
 	m := &models{byName: map[llm.ModelName]llm.Model{}, local: map[llm.ModelName]bool{}, counters: new(llm.Counters), file: file, env: env}
@@ -125,12 +125,7 @@ func (m *models) endpointFunc(baseURL string) func(llm.ModelName) string {
 		if m.local[name] {
 			return ""
 		}
-		raw := m.endpointOf(baseURL, name)
-		if u, err := url.Parse(raw); err == nil && u.User != nil {
-			u.User = nil
-			return u.String()
-		}
-		return raw
+		return config.ScrubURL(m.endpointOf(baseURL, name))
 	}
 }
 
@@ -161,7 +156,7 @@ func (a *app) checkReachable(ctx context.Context, f *runFlags, m *models) error 
 		seen[raw] = true
 		u, err := url.Parse(raw)
 		if err != nil || u.Host == "" {
-			return badInput("%s: endpoint %q is not a URL", name, raw)
+			return badInput("%s: endpoint %q is not a URL", name, config.ScrubURL(raw))
 		}
 		host := u.Host
 		if u.Port() == "" {
@@ -175,7 +170,7 @@ func (a *app) checkReachable(ctx context.Context, f *runFlags, m *models) error 
 		conn, err := d.DialContext(ctx, "tcp", host)
 		if err != nil {
 			// Redacted: a proxy's base URL may carry a password.
-			return badInput("%s: cannot reach %s: %v (start the server or fix --base-url / the provider's *_BASE_URL)", name, u.Redacted(), err)
+			return badInput("%s: cannot reach %s: %v (start the server or fix --base-url / the provider's *_BASE_URL)", name, config.ScrubURL(raw), err)
 		}
 		conn.Close()
 	}

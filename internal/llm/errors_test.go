@@ -1,8 +1,11 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +30,23 @@ func TestIsAuth(t *testing.T) {
 				t.Errorf("IsAuth(%v) = %v; want %v", tt.err, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTransportErrorScrubsURL(t *testing.T) {
+	const key = "gateway-KEY-0123456789"
+	ue := &url.Error{Op: "Post", URL: "https://u:" + key + "@h/v1?api-key=" + key, Err: context.DeadlineExceeded}
+	e := TransportError("openai", fmt.Errorf("send: %w", ue))
+	for _, shown := range []string{e.Error(), fmt.Sprintf("%+v", e), e.Message, e.Err.Error()} {
+		if strings.Contains(shown, key) {
+			t.Errorf("TransportError shows the key: %s", shown)
+		}
+	}
+	if !e.Retryable || !errors.Is(e, context.DeadlineExceeded) {
+		t.Errorf("TransportError = %+v; want a retryable error wrapping DeadlineExceeded", e)
+	}
+	h := &Error{Provider: "openai", Err: errors.New(`POST "http://h/?token=` + key + `": 500`)}
+	if strings.Contains(h.Error(), key) {
+		t.Errorf("Error() = %s; shows the key", h.Error())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 )
 
 // MaxReplyBytes is the most of a response body an adapter reads. A provider, a proxy or
@@ -94,3 +95,41 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 }
 
 func (b *cappedBody) Close() error { return b.rc.Close() }
+
+// BaseQuery takes the query off an endpoint's base URL, for servers that want their key
+// there (Azure-style ?api-key=…): the SDKs build each request URL from the base URL's
+// path and drop its query, so the returned client adds those parameters to every
+// request instead. Without a query, c and base come back as they are.
+func BaseQuery(c *http.Client, base string) (*http.Client, string) {
+	u, err := url.Parse(base)
+	if err != nil || u.RawQuery == "" {
+		return c, base
+	}
+	q := u.Query()
+	u.RawQuery, u.ForceQuery = "", false
+	cc := *c
+	next := cc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cc.Transport = queryTransport{next: next, query: q}
+	return &cc, u.String()
+}
+
+// queryTransport adds query parameters to each request that does not set them itself.
+type queryTransport struct {
+	next  http.RoundTripper
+	query url.Values
+}
+
+func (t queryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	q := r.URL.Query()
+	for k, vs := range t.query {
+		if !q.Has(k) {
+			q[k] = vs
+		}
+	}
+	r.URL.RawQuery = q.Encode()
+	return t.next.RoundTrip(r)
+}

@@ -44,12 +44,13 @@ type Model struct {
 // New returns a Model for name (anthropic/model-id) at endpoint ep. A key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	base := strings.TrimRight(ep.BaseURL, "/")
+	// A query on the base URL (?api-key=…) is sent with every request by the client.
+	client, baseURL := llm.BaseQuery(llm.CapReplies(opts.HTTPClient), ep.BaseURL)
+	base := strings.TrimRight(baseURL, "/")
 	key, err := ep.APIKey(base, "ANTHROPIC_API_KEY")
 	if err != nil {
 		return nil, err
 	}
-	client := llm.CapReplies(opts.HTTPClient)
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
 		option.WithHTTPClient(client),

@@ -51,7 +51,8 @@ type Model struct {
 // New returns a Model for name (google/model-id) at endpoint ep. A key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	base := ep.BaseURL
+	// A query on the base URL (?api-key=…) is sent with every request by the client.
+	hc, base := llm.BaseQuery(llm.CapReplies(opts.HTTPClient), ep.BaseURL)
 	key, err := ep.APIKey(base, "GEMINI_API_KEY")
 	if err != nil {
 		return nil, err
@@ -59,7 +60,6 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	if base == "" {
 		base = defaultBaseURL
 	}
-	hc := llm.CapReplies(opts.HTTPClient)
 	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:     key,
 		Backend:    genai.BackendGeminiAPI,

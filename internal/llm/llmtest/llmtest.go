@@ -25,6 +25,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,7 +63,9 @@ type Request struct {
 	// IncludeUsage is OpenAI's stream_options.include_usage.
 	IncludeUsage bool
 	Header       http.Header
-	Body         []byte
+	// Query is the URL's query, where Azure-style gateways take their key (?api-key=).
+	Query url.Values
+	Body  []byte
 	// BodyHash is the hex SHA-256 of Body.
 	BodyHash string
 	// Attempt counts the arrivals of this exact body so far, 1 for the first.
@@ -423,6 +426,7 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 	req := &Request{
 		Protocol: c.protocol(),
 		Header:   r.Header,
+		Query:    r.URL.Query(),
 		Body:     body,
 		BodyHash: hex.EncodeToString(sum[:]),
 		Attempt:  s.countBody(sum),

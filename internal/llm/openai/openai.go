@@ -46,7 +46,9 @@ type Model struct {
 // "ollama" it talks to ep.BaseURL + "/v1" without a key. Otherwise a key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	base := strings.TrimRight(ep.BaseURL, "/")
+	// A query on the base URL (?api-key=…) is sent with every request by the client.
+	client, baseURL := llm.BaseQuery(llm.CapReplies(opts.HTTPClient), ep.BaseURL)
+	base := strings.TrimRight(baseURL, "/")
 	if ep.Provider == "ollama" {
 		if base == "" {
 			return nil, errors.New("ollama: no server address: set OLLAMA_HOST or pass --base-url")
@@ -62,7 +64,6 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := llm.CapReplies(opts.HTTPClient)
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
 		option.WithHTTPClient(client),

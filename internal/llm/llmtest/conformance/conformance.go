@@ -16,12 +16,14 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -148,6 +150,7 @@ func Run(t *testing.T, p Provider) {
 	p.endless(t)
 	p.streamReset(t)
 	p.keyEcho(t)
+	p.queryKey(t)
 	p.deadlines(t)
 	p.constructor(t)
 	p.defaultEndpoint(t)
@@ -502,6 +505,39 @@ func (p Provider) keyEcho(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// queryKey checks that a key in the base URL's query (an Azure-style ?api-key=) reaches
+// the server with every request, and that no error shows it.
+func (p Provider) queryKey(t *testing.T) {
+	const queryKey = "azure-QUERY-KEY-0123456789"
+	for _, fault := range []llmtest.FaultKind{llmtest.FaultNone, llmtest.FaultUnauthorized, llmtest.FaultReset, llmtest.FaultMalformed} {
+		t.Run(fmt.Sprintf("Key in the base URL query/%s", cmp.Or(string(fault), "ok")), func(t *testing.T) {
+			var seen url.Values
+			s := Server(t, func(r *llmtest.Request) llmtest.Response {
+				seen = r.Query
+				return llmtest.Response{Text: "fine", Fault: llmtest.Fault{Kind: fault}}
+			})
+			m, err := p.New(p.Name, config.Endpoint{
+				Provider: p.Name.Provider(), BaseURL: p.BaseURL(s) + "?api-key=" + queryKey, Key: p.Key, KeyVar: p.KeyVar,
+			}, nil)
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
+			if got := seen.Get("api-key"); got != queryKey {
+				t.Errorf("server saw api-key %q; want %q (query %v)", got, queryKey, seen)
+			}
+			if (err == nil) != (fault == llmtest.FaultNone) {
+				t.Fatalf("Generate error = %v with fault %q", err, fault)
+			}
+			for _, shown := range []string{fmt.Sprint(err), fmt.Sprintf("%+v", err)} {
+				if err != nil && strings.Contains(shown, queryKey) {
+					t.Errorf("error shows the query key: %s", shown)
+				}
+			}
+		})
 	}
 }
 
