@@ -78,7 +78,7 @@ func (a *app) openModels(f *runFlags, builtins map[llm.ModelName]llm.Model) (*mo
 	}
 	if f.baseURL != "" {
 		if u, err := url.Parse(f.baseURL); err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, badInput("--base-url %q: want a URL such as http://127.0.0.1:8000/v1", f.baseURL)
+			return nil, badInput("--base-url %q: want a URL such as http://127.0.0.1:8000/v1", config.ScrubURL(f.baseURL))
 		}
 	}
 	set, err := providers.OpenAll(f.models, s)

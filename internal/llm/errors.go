@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/config"
 )
 
 // Error is the one error type every provider returns. Callers branch with errors.As.
@@ -27,7 +29,13 @@ type Error struct {
 	Err        error
 }
 
+// Error shows the error with every URL in it scrubbed (config.ScrubURL): SDK and
+// net/http errors quote the request's URL, and a gateway's key may be in its query.
 func (e *Error) Error() string {
+	return config.ScrubText(e.text())
+}
+
+func (e *Error) text() string {
 	var b strings.Builder
 	b.WriteString(e.Provider)
 	if e.Status != 0 {
@@ -63,6 +71,14 @@ func RetryableStatus(status int) bool {
 // resets, refused connections, timeouts and truncated bodies are retryable; a cancelled
 // context is not.
 func TransportError(provider string, err error) *Error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.URL != config.ScrubURL(ue.URL) {
+		// net/http quotes the request URL, query and all: keep a key there out of the
+		// message and out of the wrapped error alike.
+		scrubbed := *ue
+		scrubbed.URL = config.ScrubURL(ue.URL)
+		err = &scrubbed
+	}
 	e := &Error{Provider: provider, Err: err, Message: err.Error()}
 	if errors.Is(err, context.Canceled) {
 		return e
@@ -70,7 +86,6 @@ func TransportError(provider string, err error) *Error {
 	// *url.Error satisfies net.Error whatever it wraps, so look at what it wraps: a
 	// timeout or a dropped connection is worth another try, a bad certificate or scheme
 	// is not.
-	var ue *url.Error
 	inner := err
 	if errors.As(err, &ue) {
 		inner = ue.Err
@@ -167,4 +182,24 @@ func (e *Error) Redact(secret string) *Error {
 		e.Err = errors.New(strings.ReplaceAll(e.Err.Error(), secret, "REDACTED"))
 	}
 	return e
+}
+
+// ReplyTooLarge returns the Error for err when it comes from a response body cut off at
+// MaxReplyBytes, and nil otherwise. Such a request is failed, never retried: the same
+// request would most likely bring the same endless body. Adapters try it before any
+// other translation, so that no status or SDK wrapping makes it look retryable.
+func ReplyTooLarge(provider string, status int, err error) *Error {
+	if !errors.Is(err, ErrReplyTooLarge) {
+		return nil
+	}
+	return &Error{Provider: provider, Status: status, Code: "reply_too_large",
+		Message: fmt.Sprintf("reply body is over %d MiB; the read stopped there", MaxReplyBytes>>20), Err: ErrReplyTooLarge}
+}
+
+// IsAuth reports whether err says the provider refused the credentials (HTTP 401 or 403,
+// or the same inside a stream): every later request to that model will fail the same
+// way, so a runner stops asking it instead of recording one failure per job.
+func IsAuth(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden)
 }

@@ -74,9 +74,13 @@ type Request struct {
 	// OnDelta, when set, asks the provider to stream and is called with each piece of
 	// text as it arrives. It is not part of the request's identity.
 	OnDelta func(text string) `json:"-"`
+	// OnReset, when set with OnDelta, is called by WithRetry before each attempt after
+	// the first: the text OnDelta gave so far belonged to an attempt that failed, and the
+	// next attempt's deltas start the reply again. It is not part of the identity either.
+	OnReset func() `json:"-"`
 }
 
-// Hash identifies the request's content (not OnDelta) for caching and auditing.
+// Hash identifies the request's content (not OnDelta or OnReset) for caching and auditing.
 func (r *Request) Hash() string {
 	b, err := json.Marshal(r)
 	if err != nil {

@@ -53,7 +53,8 @@ type retrying struct {
 // WithRetry wraps m so each Generate is tried up to policy.MaxAttempts times while the
 // error is retryable, waiting with capped, jittered exponential backoff (or the server's
 // Retry-After), and stopping as soon as ctx is done. The Reply's Attempts says how many
-// tries it took. counters and log may be nil.
+// tries it took. A streamed request's OnReset is called before every retry, since the
+// failed attempt may have handed OnDelta part of a reply. counters and log may be nil.
 func WithRetry(m Model, policy RetryPolicy, counters *Counters, log *slog.Logger) Model {
 	if policy.MaxAttempts < 1 {
 		policy.MaxAttempts = 1
@@ -92,6 +93,9 @@ func (r *retrying) Generate(ctx context.Context, req *Request) (*Reply, error) {
 			return nil, &AttemptsError{Attempts: attempt, Err: lastErr}
 		}
 		r.counters.Retries.Add(1)
+		if req.OnDelta != nil && req.OnReset != nil {
+			req.OnReset()
+		}
 	}
 }
 

@@ -44,14 +44,12 @@ type Model struct {
 // New returns a Model for name (anthropic/model-id) at endpoint ep. A key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	base := strings.TrimRight(ep.BaseURL, "/")
+	// A query on the base URL (?api-key=…) is sent with every request by the client.
+	client, baseURL := llm.BaseQuery(llm.CapReplies(opts.HTTPClient), ep.BaseURL)
+	base := strings.TrimRight(baseURL, "/")
 	key, err := ep.APIKey(base, "ANTHROPIC_API_KEY")
 	if err != nil {
 		return nil, err
-	}
-	client := opts.HTTPClient
-	if client == nil {
-		client = llm.NewHTTPClient()
 	}
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
@@ -82,14 +80,16 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	ro = append(ro, option.WithResponseInto(&resp))
 	start := time.Now()
 	var reply *llm.Reply
-	onDelta := req.OnDelta
+	onDelta, flush := llm.RedactDeltas(req.OnDelta, m.key)
 	if onDelta == nil {
 		if _, err := sdk.CalculateNonStreamingTimeout(int(p.MaxTokens), p.Model, nil); err != nil {
 			onDelta = func(string) {}
 		}
 	}
 	if onDelta != nil {
-		reply, err = m.stream(ctx, p, ro, onDelta)
+		if reply, err = m.stream(ctx, p, ro, onDelta); err == nil {
+			flush()
+		}
 	} else {
 		reply, err = m.complete(ctx, p, ro)
 	}
@@ -98,7 +98,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	}
 	reply.Latency = time.Since(start)
 	reply.Attempts = 1
-	return reply, nil
+	return reply.Redact(m.key), nil
 }
 
 // params builds the request body; options the v2 SDK no longer models (temperature,
@@ -164,19 +164,24 @@ func (m *Model) stream(ctx context.Context, p sdk.MessageNewParams, ro []option.
 	s := m.svc.NewStreaming(ctx, p, ro...)
 	defer s.Close()
 	var msg sdk.Message
+	var acc blockText
 	stopped := false
 	for s.Next() {
 		ev := s.Current()
-		if err := msg.Accumulate(ev); err != nil {
-			return nil, err
-		}
 		switch ev.Type {
 		case "content_block_delta":
-			if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
-				onDelta(ev.Delta.Text)
+			if acc.add(&msg, ev) {
+				if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
+					onDelta(ev.Delta.Text)
+				}
+				continue
 			}
-		case "message_stop":
-			stopped = true
+		case "content_block_stop", "message_stop":
+			acc.flush(&msg)
+			stopped = stopped || ev.Type == "message_stop"
+		}
+		if err := msg.Accumulate(ev); err != nil {
+			return nil, err
 		}
 	}
 	if err := s.Err(); err != nil {
@@ -187,6 +192,55 @@ func (m *Model) stream(ctx context.Context, p sdk.MessageNewParams, ro []option.
 	}
 	// The accumulated message is the envelope of message_start with every delta applied.
 	return reply(&msg, json.RawMessage(msg.RawJSON())), nil
+}
+
+// blockText gathers the text and thinking deltas of a stream's blocks. The SDK's
+// Accumulate appends each delta to a string, which copies the whole text every time:
+// quadratic, so a long stream of small deltas (up to llm.MaxReplyBytes of them) would
+// take minutes and leave a heap of garbage. Deltas go here instead and reach the message
+// when their block stops, before Accumulate rewrites the block's raw JSON.
+type blockText struct {
+	text, thinking map[int64]*strings.Builder
+}
+
+// add takes a text or thinking delta of a block the message holds; other events, and
+// deltas Accumulate should judge (a bad index), are left to Accumulate.
+func (b *blockText) add(msg *sdk.Message, ev sdk.MessageStreamEventUnion) bool {
+	if ev.Index < 0 || ev.Index >= int64(len(msg.Content)) {
+		return false
+	}
+	var into *map[int64]*strings.Builder
+	var piece string
+	switch ev.Delta.Type {
+	case "text_delta":
+		into, piece = &b.text, ev.Delta.Text
+	case "thinking_delta":
+		into, piece = &b.thinking, ev.Delta.Thinking
+	default:
+		return false
+	}
+	if *into == nil {
+		*into = map[int64]*strings.Builder{}
+	}
+	sb := (*into)[ev.Index]
+	if sb == nil {
+		sb = new(strings.Builder)
+		(*into)[ev.Index] = sb
+	}
+	sb.WriteString(piece)
+	return true
+}
+
+// flush moves the gathered text into the message's blocks.
+func (b *blockText) flush(msg *sdk.Message) {
+	for i, sb := range b.text {
+		msg.Content[i].Text += sb.String()
+		delete(b.text, i)
+	}
+	for i, sb := range b.thinking {
+		msg.Content[i].Thinking += sb.String()
+		delete(b.thinking, i)
+	}
 }
 
 func reply(msg *sdk.Message, raw json.RawMessage) *llm.Reply {
@@ -255,6 +309,13 @@ func (m *Model) translate(ctx context.Context, err error, resp *http.Response) *
 	provider := m.name.Provider()
 	var e *llm.Error
 	var apiErr *sdk.Error
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
+	if e := llm.ReplyTooLarge(provider, status, err); e != nil {
+		return e
+	}
 	switch {
 	case errors.As(err, &e):
 		return e

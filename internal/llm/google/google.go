@@ -51,17 +51,14 @@ type Model struct {
 // New returns a Model for name (google/model-id) at endpoint ep. A key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	base := ep.BaseURL
+	// A query on the base URL (?api-key=…) is sent with every request by the client.
+	hc, base := llm.BaseQuery(llm.CapReplies(opts.HTTPClient), ep.BaseURL)
 	key, err := ep.APIKey(base, "GEMINI_API_KEY")
 	if err != nil {
 		return nil, err
 	}
 	if base == "" {
 		base = defaultBaseURL
-	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = llm.NewHTTPClient()
 	}
 	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:     key,
@@ -95,7 +92,10 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	start := time.Now()
 	var reply *llm.Reply
 	if req.OnDelta != nil {
-		reply, err = m.stream(ctx, contents, cfg, req.OnDelta)
+		onDelta, flush := llm.RedactDeltas(req.OnDelta, m.key)
+		if reply, err = m.stream(ctx, contents, cfg, onDelta); err == nil {
+			flush()
+		}
 	} else {
 		reply, err = m.complete(ctx, contents, cfg, x)
 	}
@@ -104,7 +104,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	}
 	reply.Latency = time.Since(start)
 	reply.Attempts = 1
-	return reply, nil
+	return reply.Redact(m.key), nil
 }
 
 func (m *Model) params(req *llm.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
@@ -325,6 +325,13 @@ func (m *Model) translate(ctx context.Context, err error, x *exchange) *llm.Erro
 	provider := m.name.Provider()
 	var e *llm.Error
 	var apiErr genai.APIError
+	if x.tooLarge {
+		// genai reports the half line the cap left it, not why the line was cut.
+		err = fmt.Errorf("%w: %w", llm.ErrReplyTooLarge, err)
+	}
+	if e := llm.ReplyTooLarge(provider, x.status, err); e != nil {
+		return e
+	}
 	switch {
 	case errors.As(err, &e):
 		return e
@@ -377,6 +384,8 @@ type exchange struct {
 	header   http.Header
 	keepBody bool
 	body     bytes.Buffer
+	// tooLarge says the body was cut off at llm.MaxReplyBytes.
+	tooLarge bool
 }
 
 type exchangeKey struct{}
@@ -393,19 +402,30 @@ func (r recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	x.status, x.header = resp.StatusCode, resp.Header
+	var body io.Reader = resp.Body
 	if x.keepBody {
-		resp.Body = teeBody{r: io.TeeReader(resp.Body, &x.body), c: resp.Body}
+		body = io.TeeReader(resp.Body, &x.body)
 	}
+	resp.Body = teeBody{r: body, c: resp.Body, x: x}
 	return resp, err
 }
 
+// teeBody reads the response through r, noting in x when the size cap cut it off.
 type teeBody struct {
 	r io.Reader
 	c io.Closer
+	x *exchange
 }
 
-func (t teeBody) Read(p []byte) (int, error) { return t.r.Read(p) }
-func (t teeBody) Close() error               { return t.c.Close() }
+func (t teeBody) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if errors.Is(err, llm.ErrReplyTooLarge) {
+		t.x.tooLarge = true
+	}
+	return n, err
+}
+
+func (t teeBody) Close() error { return t.c.Close() }
 
 // recording returns a copy of c whose transport records exchanges.
 func recording(c *http.Client) *http.Client {

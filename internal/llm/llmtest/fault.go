@@ -32,6 +32,10 @@ const (
 	FaultTruncate FaultKind = "truncate"
 	// FaultMalformed answers 200 with a body (or stream event) that is not valid JSON.
 	FaultMalformed FaultKind = "malformed"
+	// FaultEndless answers 200 with a body that does not end: a JSON reply whose string
+	// never closes or, for a stream, one text delta sent over and over. The server stops
+	// when the client goes away, the server closes or Options.EndlessCap bytes are sent.
+	FaultEndless FaultKind = "endless"
 	// FaultReset resets the TCP connection instead of answering.
 	FaultReset FaultKind = "reset"
 	// FaultBadRequest answers 400.

@@ -25,6 +25,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,7 +63,9 @@ type Request struct {
 	// IncludeUsage is OpenAI's stream_options.include_usage.
 	IncludeUsage bool
 	Header       http.Header
-	Body         []byte
+	// Query is the URL's query, where Azure-style gateways take their key (?api-key=).
+	Query url.Values
+	Body  []byte
 	// BodyHash is the hex SHA-256 of Body.
 	BodyHash string
 	// Attempt counts the arrivals of this exact body so far, 1 for the first.
@@ -124,11 +127,16 @@ type Options struct {
 	HangCap time.Duration
 	// Chunks is the most text pieces a streamed reply is cut into. Default 8.
 	Chunks int
+	// EndlessCap bounds the body of FaultEndless, so that a client without a limit of
+	// its own fails a test instead of the machine. Default 64 MiB.
+	EndlessCap int64
 }
 
 const (
 	defaultHangCap = 30 * time.Second
 	defaultChunks  = 8
+	// defaultEndlessCap is 8 times llm.MaxReplyBytes.
+	defaultEndlessCap = 64 << 20
 )
 
 // Server is a running stand-in. Its methods are safe for concurrent use.
@@ -168,6 +176,9 @@ func NewServer(opts Options) *Server {
 	}
 	if opts.Chunks <= 0 {
 		opts.Chunks = defaultChunks
+	}
+	if opts.EndlessCap <= 0 {
+		opts.EndlessCap = defaultEndlessCap
 	}
 	if opts.FaultPlan != nil {
 		if err := opts.FaultPlan.validate(); err != nil {
@@ -415,6 +426,7 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 	req := &Request{
 		Protocol: c.protocol(),
 		Header:   r.Header,
+		Query:    r.URL.Query(),
 		Body:     body,
 		BodyHash: hex.EncodeToString(sum[:]),
 		Attempt:  s.countBody(sum),
@@ -446,6 +458,9 @@ func (s *Server) serve(c codec, w http.ResponseWriter, r *http.Request) {
 		return
 	case FaultMalformed:
 		s.writeMalformed(c, w, r, req)
+		return
+	case FaultEndless:
+		s.writeEndless(c, w, r, req)
 		return
 	case FaultTruncate:
 	default:
@@ -617,6 +632,66 @@ func (s *Server) writeStream(c codec, w http.ResponseWriter, r *http.Request, re
 	if cut {
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// endlessPiece is the text a FaultEndless stream repeats: one word, so that it is one
+// delta, and long, so that reaching a client's limit takes few events.
+var endlessPiece = "endless" + strings.Repeat("x", 16<<10)
+
+// writeEndless sends a 200 whose body does not end (see FaultEndless): for a stream,
+// the events of a reply up to its first text delta, then that delta again and again;
+// otherwise the start of a JSON object and a string that never closes.
+func (s *Server) writeEndless(c codec, w http.ResponseWriter, r *http.Request, req *Request) {
+	var head, again []byte
+	ct := "application/json"
+	if req.Stream && c.sse(r) {
+		ct = "text/event-stream"
+		o := s.resolve(req, Response{Text: endlessPiece})
+		for _, e := range c.events(req, o) {
+			b := getBuf()
+			if e.name != "" {
+				b.WriteString("event: " + e.name + "\n")
+			}
+			b.WriteString("data: ")
+			encode(b, e.data)
+			b.WriteString("\n\n")
+			ev := bytes.Clone(b.Bytes())
+			putBuf(b)
+			if bytes.Contains(ev, []byte(endlessPiece)) {
+				again = ev
+				break
+			}
+			head = append(head, ev...)
+		}
+	} else {
+		head = []byte(`{"id":"llmtest-endless","filler":"`)
+		if req.Stream {
+			head = append([]byte("["), head...) // Gemini's JSON-array stream
+		}
+		again = bytes.Repeat([]byte("x"), 32<<10)
+	}
+	s.send(w, http.StatusOK, ct, -1)
+	rc := http.NewResponseController(w)
+	if _, err := w.Write(head); err != nil {
+		return
+	}
+	for sent := int64(len(head)); sent < s.opts.EndlessCap; sent += int64(len(again)) {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.quit:
+			return
+		default:
+		}
+		if _, err := w.Write(again); err != nil {
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+	}
+	// A client that read it all gets a connection dropped mid-body, not an answer.
+	panic(http.ErrAbortHandler)
 }
 
 func (s *Server) writeMalformed(c codec, w http.ResponseWriter, r *http.Request, req *Request) {

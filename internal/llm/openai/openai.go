@@ -46,7 +46,9 @@ type Model struct {
 // "ollama" it talks to ep.BaseURL + "/v1" without a key. Otherwise a key is required
 // unless ep.BaseURL names a server of the user's own.
 func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
-	base := strings.TrimRight(ep.BaseURL, "/")
+	// A query on the base URL (?api-key=…) is sent with every request by the client.
+	client, baseURL := llm.BaseQuery(llm.CapReplies(opts.HTTPClient), ep.BaseURL)
+	base := strings.TrimRight(baseURL, "/")
 	if ep.Provider == "ollama" {
 		if base == "" {
 			return nil, errors.New("ollama: no server address: set OLLAMA_HOST or pass --base-url")
@@ -61,10 +63,6 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 	key, err := ep.APIKey(base, "OPENAI_API_KEY")
 	if err != nil {
 		return nil, err
-	}
-	client := opts.HTTPClient
-	if client == nil {
-		client = llm.NewHTTPClient()
 	}
 	ro := []option.RequestOption{
 		option.WithEnvironmentProduction(),
@@ -98,7 +96,10 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	var resp *http.Response
 	var reply *llm.Reply
 	if req.OnDelta != nil {
-		reply, err = m.stream(ctx, params, req.OnDelta, &resp)
+		onDelta, flush := llm.RedactDeltas(req.OnDelta, m.key)
+		if reply, err = m.stream(ctx, params, onDelta, &resp); err == nil {
+			flush()
+		}
 	} else {
 		reply, err = m.complete(ctx, params, &resp)
 	}
@@ -107,7 +108,7 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 	}
 	reply.Latency = time.Since(start)
 	reply.Attempts = 1
-	return reply, nil
+	return reply.Redact(m.key), nil
 }
 
 var schemaNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
@@ -296,6 +297,13 @@ func usage(u sdk.CompletionUsage) llm.Usage {
 func (m *Model) translate(ctx context.Context, err error, resp *http.Response) *llm.Error {
 	var e *llm.Error
 	var apiErr *sdk.Error
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
+	if e := llm.ReplyTooLarge(m.provider, status, err); e != nil {
+		return e
+	}
 	switch {
 	case errors.As(err, &e):
 		return e

@@ -89,12 +89,7 @@ func (s *Set) Endpoint(name llm.ModelName) string {
 	if s.local[name] {
 		return ""
 	}
-	raw := s.endpointOf(name)
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		u.User = nil
-		return u.String()
-	}
-	return raw
+	return config.ScrubURL(s.endpointOf(name))
 }
 
 // endpointOf is the URL a remote model will be asked at.
@@ -124,7 +119,7 @@ func (s *Set) Reachable(ctx context.Context) error {
 		seen[raw] = true
 		u, err := url.Parse(raw)
 		if err != nil || u.Host == "" {
-			return fmt.Errorf("%s: endpoint %q is not a URL", name, raw)
+			return fmt.Errorf("%s: endpoint %q is not a URL", name, config.ScrubURL(raw))
 		}
 		host := u.Host
 		if u.Port() == "" {
@@ -138,7 +133,7 @@ func (s *Set) Reachable(ctx context.Context) error {
 		conn, err := d.DialContext(ctx, "tcp", host)
 		if err != nil {
 			// Redacted: a proxy's base URL may carry a password.
-			return fmt.Errorf("%s: cannot reach %s: %v (start the server or fix --base-url / the provider's *_BASE_URL)", name, u.Redacted(), err)
+			return fmt.Errorf("%s: cannot reach %s: %v (start the server or fix --base-url / the provider's *_BASE_URL)", name, config.ScrubURL(raw), err)
 		}
 		conn.Close()
 	}

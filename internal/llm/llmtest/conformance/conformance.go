@@ -16,13 +16,17 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,6 +147,10 @@ func Run(t *testing.T, p Provider) {
 	p.request(t)
 	p.outcomes(t)
 	p.faults(t)
+	p.endless(t)
+	p.streamReset(t)
+	p.keyEcho(t)
+	p.queryKey(t)
 	p.deadlines(t)
 	p.constructor(t)
 	p.defaultEndpoint(t)
@@ -363,10 +371,186 @@ func (p Provider) faults(t *testing.T) {
 				if n := s.Requests(); n != 1 {
 					t.Errorf("server saw %d requests; want exactly 1 (no SDK retries)", n)
 				}
+				if auth := tt.wantStatus == http.StatusUnauthorized; llm.IsAuth(err) != auth {
+					t.Errorf("llm.IsAuth = %v; want %v", llm.IsAuth(err), auth)
+				}
 				p.checkNoKey(t, err)
 			})
 		}
 	}
+}
+
+// endless checks that a body that never ends fails the request once, without a retry,
+// and that the adapter stops reading at llm.MaxReplyBytes.
+func (p Provider) endless(t *testing.T) {
+	for _, stream := range streams {
+		t.Run(fmt.Sprintf("Endless body/stream=%v", stream), func(t *testing.T) {
+			s := Server(t, func(*llmtest.Request) llmtest.Response {
+				return llmtest.Response{Fault: llmtest.Fault{Kind: llmtest.FaultEndless}}
+			})
+			var read atomic.Int64
+			hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+				resp, err := http.DefaultTransport.RoundTrip(r)
+				if resp != nil {
+					resp.Body = countingBody{resp.Body, &read}
+				}
+				return resp, err
+			})}
+			m, err := p.New(p.Name, config.Endpoint{Provider: p.Name.Provider(), BaseURL: p.BaseURL(s), Key: p.Key, KeyVar: p.KeyVar}, hc)
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			retried := llm.WithRetry(m, llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, nil)
+			var deltas []string
+			_, err = retried.Generate(context.Background(), request(stream, &deltas))
+			var e *llm.Error
+			if !errors.As(err, &e) || !errors.Is(err, llm.ErrReplyTooLarge) {
+				t.Fatalf("Generate error = %v (%T); want *llm.Error wrapping llm.ErrReplyTooLarge", err, err)
+			}
+			if e.Retryable || e.Code != "reply_too_large" {
+				t.Errorf("Retryable %v, Code %q; want false, reply_too_large (%v)", e.Retryable, e.Code, e)
+			}
+			if n := s.Requests(); n != 1 {
+				t.Errorf("server saw %d requests; want 1 (an endless body is not retried)", n)
+			}
+			if n := read.Load(); n < llm.MaxReplyBytes || n > llm.MaxReplyBytes+1 {
+				t.Errorf("adapter read %d bytes of the body; want it to stop at %d", n, llm.MaxReplyBytes)
+			}
+			p.checkNoKey(t, err)
+		})
+	}
+}
+
+// streamReset checks, through llm.WithRetry, that a stream cut half-way and then
+// retried tells its consumer to start again: what OnDelta gave after the last OnReset is
+// the reply, not the cut attempt's half followed by the whole.
+func (p Provider) streamReset(t *testing.T) {
+	t.Run("Stream reset before a retry", func(t *testing.T) {
+		const text = "The claim is supported by the second clause of the contract."
+		s := Server(t, func(r *llmtest.Request) llmtest.Response {
+			resp := llmtest.Response{Text: text}
+			if r.Attempt == 1 {
+				resp.Fault = llmtest.Fault{Kind: llmtest.FaultTruncate}
+			}
+			return resp
+		})
+		m := llm.WithRetry(p.Model(t, s), llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, nil)
+		var shown strings.Builder
+		var before string
+		resets := 0
+		req := llm.UserText("You are terse.", "Is the claim supported?")
+		req.OnDelta = func(d string) { shown.WriteString(d) }
+		req.OnReset = func() {
+			resets++
+			before = shown.String()
+			shown.Reset()
+		}
+		got, err := m.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("Generate: %v", err)
+		}
+		if got.Attempts != 2 || resets != 1 {
+			t.Fatalf("Attempts %d, OnReset called %d times; want 2 and 1", got.Attempts, resets)
+		}
+		if before == "" {
+			t.Errorf("the cut attempt gave OnDelta nothing, so the test proves nothing")
+		}
+		if shown.String() != text || got.Text != text {
+			t.Errorf("after the reset OnDelta gave %q, reply %q; want %q", shown.String(), got.Text, text)
+		}
+	})
+}
+
+// keyEcho checks that a reply repeating the API key back, in its text, its reasoning or
+// its refusal, comes out with the key replaced by [REDACTED] everywhere: the fields, Raw
+// (still valid JSON) and every streamed delta.
+func (p Provider) keyEcho(t *testing.T) {
+	key := p.Key.Reveal()
+	tests := []struct {
+		name string
+		resp llmtest.Response
+	}{
+		{"text and reasoning", llmtest.Response{Text: "Your key is " + key + ", and again " + key + ".", Reasoning: "They sent " + key}},
+		{"refusal", llmtest.Response{Refusal: "I will not use " + key + "."}},
+	}
+	for _, tt := range tests {
+		for _, stream := range streams {
+			t.Run(fmt.Sprintf("Key echoed back/%s/stream=%v", tt.name, stream), func(t *testing.T) {
+				s := Server(t, func(*llmtest.Request) llmtest.Response { return tt.resp })
+				var deltas []string
+				got, err := p.Model(t, s).Generate(context.Background(), request(stream, &deltas))
+				if err != nil {
+					t.Fatalf("Generate: %v", err)
+				}
+				for field, v := range map[string]string{
+					"Text": got.Text, "Reasoning": got.Reasoning, "Refusal": got.Refusal, "Raw": string(got.Raw),
+					"deltas": strings.Join(deltas, ""),
+				} {
+					if strings.Contains(v, key) {
+						t.Errorf("%s shows the key: %s", field, v)
+					}
+				}
+				if !json.Valid(got.Raw) {
+					t.Errorf("Raw = %s; not valid JSON", got.Raw)
+				}
+				// What becomes of a refusal's text is the protocol's own (see Refused).
+				if got.Finish == llm.FinishRefusal || got.Finish == llm.FinishContentFilter {
+					return
+				}
+				if !strings.Contains(got.Text, llm.Redacted) || !strings.Contains(got.Reasoning, llm.Redacted) {
+					t.Errorf("text %q, reasoning %q; want the key shown as %s", got.Text, got.Reasoning, llm.Redacted)
+				}
+				if stream && strings.Join(deltas, "") != got.Text {
+					t.Errorf("deltas joined = %q; want the text %q", strings.Join(deltas, ""), got.Text)
+				}
+			})
+		}
+	}
+}
+
+// queryKey checks that a key in the base URL's query (an Azure-style ?api-key=) reaches
+// the server with every request, and that no error shows it.
+func (p Provider) queryKey(t *testing.T) {
+	const queryKey = "azure-QUERY-KEY-0123456789"
+	for _, fault := range []llmtest.FaultKind{llmtest.FaultNone, llmtest.FaultUnauthorized, llmtest.FaultReset, llmtest.FaultMalformed} {
+		t.Run(fmt.Sprintf("Key in the base URL query/%s", cmp.Or(string(fault), "ok")), func(t *testing.T) {
+			var seen url.Values
+			s := Server(t, func(r *llmtest.Request) llmtest.Response {
+				seen = r.Query
+				return llmtest.Response{Text: "fine", Fault: llmtest.Fault{Kind: fault}}
+			})
+			m, err := p.New(p.Name, config.Endpoint{
+				Provider: p.Name.Provider(), BaseURL: p.BaseURL(s) + "?api-key=" + queryKey, Key: p.Key, KeyVar: p.KeyVar,
+			}, nil)
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
+			if got := seen.Get("api-key"); got != queryKey {
+				t.Errorf("server saw api-key %q; want %q (query %v)", got, queryKey, seen)
+			}
+			if (err == nil) != (fault == llmtest.FaultNone) {
+				t.Fatalf("Generate error = %v with fault %q", err, fault)
+			}
+			for _, shown := range []string{fmt.Sprint(err), fmt.Sprintf("%+v", err)} {
+				if err != nil && strings.Contains(shown, queryKey) {
+					t.Errorf("error shows the query key: %s", shown)
+				}
+			}
+		})
+	}
+}
+
+// countingBody adds what is read through it to n.
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	k, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(k))
+	return k, err
 }
 
 // deadlines checks that a hung server gives up at the caller's deadline with a retryable
