@@ -565,9 +565,14 @@ func (t *Trial) stream(ctx context.Context, call Call, req *llm.Request, sp Spea
 		shown.WriteString(s)
 		t.event(Event{Kind: EventDelta, Turn: call.Turn, Text: s})
 	}
-	// TODO(onreset): when llm.Request gains OnReset (called by the retry wrapper before
-	// it tries again), discard the partial text as soon as it is void:
-	//	req.OnReset = func() { shown.Reset(); t.event(Event{Kind: EventReset, Turn: call.Turn}) }
+	// The retry wrapper calls OnReset before it asks again: the cut attempt's text is
+	// void, so the page drops it at once rather than when the whole reply arrives.
+	req.OnReset = func() {
+		if shown.Len() > 0 {
+			shown.Reset()
+			t.event(Event{Kind: EventReset, Turn: call.Turn})
+		}
+	}
 	reply, err := t.ask.Ask(ctx, call, req)
 	if err != nil {
 		if ctx.Err() != nil {
