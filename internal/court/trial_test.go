@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -518,5 +520,48 @@ func TestCaseDescription(t *testing.T) {
 		if !strings.Contains(d, want) {
 			t.Errorf("CaseDescription lacks %q:\n%s", want, d)
 		}
+	}
+}
+
+// TestRetriedStreamResetsAtOnce cuts the prosecutor's first streamed attempt with a
+// retryable error: the retry wrapper's OnReset must void the partial text before the
+// second attempt streams, so no delta of the cut attempt is followed by the next
+// attempt's text without a reset between them.
+func TestRetriedStreamResetsAtOnce(t *testing.T) {
+	var cut atomic.Bool
+	inner := fakeModels(nil)
+	ask := AskerFunc(func(ctx context.Context, c Call, req *llm.Request) (*llm.Reply, error) {
+		if c.Agent != AgentProsecutor || req.OnDelta == nil {
+			return inner.Ask(ctx, c, req)
+		}
+		m := llm.Func{ModelName: "fake/prosecutor", Fn: func(ctx context.Context, r *llm.Request) (*llm.Reply, error) {
+			rep, err := inner.Ask(ctx, c, r)
+			if err != nil {
+				return nil, err
+			}
+			if !cut.Swap(true) {
+				r.OnDelta("HALF-SENTENCE ")
+				return nil, &llm.Error{Provider: "fake", Status: 503, Retryable: true}
+			}
+			r.OnDelta(rep.Text)
+			return rep, nil
+		}}
+		policy := llm.DefaultRetry()
+		policy.BaseDelay, policy.MaxDelay = time.Millisecond, time.Millisecond
+		return llm.WithRetry(m, policy, nil, nil).Generate(ctx, req)
+	})
+	_, ev := runTrial(t, ask, ModelDefense{}, Settings{})
+	half := -1
+	for i, e := range ev.all {
+		if e.Kind == EventDelta && e.Text == "HALF-SENTENCE " {
+			half = i
+			break
+		}
+	}
+	if half < 0 {
+		t.Fatal("the cut attempt never streamed")
+	}
+	if next := ev.all[half+1]; next.Kind != EventReset {
+		t.Errorf("event after the cut attempt's text = %s; want reset", next.Kind)
 	}
 }
