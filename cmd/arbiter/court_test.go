@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -41,4 +42,31 @@ func TestCourtValidate(t *testing.T) {
 			t.Errorf("stderr = %q; want the file and field path", errOut)
 		}
 	})
+}
+
+// TestHelpNamesOnlyRealCommands reads the command list of 'arbiter --help' and runs
+// '--help' of each group it names: a group the help promises must exist.
+var commandWord = regexp.MustCompile(`^[a-z]+$`)
+
+func TestHelpNamesOnlyRealCommands(t *testing.T) {
+	r := arbiter(t, nil, "--help")
+	if r.code != 0 {
+		t.Fatalf("arbiter --help = %d", r.code)
+	}
+	var named []string
+	for _, line := range strings.Split(r.stdout, "\n") {
+		f := strings.Fields(line)
+		if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") && len(f) > 1 && commandWord.MatchString(f[0]) && f[0] != "arbiter" {
+			named = append(named, f[0])
+		}
+	}
+	if len(named) < 4 {
+		t.Fatalf("help lists %q; want the command groups", named)
+	}
+	for _, name := range named {
+		h := arbiter(t, nil, name, "--help")
+		if h.code != 0 || !strings.Contains(h.stdout, "arbiter "+name) {
+			t.Errorf("help names %q, but 'arbiter %s --help' = %d: %s%s", name, name, h.code, h.stdout, h.stderr)
+		}
+	}
 }

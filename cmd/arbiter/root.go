@@ -80,8 +80,8 @@ func (a *app) rootCmd() *cobra.Command {
 
   seduce   the CoC-Seduce adjudication benchmark: must the Keeper call for a roll?
   check    RPA-Check: a yes/no checklist judged by an LLM over role-play transcripts
-  court    the LLM Court game and its simulated trials
-  serve    the web UI (courtroom game, dataset review, results)
+  court    LLM Court case records: validate your own, five bundled
+  serve    the web UI (runs, reports, recorded replies, the bundled dataset)
 
 Models are named provider/model: openai/gpt-4.1, anthropic/claude-sonnet-4-5,
 google/gemini-2.5-flash, ollama/llama3.1:8b, baseline/keyword. Keys come from the
