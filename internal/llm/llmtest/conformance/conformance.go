@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -514,9 +515,13 @@ func (p Provider) queryKey(t *testing.T) {
 	const queryKey = "azure-QUERY-KEY-0123456789"
 	for _, fault := range []llmtest.FaultKind{llmtest.FaultNone, llmtest.FaultUnauthorized, llmtest.FaultReset, llmtest.FaultMalformed} {
 		t.Run(fmt.Sprintf("Key in the base URL query/%s", cmp.Or(string(fault), "ok")), func(t *testing.T) {
+			// A reset answers the client before the handler returns: guard what it saw.
+			var mu sync.Mutex
 			var seen url.Values
 			s := Server(t, func(r *llmtest.Request) llmtest.Response {
+				mu.Lock()
 				seen = r.Query
+				mu.Unlock()
 				return llmtest.Response{Text: "fine", Fault: llmtest.Fault{Kind: fault}}
 			})
 			m, err := p.New(p.Name, config.Endpoint{
@@ -526,7 +531,10 @@ func (p Provider) queryKey(t *testing.T) {
 				t.Fatalf("New: %v", err)
 			}
 			_, err = m.Generate(context.Background(), llm.UserText("", "hi"))
-			if got := seen.Get("api-key"); got != queryKey {
+			mu.Lock()
+			got := seen.Get("api-key")
+			mu.Unlock()
+			if got != queryKey {
 				t.Errorf("server saw api-key %q; want %q (query %v)", got, queryKey, seen)
 			}
 			if (err == nil) != (fault == llmtest.FaultNone) {
