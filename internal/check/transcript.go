@@ -21,6 +21,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/store"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 //go:embed data/transcripts
@@ -448,26 +450,6 @@ func describeJSONToken(tok json.Token) string {
 	return fmt.Sprintf("%v", tok)
 }
 
-func describeJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "text"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "true/false"
-	}
-	return "a number"
-}
-
 // transcript validates one JSON transcript object. where prefixes field names when a
 // file holds several.
 func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Transcript {
@@ -489,7 +471,7 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 			return
 		}
 		if err := json.Unmarshal(raw, dst); err != nil {
-			p.add(offs[name], field(name), "want text, got %s", describeJSON(raw))
+			p.add(offs[name], field(name), "want text, got %s", input.DescribeJSON(raw))
 		}
 	}
 	var id string
@@ -503,7 +485,7 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 	if raw, ok := f["seed"]; ok && string(raw) != "null" {
 		var s int64
 		if err := json.Unmarshal(raw, &s); err != nil {
-			p.add(offs["seed"], field("seed"), "want a whole number, got %s", describeJSON(raw))
+			p.add(offs["seed"], field("seed"), "want a whole number, got %s", input.DescribeJSON(raw))
 		} else {
 			t.Seed = &s
 		}
@@ -517,7 +499,7 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 	if raw, ok := f["completed"]; ok && string(raw) != "null" {
 		var c bool
 		if err := json.Unmarshal(raw, &c); err != nil {
-			p.add(offs["completed"], field("completed"), "want true or false, got %s", describeJSON(raw))
+			p.add(offs["completed"], field("completed"), "want true or false, got %s", input.DescribeJSON(raw))
 		} else {
 			t.Completed = &c
 		}
@@ -554,7 +536,7 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 			}
 			var s string
 			if err := json.Unmarshal(r, &s); err != nil {
-				p.add(toff[name], tw+": "+name, "want text, got %s", describeJSON(r))
+				p.add(toff[name], tw+": "+name, "want text, got %s", input.DescribeJSON(r))
 				continue
 			}
 			switch name {
@@ -577,7 +559,7 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 		}
 		if r, ok := tf["player"]; ok && string(r) != "null" {
 			if err := json.Unmarshal(r, &turn.Player); err != nil {
-				p.add(toff["player"], tw+": player", "want true or false, got %s", describeJSON(r))
+				p.add(toff["player"], tw+": player", "want true or false, got %s", input.DescribeJSON(r))
 			}
 		}
 		t.Turns = append(t.Turns, turn)

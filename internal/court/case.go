@@ -410,7 +410,7 @@ func (v *caseValidator) parse(data []byte, line int) *Case {
 		for k, kr := range knows {
 			var s string
 			if err := json.Unmarshal(kr, &s); err != nil {
-				v.add(fmt.Sprintf("%s.knows[%d]", at, k), "want text, got %s", describeJSON(kr))
+				v.add(fmt.Sprintf("%s.knows[%d]", at, k), "want text, got %s", input.DescribeJSON(kr))
 				continue
 			}
 			if s = strings.TrimSpace(s); s == "" {
@@ -446,7 +446,7 @@ func (v *caseValidator) text(obj map[string]json.RawMessage, key, field string, 
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		v.add(field, "want text, got %s", describeJSON(raw))
+		v.add(field, "want text, got %s", input.DescribeJSON(raw))
 		return ""
 	}
 	s = strings.TrimSpace(s)
@@ -468,7 +468,7 @@ func (v *caseValidator) object(obj map[string]json.RawMessage, key, field string
 func (v *caseValidator) objectOf(raw json.RawMessage, field string) (map[string]json.RawMessage, bool) {
 	var o map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &o); err != nil || o == nil {
-		v.add(field, "want an object, got %s", describeJSON(raw))
+		v.add(field, "want an object, got %s", input.DescribeJSON(raw))
 		return nil, false
 	}
 	return o, true
@@ -482,31 +482,12 @@ func (v *caseValidator) list(obj map[string]json.RawMessage, key, field string) 
 	}
 	var l []json.RawMessage
 	if err := json.Unmarshal(raw, &l); err != nil {
-		v.add(field, "want a list, got %s", describeJSON(raw))
+		v.add(field, "want a list, got %s", input.DescribeJSON(raw))
 		return nil, false
 	}
 	return l, true
 }
 
-func describeJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "text"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "true/false"
-	}
-	return "a number"
-}
 
 // jsonProblem words a decoding error without Go type names.
 func jsonProblem(err error, data []byte) string {
@@ -518,7 +499,7 @@ func jsonProblem(err error, data []byte) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
 	case errors.As(err, &te):
-		return "the text holds " + describeJSON(data)
+		return "the text holds " + input.DescribeJSON(data)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return "the file is empty"
