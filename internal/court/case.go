@@ -488,7 +488,6 @@ func (v *caseValidator) list(obj map[string]json.RawMessage, key, field string) 
 	return l, true
 }
 
-
 // jsonProblem words a decoding error without Go type names.
 func jsonProblem(err error, data []byte) string {
 	var se *json.SyntaxError
