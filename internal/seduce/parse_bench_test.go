@@ -13,17 +13,17 @@ func bigReplies(size int) map[string]string {
 		return strings.Repeat(piece, size/len(piece)+1)[:size]
 	}
 	return map[string]string{
-		"one line":      fill("the investigator looks around the dusty room and sees nothing of note "),
-		"sentences":     fill("The door creaks. Nothing happens here, and the room is quiet; ") + " Make a Spot Hidden roll.",
-		"lines":         fill("The investigator waits in the hall.\n"),
-		"braces":        fill("{ not json at all } "),
-		"quotes":        fill(`He says "no roll is needed" and waits. `),
-		"keys":          fill("Note: the room is dark\n"),
-		"think":         "<think>" + fill("hmm let me think about this carefully. ") + "</think> Make a Climb roll.",
-		"roll sentences": fill("Make a Spot Hidden roll. "),
+		"one line":        fill("the investigator looks around the dusty room and sees nothing of note "),
+		"sentences":       fill("The door creaks. Nothing happens here, and the room is quiet; ") + " Make a Spot Hidden roll.",
+		"lines":           fill("The investigator waits in the hall.\n"),
+		"braces":          fill("{ not json at all } "),
+		"quotes":          fill(`He says "no roll is needed" and waits. `),
+		"keys":            fill("Note: the room is dark\n"),
+		"think":           "<think>" + fill("hmm let me think about this carefully. ") + "</think> Make a Climb roll.",
+		"roll sentences":  fill("Make a Spot Hidden roll. "),
 		"roll one clause": fill("make a spot hidden roll and "),
-		"mixed clause":  fill("the room is dark and the guard may notice you unless you make a stealth roll or the guard checks the door "),
-		"unclosed json": `{"decision": "roll", "skill": "Climb", "reason": "` + fill("a long reason "),
+		"mixed clause":    fill("the room is dark and the guard may notice you unless you make a stealth roll or the guard checks the door "),
+		"unclosed json":   `{"decision": "roll", "skill": "Climb", "reason": "` + fill("a long reason "),
 	}
 }
 

@@ -32,9 +32,20 @@ type cueRule struct {
 	// negatable rules are automatic-success phrases that a nearby "not" turns into a
 	// roll ("this is not an automatic success").
 	negatable bool
+	// words are those of which every match holds one (see requiredWords).
+	words []string
 }
 
-func newCueRule(expr string) cueRule { return cueRule{re: regexp.MustCompile(expr)} }
+func newCueRule(expr string) cueRule {
+	re := regexp.MustCompile(expr)
+	return cueRule{re: re, words: requiredWords(re)}
+}
+
+func newNegatableRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.negatable = true
+	return r
+}
 
 var (
 	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
@@ -52,12 +63,12 @@ var (
 		newCueRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
 		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
-		{re: regexp.MustCompile(`\bautomatic\s+(?:success|successes|successful|pass)\b`), negatable: true},
-		{re: regexp.MustCompile(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`), negatable: true},
-		{re: regexp.MustCompile(`\bauto[- ]?(?:success|succeeds?|pass)\b`), negatable: true},
-		{re: regexp.MustCompile(`\b(?:is|it['’]s|be)\s+(?:not\s+)?automatic\b`), negatable: true},
-		{re: regexp.MustCompile(`\b(?:simply|just)\s+succeeds?\b`), negatable: true},
-		{re: regexp.MustCompile(`\bsucceeds?\s+(?:outright|by\s+default)\b`), negatable: true},
+		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
+		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
+		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
+		newNegatableRule(`\b(?:is|it['’]s|be)\s+(?:not\s+)?automatic\b`),
+		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
+		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
 		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -111,7 +122,8 @@ var (
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
 	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
-	alternative = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
+	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
+	alternativeWords = requiredWords(alternative)
 )
 
 // cue is one ruling phrase found in a reply.
@@ -133,35 +145,59 @@ const reNoApostrophe = `\b(?:do|does|did|is|are|was|were|ca|wo|should|would|coul
 // no ruling phrase at all.
 func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 	// Quoted words are usually the player's; read them only if nothing else rules.
-	cues := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax)
-	if len(cues) == 0 {
-		cues = proseCues(text, text, tax)
+	t := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax)
+	if t.n == 0 {
+		t = proseCues(text, text, tax)
 	}
-	if len(cues) == 0 {
+	if t.n == 0 {
 		return Parsed{}, false
 	}
-	p := Parsed{Decision: cues[0].decision, How: HowProse}
-	for _, c := range cues {
-		if c.decision != p.Decision {
-			return Parsed{Decision: DecisionUnparsed, How: HowProse}, true
-		}
-		if p.Skill == "" {
-			p.Skill = c.skill
-		}
+	if t.conflict {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse}, true
 	}
+	p := Parsed{Decision: t.decision, How: HowProse, Skill: t.skill}
 	if p.Skill == "" {
 		p.Skill = firstSkill(text, tax, false)
 	}
 	return p, true
 }
 
+// cueTally is what the cues of a reply, in order, add up to: the first cue's decision,
+// the first skill named, and whether any cue ruled the other way. It lets the search
+// skip work that cannot change the outcome: once two cues disagree the reply is
+// unparsed, and a cue that agrees, when a skill is known already, changes nothing.
+type cueTally struct {
+	n        int
+	decision Decision
+	skill    string
+	conflict bool
+}
+
+func (t *cueTally) add(c cue) {
+	switch {
+	case t.n == 0:
+		t.decision = c.decision
+	case c.decision != t.decision:
+		t.conflict = true
+	}
+	if t.skill == "" {
+		t.skill = c.skill
+	}
+	t.n++
+}
+
+// matters says whether adding c could change the tally.
+func (t *cueTally) matters(c cue) bool {
+	return t.n == 0 || c.decision != t.decision || t.skill == "" && c.skill != ""
+}
+
 func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 
-// proseCues finds the cues of every clause. text is searched; orig (same length) gives
-// the reply's own spelling of an unknown skill.
-func proseCues(text, orig string, tax *Taxonomy) []cue {
+// proseCues tallies the cues of every clause. text is searched; orig (same length)
+// gives the reply's own spelling of an unknown skill.
+func proseCues(text, orig string, tax *Taxonomy) cueTally {
 	lower := asciiLower(text)
-	var cues []cue
+	var t cueTally
 	start := 0
 	for _, loc := range append(clauseEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
 		clause := lower[start:loc[0]]
@@ -171,22 +207,31 @@ func proseCues(text, orig string, tax *Taxonomy) []cue {
 		if question || strings.TrimSpace(clause) == "" {
 			continue
 		}
-		cues = append(cues, clauseCues(clause, origClause, tax)...)
+		if clauseCues(clause, origClause, tax, &t); t.conflict {
+			break
+		}
 	}
-	return cues
+	return t
 }
 
-// clauseCues finds the cues of one lowercased clause.
-func clauseCues(clause, orig string, tax *Taxonomy) []cue {
-	if alternative.MatchString(clause) {
-		return nil // "this could be an automatic success or a roll" rules neither way
+// clauseCues adds the cues of one lowercased clause to t, in the order of the rules and,
+// within a rule, of the text.
+func clauseCues(clause, orig string, tax *Taxonomy, t *cueTally) {
+	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
+		return // "this could be an automatic success or a roll" rules neither way
 	}
 	masked := []byte(clause)
-	var cues []cue
+	// cond is hypothetical's test of the whole clause, the same for every cue in it.
+	cond := -1
+	var sc scopeCache
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
-			for _, m := range r.re.FindAllStringSubmatchIndex(string(masked), -1) {
-				c, at, ok := matchCue(r, m, string(masked), orig, d, tax)
+			text := string(masked)
+			if !mayMatch(text, r.words) {
+				continue
+			}
+			for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+				c, at, ok := matchCue(r, m, text, masked, orig, d, tax)
 				if !ok {
 					continue
 				}
@@ -195,31 +240,48 @@ func clauseCues(clause, orig string, tax *Taxonomy) []cue {
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[:negAt]) || negAt != at && preNegation.MatchString(clause[negAt:at])) {
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != at && preNegation.MatchString(clause[negAt:at])) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 				}
-				if !hypothetical(clause, at, m[1]) {
-					cues = append(cues, c)
+				if !t.matters(c) {
+					continue
+				}
+				if cond < 0 {
+					cond = 0
+					if condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) {
+						cond = 1
+					}
+				}
+				if !hypothetical(clause, at, m[1], cond == 1, &sc) {
+					if t.add(c); t.conflict {
+						return
+					}
 				}
 			}
 		}
 	}
 	find(doubleNegation, DecisionRoll)
-	find(passRules, DecisionPass)
-	find(rollRules, DecisionRoll)
-	return cues
+	if !t.conflict {
+		find(passRules, DecisionPass)
+	}
+	if !t.conflict {
+		find(rollRules, DecisionRoll)
+	}
 }
 
 // matchCue checks one match against its rule's groups and works out its skill. at is
-// where the ruling itself starts, after any words captured only for their skill.
-func matchCue(r cueRule, m []int, text, orig string, d Decision, tax *Taxonomy) (c cue, at int, ok bool) {
+// where the ruling itself starts, after any words captured only for their skill. text
+// is the clause as the rule searched it; masked is the same with the rule's earlier
+// matches blanked out, which is what a look-back before the match sees.
+func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Decision, tax *Taxonomy) (c cue, at int, ok bool) {
 	c = cue{decision: d}
 	at = m[0]
 	if r.negatable {
 		if text[m[0]:m[1]] == "automatically" && strings.HasPrefix(strings.TrimSpace(text[m[1]:]), "fail") {
 			return cue{}, 0, false
 		}
-		if negatedAuto.MatchString(text[:m[0]]) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) {
+		before := string(masked[lastWordsStart(masked[:m[0]], 4):m[0]])
+		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) {
 			c.decision = DecisionRoll
 		}
 		return c, at, true
@@ -323,23 +385,58 @@ func isWordy(w string) bool {
 
 // hypothetical reports whether the cue at [from, to) sits under a condition, a
 // concession or a hedge, or in reported speech. Each reaches to the next comma
-// ("if you want to cross, make a Jump roll" is a ruling); "even if" is none.
-func hypothetical(clause string, from, to int) bool {
-	before := notCond.ReplaceAllStringFunc(clause[:from], blankOut)
-	scope := before[strings.LastIndexByte(before, ',')+1:]
-	if reported.MatchString(scope) || condMarker.MatchString(scope) || concession.MatchString(scope) {
+// ("if you want to cross, make a Jump roll" is a ruling); "even if" is none. cond says
+// whether the clause, "even if"s aside, holds a condition at all; sc remembers scopes
+// already known to hold a condition.
+func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
+	comma := strings.LastIndexByte(clause[:from], ',') + 1
+	if sc.known(comma, from) || sc.check(clause, comma, from) {
 		return true
 	}
 	// A hedge may sit inside the cue itself: "not sure a roll" matches as a negated roll.
-	if hedge.MatchString(clause[strings.LastIndexByte(clause[:from], ',')+1 : to]) {
+	if hedge.MatchString(clause[comma:to]) {
 		return true
 	}
-	if !condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) {
+	if !cond {
 		return false
 	}
 	// "a roll would be needed if …": a condition after a modal cue.
 	lo := max(0, from-15)
 	return modal.MatchString(clause[lo:to])
+}
+
+// scopeCache spares hypothetical from searching the same words again for every cue of
+// a long clause without commas. Once the words since the comma at comma, up to from,
+// hold a condition, reported speech or a concession that ends before the last two words,
+// every later cue after the same comma sees the same words in the same context, so its
+// scope holds it too (the only text that can differ is an "even if" cut off by from).
+type scopeCache struct {
+	set         bool
+	comma, from int
+}
+
+func (c *scopeCache) known(comma, from int) bool {
+	return c.set && c.comma == comma && from >= c.from
+}
+
+// check is the scope test itself, on the words from comma to from.
+func (c *scopeCache) check(clause string, comma, from int) bool {
+	// No "even if" holds a comma, so blanking them in the words since the last comma is
+	// blanking them in the whole clause before the cue.
+	scope := notCond.ReplaceAllStringFunc(clause[comma:from], blankOut)
+	end := -1
+	for _, re := range []*regexp.Regexp{reported, condMarker, concession} {
+		if loc := re.FindStringIndex(scope); loc != nil && (end < 0 || loc[1] < end) {
+			end = loc[1]
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	if end+1 <= lastWordsStart(scope, 2) {
+		*c = scopeCache{set: true, comma: comma, from: from}
+	}
+	return true
 }
 
 var skillWord = regexp.MustCompile(`[A-Za-z][A-Za-z'’/-]*`)
@@ -348,13 +445,31 @@ var skillWord = regexp.MustCompile(`[A-Za-z][A-Za-z'’/-]*`)
 // shorter ones. With aliases false only the taxonomy's own names count, so ordinary words
 // that are also aliases ("spot", "repair") do not.
 func firstSkill(text string, tax *Taxonomy, aliases bool) string {
-	locs := skillWord.FindAllStringIndex(text, -1)
-	for i := range locs {
+	// The words are found three ahead at a time, not all at once: the first skill is
+	// usually near the start of a long text.
+	var locs [][]int
+	next := 0
+	more := func() bool {
+		loc := skillWord.FindStringIndex(text[next:])
+		if loc == nil {
+			next = len(text)
+			return false
+		}
+		locs = append(locs, []int{next + loc[0], next + loc[1]})
+		next += loc[1]
+		return true
+	}
+	for i := 0; ; i++ {
+		for len(locs) < i+3 && next < len(text) && more() {
+		}
+		if i >= len(locs) {
+			return ""
+		}
 		for n := min(3, len(locs)-i); n > 0; n-- {
 			end := locs[i+n-1][1]
 			name := text[locs[i][0]:end]
 			if rest := text[end:]; strings.HasPrefix(strings.TrimLeft(rest, " "), "(") {
-				if j := strings.IndexByte(rest, ')'); j >= 0 && j < 40 {
+				if j := strings.IndexByte(rest[:min(len(rest), 40)], ')'); j >= 0 {
 					name = text[locs[i][0] : end+j+1]
 				}
 			}
@@ -368,7 +483,6 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 			return c
 		}
 	}
-	return ""
 }
 
 // asciiLower lowercases A-Z only, so offsets in the result are offsets in s.
