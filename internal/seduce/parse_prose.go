@@ -2,6 +2,7 @@ package seduce
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -389,7 +390,7 @@ func isWordy(w string) bool {
 // whether the clause, "even if"s aside, holds a condition at all; sc remembers scopes
 // already known to hold a condition.
 func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
-	comma := strings.LastIndexByte(clause[:from], ',') + 1
+	comma := sc.commaBefore(clause, from)
 	if sc.known(comma, from) || sc.check(clause, comma, from) {
 		return true
 	}
@@ -413,6 +414,27 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 type scopeCache struct {
 	set         bool
 	comma, from int
+	// commas are the clause's comma positions, found once: looking back for the last
+	// one from every cue would read a long clause again for each.
+	commas []int
+	found  bool
+}
+
+// commaBefore is where the words after the last comma before from begin (0 if none).
+func (c *scopeCache) commaBefore(clause string, from int) int {
+	if !c.found {
+		for i := 0; i < len(clause); i++ {
+			if clause[i] == ',' {
+				c.commas = append(c.commas, i)
+			}
+		}
+		c.found = true
+	}
+	i, _ := slices.BinarySearch(c.commas, from)
+	if i == 0 {
+		return 0
+	}
+	return c.commas[i-1] + 1
 }
 
 func (c *scopeCache) known(comma, from int) bool {
@@ -434,7 +456,7 @@ func (c *scopeCache) check(clause string, comma, from int) bool {
 		return false
 	}
 	if end+1 <= lastWordsStart(scope, 2) {
-		*c = scopeCache{set: true, comma: comma, from: from}
+		c.set, c.comma, c.from = true, comma, from
 	}
 	return true
 }
