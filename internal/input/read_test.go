@@ -152,6 +152,7 @@ func TestLines(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	n := 0
 	for _, err = range Lines(ctx, strings.NewReader(strings.Repeat("x\n", 10)), "stdin") {
 		if err != nil {
