@@ -40,6 +40,16 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// Stat returns what a path names, following symlinks, with Open's errors: use it to
+// tell a directory of inputs from a file.
+func Stat(path string) (fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, openProblem(path, err)
+	}
+	return info, nil
+}
+
 func openProblem(path string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

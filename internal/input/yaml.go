@@ -25,17 +25,10 @@ const (
 	maxYAMLUnits = 4 * MaxYAMLNodes
 )
 
-// ReadYAMLFile reads a YAML input like ReadFile, at most MaxYAMLBytes, and checks it
-// with CheckYAML.
+// ReadYAMLFile reads a YAML input like ReadFile, refusing one over MaxYAMLBytes. Check
+// what it returns with CheckYAML or DecodeYAML.
 func ReadYAMLFile(ctx context.Context, path string) ([]byte, error) {
-	data, err := readFile(ctx, path, MaxYAMLBytes)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckYAML(path, data); err != nil {
-		return nil, err
-	}
-	return data, nil
+	return readFile(ctx, path, MaxYAMLBytes)
 }
 
 // DecodeYAML checks data with CheckYAML, then decodes it into v with the YAML library's
