@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -411,12 +412,15 @@ func (a *app) writeJudgement(j *check.Judgement, format, answers string) error {
 
 // loadCases reads a YAML mapping of case_id to description.
 func loadCases(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, badInput("--cases: %v", err)
+		return nil, usageError{err}
 	}
 	var m map[string]string
-	if err := yaml.Unmarshal(b, &m); err != nil {
+	if err := input.DecodeYAML(path, b, &m); err != nil {
+		if _, ok := err.(*input.ValidationError); ok {
+			return nil, usageError{err}
+		}
 		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/runner"
@@ -145,12 +146,15 @@ type experiment struct {
 }
 
 func loadExperiment(path string) (*experiment, error) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, badInput("experiment %s: %v", path, err)
+		return nil, usageError{err}
 	}
 	var e experiment
-	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.DisallowUnknownField()).Decode(&e); err != nil {
+	if err := input.DecodeYAML(path, b, &e, yaml.DisallowUnknownField()); err != nil {
+		if _, ok := err.(*input.ValidationError); ok {
+			return nil, usageError{err}
+		}
 		msg := strings.TrimSpace(yaml.FormatError(err, false, false))
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
@@ -599,19 +603,20 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[predic
 	if path == "-" {
 		r = a.stdin
 	} else {
-		fh, err := os.Open(path)
+		fh, err := input.Open(path)
 		if err != nil {
-			return nil, badInput("predictions %s: %v", path, err)
+			return nil, usageError{err}
 		}
 		defer fh.Close()
 		r = fh
 	}
 	var out []seduce.Prediction
-	var problems []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
+	var problems input.Errors
+	for l, err := range input.Lines(context.Background(), r, path) {
+		if err != nil {
+			return nil, usageError{err}
+		}
+		n, line := l.N, bytes.TrimSpace(l.Text)
 		if len(line) == 0 {
 			continue
 		}
@@ -619,25 +624,25 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[predic
 		if err := json.Unmarshal(line, &p); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field != "" {
-				problems = append(problems, fmt.Sprintf("%s:%d: %s: want %s, got a JSON %s", path, n, te.Field, jsonKind(te.Type.Kind()), te.Value))
+				problems.Addf(path, n, "", "%s: want %s, got a JSON %s", te.Field, jsonKind(te.Type.Kind()), te.Value)
 			} else {
-				problems = append(problems, fmt.Sprintf("%s:%d: not a JSON object: %v", path, n, err))
+				problems.Addf(path, n, "", "not a JSON object: %v", err)
 			}
 			continue
 		}
 		key := predictionKey{p.Model, string(p.ID), p.Replicate}
 		if first, dup := seen[key]; dup && p.ID != "" && p.Model != "" {
-			problems = append(problems, fmt.Sprintf("%s:%d: id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", path, n, p.ID, p.Model, first))
+			problems.Addf(path, n, "", "id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", p.ID, p.Model, first)
 			continue
 		}
 		seen[key] = fmt.Sprintf("%s:%d", path, n)
 		switch {
 		case p.ID == "":
-			problems = append(problems, fmt.Sprintf("%s:%d: id: missing", path, n))
+			problems.Addf(path, n, "", "id: missing")
 		case p.Model == "":
-			problems = append(problems, fmt.Sprintf("%s:%d: model: missing", path, n))
+			problems.Addf(path, n, "", "model: missing")
 		case p.Decision == "" && p.Text == "" && p.Err == "":
-			problems = append(problems, fmt.Sprintf("%s:%d: decision: missing (give decision or text)", path, n))
+			problems.Addf(path, n, "", "decision: missing (give decision or text)")
 		case p.Decision != "":
 			switch p.Decision {
 			case seduce.DecisionRoll, seduce.DecisionPass, seduce.DecisionRefused, seduce.DecisionUnparsed:
@@ -645,7 +650,7 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[predic
 					p.Skill = c
 				}
 			default:
-				problems = append(problems, fmt.Sprintf("%s:%d: decision: %q is not roll, pass, refused or unparsed", path, n, p.Decision))
+				problems.Addf(path, n, "", "decision: %q is not roll, pass, refused or unparsed", p.Decision)
 			}
 		default:
 			if p.Err == "" {
@@ -655,11 +660,8 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[predic
 		}
 		out = append(out, p)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, badInput("predictions %s: %v", path, err)
-	}
-	if len(problems) > 0 {
-		return nil, usageError{errors.New(strings.Join(problems, "\n"))}
+	if err := problems.Err(); err != nil {
+		return nil, usageError{err}
 	}
 	return out, nil
 }
