@@ -170,7 +170,9 @@ func (v *datasetValidator) add(line int, field, format string, args ...any) {
 
 func (v *datasetValidator) jsonlRecords(data []byte) []datasetRecord {
 	var recs []datasetRecord
-	for n, line := range bytes.Split(data, []byte("\n")) {
+	n := -1
+	for line := range bytes.Lines(data) {
+		n++
 		line = bytes.TrimSpace(line)
 		if n == 0 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
