@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 
-	"github.com/goccy/go-yaml"
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
@@ -116,12 +116,15 @@ func (a *app) writeJudgement(j *check.Judgement, format, answers string) error {
 
 // loadCases reads a YAML mapping of case_id to description.
 func loadCases(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, badInput("--cases: %v", err)
+		return nil, usageError{err}
 	}
 	var m map[string]string
-	if err := yaml.Unmarshal(b, &m); err != nil {
+	if err := input.DecodeYAML(path, b, &m); err != nil {
+		if _, ok := err.(*input.ValidationError); ok {
+			return nil, usageError{err}
+		}
 		return nil, badInput("%s: want a mapping of case_id to description: %s", path, input.YAMLError(err))
 	}
 	return m, nil

@@ -5,13 +5,19 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
 )
+
+// stopGrace is how long a command may take to wind down after Ctrl-C or SIGTERM before
+// the process ends anyway: cli.md allows 2 seconds from the signal to the exit.
+const stopGrace = 1500 * time.Millisecond
 
 func main() {
 	env := config.FromEnviron()
@@ -20,8 +26,22 @@ func main() {
 		// 50% growth keeps a 5,376-request run well under 80 MB resident at no visible cost.
 		debug.SetGCPercent(50)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		// The command stops asking and saves what it has; results already stored are
+		// committed, so ending the process after the grace (or at a second signal) loses
+		// nothing that was kept, only a read or a request that would not stop.
+		select {
+		case <-sigs:
+		case <-time.After(stopGrace):
+		}
+		fmt.Fprintln(os.Stderr, "arbiter: interrupted")
+		os.Exit(exitFailed)
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, env)
-	stop()
 	os.Exit(code)
 }

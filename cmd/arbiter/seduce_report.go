@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 )
 
@@ -121,9 +121,9 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[seduce.PredictionKey]string) ([]seduce.Prediction, error) {
 	r := a.stdin
 	if path != "-" {
-		fh, err := os.Open(path)
+		fh, err := input.Open(path)
 		if err != nil {
-			return nil, badInput("predictions %s: %v", path, err)
+			return nil, usageError{err}
 		}
 		defer fh.Close()
 		r = fh

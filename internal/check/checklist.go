@@ -3,14 +3,16 @@ package check
 import (
 	"bufio"
 	"bytes"
+	"context"
 	_ "embed"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/goccy/go-yaml/ast"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 //go:embed data/checklist.yaml
@@ -94,9 +96,9 @@ func LoadChecklist(path string) (*Checklist, error) {
 	if path == "builtin" {
 		return DefaultChecklist(), nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, fmt.Errorf("load checklist: %w", err)
+		return nil, err
 	}
 	return ParseChecklist(data, path)
 }

@@ -1,15 +1,17 @@
 package check
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/goccy/go-yaml/ast"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
@@ -48,9 +50,9 @@ func LoadDimensions(path string) (*Dimensions, error) {
 	if path == "builtin" {
 		return DefaultDimensions(), nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, fmt.Errorf("load dimensions: %w", err)
+		return nil, err
 	}
 	return ParseDimensions(data, path)
 }

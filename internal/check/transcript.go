@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -20,9 +21,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/arbiter-eval/arbiter/internal/store"
-
 	"github.com/arbiter-eval/arbiter/internal/input"
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 //go:embed data/transcripts
@@ -136,7 +136,7 @@ func TranscriptFormatOf(name string) (TranscriptFormat, error) {
 // nothing is judged from a bad file.
 func LoadTranscripts(paths ...string) ([]*Transcript, error) {
 	var out []*Transcript
-	var errs []FieldError
+	var errs input.Errors
 	for _, p := range paths {
 		if p == "builtin" {
 			out = append(out, BuiltinTranscripts()...)
@@ -147,28 +147,26 @@ func LoadTranscripts(paths ...string) ([]*Transcript, error) {
 			return nil, err
 		}
 		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, fmt.Errorf("load transcripts: %w", err)
-			}
 			format, err := TranscriptFormatOf(f)
 			if err != nil {
 				return nil, err
 			}
-			ts, err := ParseTranscripts(data, f, format)
-			var ve *ValidationError
-			switch {
-			case errors.As(err, &ve):
-				errs = append(errs, ve.Errs...)
-			case err != nil:
+			data, err := input.ReadFile(context.Background(), f)
+			if err == nil {
+				var ts []*Transcript
+				ts, err = ParseTranscripts(data, f, format)
+				out = append(out, ts...)
+			}
+			if err != nil && !errs.Merge(err) {
 				return nil, err
 			}
-			out = append(out, ts...)
 		}
 	}
-	errs = append(errs, duplicateTrials(out)...)
-	if len(errs) > 0 {
-		return nil, &ValidationError{Errs: errs}
+	for _, fe := range duplicateTrials(out) {
+		errs.Add(fe)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no transcripts in %s", strings.Join(paths, ", "))
@@ -177,16 +175,16 @@ func LoadTranscripts(paths ...string) ([]*Transcript, error) {
 }
 
 func transcriptFiles(p string) ([]string, error) {
-	info, err := os.Stat(p)
+	info, err := input.Stat(p)
 	if err != nil {
-		return nil, fmt.Errorf("load transcripts: %w", err)
+		return nil, err
 	}
 	if !info.IsDir() {
 		return []string{p}, nil
 	}
 	entries, err := os.ReadDir(p)
 	if err != nil {
-		return nil, fmt.Errorf("load transcripts: %w", err)
+		return nil, input.Problem(p, 0, "", "cannot list the folder: %v", errors.Unwrap(err))
 	}
 	var files []string
 	for _, e := range entries {
@@ -198,7 +196,7 @@ func transcriptFiles(p string) ([]string, error) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("load transcripts: %s has no .json, .jsonl or .txt files", p)
+		return nil, input.Problem(p, 0, "", "the folder has no .json, .jsonl or .txt files")
 	}
 	return files, nil
 }
@@ -248,9 +246,9 @@ func BuiltinTranscripts() []*Transcript { return builtinTranscripts() }
 
 // ReadTranscripts reads transcripts from r; name labels errors.
 func ReadTranscripts(r io.Reader, name string, format TranscriptFormat) ([]*Transcript, error) {
-	data, err := io.ReadAll(r)
+	data, err := input.ReadAll(context.Background(), r, name)
 	if err != nil {
-		return nil, fmt.Errorf("read transcripts %s: %w", name, err)
+		return nil, err
 	}
 	return ParseTranscripts(data, name, format)
 }
@@ -258,6 +256,10 @@ func ReadTranscripts(r io.Reader, name string, format TranscriptFormat) ([]*Tran
 // ParseTranscripts parses one transcript file. Every problem is reported naming the file,
 // the line and the turn; a file with any problem yields no transcripts.
 func ParseTranscripts(data []byte, name string, format TranscriptFormat) ([]*Transcript, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := input.CheckUTF8(name, data); err != nil {
+		return nil, err
+	}
 	p := &tparser{file: name, data: data}
 	var out []*Transcript
 	switch format {
@@ -272,8 +274,8 @@ func ParseTranscripts(data []byte, name string, format TranscriptFormat) ([]*Tra
 	default:
 		return nil, fmt.Errorf("transcripts %s: unknown format %q", name, format)
 	}
-	if len(p.errs) > 0 {
-		return nil, &ValidationError{Errs: p.errs}
+	if err := p.errs.Err(); err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, &ValidationError{Errs: []FieldError{{File: name, Msg: "no transcript in the file"}}}
@@ -284,14 +286,16 @@ func ParseTranscripts(data []byte, name string, format TranscriptFormat) ([]*Tra
 type tparser struct {
 	file string
 	data []byte
-	errs []FieldError
+	errs input.Errors
+	// lastOff and lastLine remember the last offset lineAt counted to, so that a file
+	// with a problem on every line is counted through once, not once per problem.
+	lastOff, lastLine int
+	// caseParts are the "# case:" lines of a plain text transcript, joined at the end.
+	caseParts []string
 }
 
 func (p *tparser) add(off int, field, format string, args ...any) {
-	if len(p.errs) >= maxProblems {
-		return
-	}
-	p.errs = append(p.errs, FieldError{File: p.file, Line: p.lineAt(off), Field: field, Msg: fmt.Sprintf(format, args...)})
+	p.errs.Addf(p.file, p.lineAt(off), field, format, args...)
 }
 
 // lineAt is the 1-based line of the first non-blank byte at or after off.
@@ -303,7 +307,12 @@ func (p *tparser) lineAt(off int) int {
 	for off < len(p.data) && (p.data[off] == ' ' || p.data[off] == '\t' || p.data[off] == '\r' || p.data[off] == '\n' || p.data[off] == ',') {
 		off++
 	}
-	return bytes.Count(p.data[:off], []byte("\n")) + 1
+	if off < p.lastOff || p.lastLine == 0 {
+		p.lastOff, p.lastLine = 0, 1
+	}
+	p.lastLine += bytes.Count(p.data[p.lastOff:off], []byte("\n"))
+	p.lastOff = off
+	return p.lastLine
 }
 
 func stem(name string) string {
@@ -453,7 +462,7 @@ func describeJSONToken(tok json.Token) string {
 // transcript validates one JSON transcript object. where prefixes field names when a
 // file holds several.
 func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Transcript {
-	before := len(p.errs)
+	before := p.errs.Len()
 	f, offs, ok := p.object(data, base, where)
 	if !ok {
 		return nil
@@ -564,7 +573,7 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 		}
 		t.Turns = append(t.Turns, turn)
 	}
-	if len(p.errs) > before {
+	if p.errs.Len() > before {
 		return nil
 	}
 	return t
@@ -586,12 +595,11 @@ var speakerRoles = map[string]Role{
 // models.<role>) and other "#" lines as comments.
 func (p *tparser) textFile() *Transcript {
 	t := &Transcript{TrialID: TrialID(stem(p.file))}
-	if !utf8.Valid(p.data) {
-		p.add(0, "", "not UTF-8 text")
-		return nil
-	}
 	off := 0
 	var turnLine []int
+	// parts holds each turn's lines, joined at the end: appending to the text line by
+	// line would copy it once per line, quadratic in a long turn.
+	var parts [][]string
 	for n, raw := range strings.SplitAfter(string(p.data), "\n") {
 		lineNo, start := n+1, off
 		off += len(raw)
@@ -617,8 +625,7 @@ func (p *tparser) textFile() *Transcript {
 				p.add(start, fmt.Sprintf("turn %d", len(t.Turns)), "indented line starts like a player's turn (%q): unindent it to make it a turn of its own", strings.TrimSpace(sp))
 				continue
 			}
-			last := &t.Turns[len(t.Turns)-1]
-			last.Text = strings.TrimSpace(last.Text + "\n" + strings.TrimSpace(line))
+			parts[len(parts)-1] = append(parts[len(parts)-1], strings.TrimSpace(line))
 			continue
 		}
 		turnNo := len(t.Turns) + 1
@@ -634,18 +641,23 @@ func (p *tparser) textFile() *Transcript {
 			p.add(start, field+": speaker", "%q: unknown role (the first word must be Judge, Prosecutor, Witness, Defense, Player, Narrator or System)", speaker)
 			continue
 		}
-		t.Turns = append(t.Turns, Turn{Speaker: speaker, Role: role, Text: strings.TrimSpace(text), Player: role == RoleDefense})
+		t.Turns = append(t.Turns, Turn{Speaker: speaker, Role: role, Player: role == RoleDefense})
+		parts = append(parts, []string{strings.TrimSpace(text)})
 		turnLine = append(turnLine, lineNo)
 	}
+	for i := range t.Turns {
+		t.Turns[i].Text = strings.TrimSpace(strings.Join(parts[i], "\n"))
+	}
+	t.CaseDescription = strings.TrimSpace(strings.Join(p.caseParts, " "))
 	for i, turn := range t.Turns {
 		if turn.Text == "" {
-			p.errs = append(p.errs, FieldError{File: p.file, Line: turnLine[i], Field: fmt.Sprintf("turn %d: text", i+1), Msg: "empty"})
+			p.errs.Addf(p.file, turnLine[i], fmt.Sprintf("turn %d: text", i+1), "empty")
 		}
 	}
-	if len(t.Turns) == 0 && len(p.errs) == 0 {
+	if len(t.Turns) == 0 && p.errs.Len() == 0 {
 		p.add(0, "", "no turns: want one \"Speaker: text\" line per turn")
 	}
-	if len(p.errs) > 0 {
+	if p.errs.Len() > 0 {
 		return nil
 	}
 	t.Source = p.file
@@ -671,7 +683,9 @@ func (p *tparser) header(t *Transcript, key, value string, off int) {
 	case key == "outcome":
 		t.Outcome = value
 	case key == "case_description" || key == "case":
-		t.CaseDescription = strings.TrimSpace(t.CaseDescription + " " + value)
+		if value != "" {
+			p.caseParts = append(p.caseParts, value)
+		}
 	case key == "seed":
 		s, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -20,29 +21,19 @@ type FieldError = input.FieldError
 // whole.
 type ValidationError = input.ValidationError
 
-// maxProblems bounds how many problems one file reports, so a file of the wrong kind
-// gives a screenful, not thousands of lines.
-const maxProblems = 50
-
 // ydec walks a YAML syntax tree, so that every problem is reported with its line.
 type ydec struct {
 	file string
-	errs []FieldError
+	// errs keeps the first problems, so a file of the wrong kind gives a screenful and a
+	// count, not thousands of lines.
+	errs input.Errors
 }
 
 func (d *ydec) add(n ast.Node, field, format string, args ...any) {
-	if len(d.errs) >= maxProblems {
-		return
-	}
-	d.errs = append(d.errs, FieldError{File: d.file, Line: lineOf(n), Field: field, Msg: fmt.Sprintf(format, args...)})
+	d.errs.Addf(d.file, lineOf(n), field, format, args...)
 }
 
-func (d *ydec) err() error {
-	if len(d.errs) == 0 {
-		return nil
-	}
-	return &ValidationError{Errs: d.errs}
-}
+func (d *ydec) err() error { return d.errs.Err() }
 
 func lineOf(n ast.Node) int {
 	if n == nil {
@@ -56,7 +47,10 @@ func lineOf(n ast.Node) int {
 
 // parseYAML returns the body of the file's only document (nil for an empty file).
 func parseYAML(data []byte, file string) (ast.Node, error) {
-	f, err := parser.ParseBytes(data, 0)
+	if err := input.CheckYAML(file, data); err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseBytes(bytes.TrimPrefix(data, []byte("\ufeff")), 0)
 	if err != nil {
 		fe := FieldError{File: file, Msg: "not valid YAML: " + err.Error()}
 		var se *yaml.SyntaxError

@@ -1,13 +1,16 @@
 package config
 
 import (
-	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 // File is the optional config file a user names with --config. Keys never live in it:
@@ -39,12 +42,16 @@ type LimitSpec struct {
 // LoadFile reads a config file and resolves its endpoints' keys through look. Unknown
 // fields are an error, so a typo does not silently do nothing.
 func LoadFile(path string, look Lookup) (*File, []Endpoint, error) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, nil, err
 	}
 	var f File
-	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.DisallowUnknownField()).Decode(&f); err != nil {
+	if err := input.DecodeYAML(path, b, &f, yaml.DisallowUnknownField()); err != nil {
+		var ve *input.ValidationError
+		if errors.As(err, &ve) {
+			return nil, nil, err
+		}
 		return nil, nil, fmt.Errorf("config %s: %s", path, firstLine(yaml.FormatError(err, false, false)))
 	}
 	var eps []Endpoint
@@ -68,7 +75,7 @@ func LoadFile(path string, look Lookup) (*File, []Endpoint, error) {
 					kp = filepath.Join(home, rest)
 				}
 			}
-			kb, err := os.ReadFile(kp)
+			kb, err := input.ReadFile(context.Background(), kp)
 			if err != nil {
 				return nil, nil, fmt.Errorf("config %s: endpoints.%s.key_file: %w", path, name, err)
 			}

@@ -14,6 +14,7 @@ package court
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -155,7 +156,7 @@ const maxProblems = 50
 // readInput reads one case file whole. It is the one place the loader touches the file
 // system, so a size-bounded reader can replace it.
 func readInput(name string) ([]byte, error) {
-	return os.ReadFile(name)
+	return input.ReadFile(context.Background(), name)
 }
 
 // LoadCases reads case records from a .json file (one object), a .jsonl file (one object

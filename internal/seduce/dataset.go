@@ -2,6 +2,7 @@ package seduce
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/csv"
@@ -10,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -87,12 +87,11 @@ func LoadDataset(path string, tax *Taxonomy) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	data, err := input.ReadFile(context.Background(), path)
 	if err != nil {
-		return nil, fmt.Errorf("load dataset: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	return ReadDataset(f, path, format, tax)
+	return parseDataset(data, path, format, tax)
 }
 
 // Builtin returns the bundled reference set (generator "reference"), validated against
@@ -102,14 +101,18 @@ func Builtin(tax *Taxonomy) (*Dataset, error) {
 }
 
 // ReadDataset reads and validates a dataset; name labels errors and becomes the
-// dataset's Name.
+// dataset's Name. It reads with package input's limits (1 MiB lines, UTF-8 only).
 func ReadDataset(r io.Reader, name string, format Format, tax *Taxonomy) (*Dataset, error) {
+	data, err := input.ReadAll(context.Background(), r, name)
+	if err != nil {
+		return nil, err
+	}
+	return parseDataset(data, name, format, tax)
+}
+
+func parseDataset(data []byte, name string, format Format, tax *Taxonomy) (*Dataset, error) {
 	if tax == nil {
 		tax = DefaultTaxonomy()
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read dataset %s: %w", name, err)
 	}
 	v := &datasetValidator{name: name, tax: tax}
 	var recs []datasetRecord
@@ -122,9 +125,8 @@ func ReadDataset(r io.Reader, name string, format Format, tax *Taxonomy) (*Datas
 		return nil, fmt.Errorf("read dataset %s: unknown format %q (want jsonl or csv)", name, format)
 	}
 	ds := v.samples(recs)
-	if len(v.errs) > 0 {
-		slices.SortStableFunc(v.errs, func(a, b FieldError) int { return a.Line - b.Line })
-		return nil, &ValidationError{Errs: v.errs}
+	if err := v.errs.Err(); err != nil {
+		return nil, err
 	}
 	if len(ds.Samples) == 0 {
 		return nil, &ValidationError{Errs: []FieldError{{File: name, Line: 1, Field: "id", Msg: "the file holds no samples"}}}
@@ -158,16 +160,19 @@ type datasetRecord struct {
 type datasetValidator struct {
 	name string
 	tax  *Taxonomy
-	errs []FieldError
+	// errs keeps the first problems by line and counts the rest.
+	errs input.Errors
 }
 
 func (v *datasetValidator) add(line int, field, format string, args ...any) {
-	v.errs = append(v.errs, FieldError{File: v.name, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+	v.errs.Addf(v.name, line, field, format, args...)
 }
 
 func (v *datasetValidator) jsonlRecords(data []byte) []datasetRecord {
 	var recs []datasetRecord
-	for n, line := range bytes.Split(data, []byte("\n")) {
+	n := -1
+	for line := range bytes.Lines(data) {
+		n++
 		line = bytes.TrimSpace(line)
 		if n == 0 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
@@ -380,7 +385,7 @@ func (rec datasetRecord) extra() map[string]json.RawMessage {
 // sample validates one record on its own. A field that fails validation is left zero in
 // the returned sample; ok is false when anything failed.
 func (v *datasetValidator) sample(rec datasetRecord) (s Sample, ok bool) {
-	before := len(v.errs)
+	before := v.errs.Len()
 	str := func(field string, required bool) string {
 		val, present, problem := rec.text(field)
 		switch {
@@ -458,7 +463,7 @@ func (v *datasetValidator) sample(rec datasetRecord) (s Sample, ok bool) {
 	s.Truth = str("truth", false)
 	s.ReviewedBy = str("reviewed_by", false)
 	s.ReviewStatus = str("review_status", false)
-	return s, len(v.errs) == before
+	return s, v.errs.Len() == before
 }
 
 // sameScenario checks that a scenario's variants agree on the truth of spec section 1.

@@ -1,12 +1,14 @@
 package seduce
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 // ParsedLine is one output line of `arbiter seduce parse`: Skill is null when the reply
@@ -57,25 +59,23 @@ func ParseLines(r io.Reader, name string, w io.Writer, tax *Taxonomy) error {
 	if tax == nil {
 		tax = DefaultTaxonomy()
 	}
-	br := bufio.NewReader(r)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("parse %s:%d: read: %w", name, n, err)
+	for l, err := range input.Lines(context.Background(), r, name) {
+		if err != nil {
+			return err
 		}
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			out, perr := ParseLine(trimmed, tax)
-			if perr != nil {
-				return fmt.Errorf("%s:%d: %w", name, n, perr)
-			}
-			if werr := enc.Encode(out); werr != nil {
-				return fmt.Errorf("parse %s:%d: write: %w", name, n, werr)
-			}
+		trimmed := bytes.TrimSpace(l.Text)
+		if len(trimmed) == 0 {
+			continue
 		}
-		if err == io.EOF {
-			return nil
+		out, perr := ParseLine(trimmed, tax)
+		if perr != nil {
+			return fmt.Errorf("%s:%d: %w", name, l.N, perr)
+		}
+		if werr := enc.Encode(out); werr != nil {
+			return fmt.Errorf("parse %s:%d: write: %w", name, l.N, werr)
 		}
 	}
+	return nil
 }

@@ -1,14 +1,15 @@
 package seduce
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 // PredictionKey is one model's ruling on one sample in one replicate: spec section 4's
@@ -24,11 +25,12 @@ type PredictionKey struct {
 // with where, across every predictions file of a command; ReadPredictions adds to it.
 func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[PredictionKey]string) ([]Prediction, error) {
 	var out []Prediction
-	var problems []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
+	var problems input.Errors
+	for l, err := range input.Lines(context.Background(), r, path) {
+		if err != nil {
+			return nil, err
+		}
+		n, line := l.N, bytes.TrimSpace(l.Text)
 		if len(line) == 0 {
 			continue
 		}
@@ -36,25 +38,25 @@ func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[Predictio
 		if err := json.Unmarshal(line, &p); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field != "" {
-				problems = append(problems, fmt.Sprintf("%s:%d: %s: want %s, got a JSON %s", path, n, te.Field, jsonKind(te.Type.Kind()), te.Value))
+				problems.Addf(path, n, "", "%s: want %s, got a JSON %s", te.Field, jsonKind(te.Type.Kind()), te.Value)
 			} else {
-				problems = append(problems, fmt.Sprintf("%s:%d: not a JSON object: %v", path, n, err))
+				problems.Addf(path, n, "", "not a JSON object: %v", err)
 			}
 			continue
 		}
 		key := PredictionKey{p.Model, string(p.ID), p.Replicate}
 		if first, dup := seen[key]; dup && p.ID != "" && p.Model != "" {
-			problems = append(problems, fmt.Sprintf("%s:%d: id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", path, n, p.ID, p.Model, first))
+			problems.Addf(path, n, "", "id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", p.ID, p.Model, first)
 			continue
 		}
 		seen[key] = fmt.Sprintf("%s:%d", path, n)
 		switch {
 		case p.ID == "":
-			problems = append(problems, fmt.Sprintf("%s:%d: id: missing", path, n))
+			problems.Addf(path, n, "", "id: missing")
 		case p.Model == "":
-			problems = append(problems, fmt.Sprintf("%s:%d: model: missing", path, n))
+			problems.Addf(path, n, "", "model: missing")
 		case p.Decision == "" && p.Text == "" && p.Err == "":
-			problems = append(problems, fmt.Sprintf("%s:%d: decision: missing (give decision or text)", path, n))
+			problems.Addf(path, n, "", "decision: missing (give decision or text)")
 		case p.Decision != "":
 			switch p.Decision {
 			case DecisionRoll, DecisionPass, DecisionRefused, DecisionUnparsed:
@@ -62,7 +64,7 @@ func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[Predictio
 					p.Skill = c
 				}
 			default:
-				problems = append(problems, fmt.Sprintf("%s:%d: decision: %q is not roll, pass, refused or unparsed", path, n, p.Decision))
+				problems.Addf(path, n, "", "decision: %q is not roll, pass, refused or unparsed", p.Decision)
 			}
 		default:
 			if p.Err == "" {
@@ -72,11 +74,8 @@ func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[Predictio
 		}
 		out = append(out, p)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("predictions %s: %v", path, err)
-	}
-	if len(problems) > 0 {
-		return nil, errors.New(strings.Join(problems, "\n"))
+	if err := problems.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

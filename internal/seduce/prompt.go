@@ -1,14 +1,15 @@
 package seduce
 
 import (
+	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
+	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
@@ -47,9 +48,9 @@ func DefaultPrompt(tax *Taxonomy) Prompt {
 // LoadPrompt reads a user's system prompt file. The file may hold {{skills}}, which is
 // replaced by the taxonomy's skills grouped by domain.
 func LoadPrompt(path string, tax *Taxonomy) (Prompt, error) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadFile(context.Background(), path)
 	if err != nil {
-		return Prompt{}, fmt.Errorf("load prompt: %w", err)
+		return Prompt{}, err
 	}
 	p, err := NewPrompt(string(b), tax)
 	if err != nil {

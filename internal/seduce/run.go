@@ -1,11 +1,9 @@
 package seduce
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -76,12 +74,15 @@ type Experiment struct {
 
 // LoadExperiment reads an experiment file; unknown fields are errors.
 func LoadExperiment(path string) (*Experiment, error) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, fmt.Errorf("experiment %s: %v", path, err)
+		return nil, err
 	}
 	var e Experiment
-	if err := yaml.NewDecoder(bytes.NewReader(b), yaml.DisallowUnknownField()).Decode(&e); err != nil {
+	if err := input.DecodeYAML(path, b, &e, yaml.DisallowUnknownField()); err != nil {
+		if _, ok := err.(*input.ValidationError); ok {
+			return nil, err
+		}
 		return nil, fmt.Errorf("experiment %s: %s", path, input.YAMLError(err))
 	}
 	if len(e.Models) == 0 {

@@ -1,10 +1,10 @@
 package seduce
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/arbiter-eval/arbiter/internal/input"
 )
 
 //go:embed data/taxonomy.yaml
@@ -60,9 +62,9 @@ func DefaultTaxonomy() *Taxonomy { return defaultTaxonomy() }
 
 // LoadTaxonomy reads a taxonomy YAML file laid out like data/taxonomy.yaml.
 func LoadTaxonomy(path string) (*Taxonomy, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadYAMLFile(context.Background(), path)
 	if err != nil {
-		return nil, fmt.Errorf("load taxonomy: %w", err)
+		return nil, err
 	}
 	return ParseTaxonomy(data, path)
 }
@@ -71,7 +73,11 @@ func LoadTaxonomy(path string) (*Taxonomy, error) {
 // problem in the file is reported, one per line.
 func ParseTaxonomy(data []byte, name string) (*Taxonomy, error) {
 	var f taxonomyFile
-	if err := yaml.UnmarshalWithOptions(data, &f, yaml.DisallowUnknownField()); err != nil {
+	if err := input.DecodeYAML(name, data, &f, yaml.DisallowUnknownField()); err != nil {
+		var ve *input.ValidationError
+		if errors.As(err, &ve) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("taxonomy %s: %w", name, err)
 	}
 	t := &Taxonomy{
