@@ -126,7 +126,7 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 		p.Holder = store.NewHolder()
 	}
 	sum := Summary{Jobs: len(p.Jobs)}
-	answered, err := st.AnsweredKeys(ctx, p.Run)
+	answered, err := answeredOf(ctx, st, p.Run, p.Jobs)
 	if err != nil {
 		return sum, err
 	}
@@ -494,4 +494,21 @@ func (w *writer) close() error {
 	close(w.in)
 	<-w.done
 	return w.err
+}
+
+// fewJobs is how many jobs a call may name before Run reads every answered key of the
+// run instead of looking each one up: a trial asks one job at a time of a run with
+// thousands.
+const fewJobs = 64
+
+// answeredOf says which of jobs run has answered.
+func answeredOf(ctx context.Context, st *store.Store, run store.RunID, jobs []Job) (map[string]bool, error) {
+	if len(jobs) > fewJobs {
+		return st.AnsweredKeys(ctx, run)
+	}
+	keys := make([]string, len(jobs))
+	for i, j := range jobs {
+		keys[i] = j.Key
+	}
+	return st.AnsweredAmong(ctx, run, keys)
 }

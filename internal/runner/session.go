@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -242,12 +243,30 @@ func (s *Session) Round(ctx context.Context, run store.RunID, label string, asks
 // recorded. It is how a caller whose every request depends on the reply before it (a
 // trial, turn by turn) asks within a run: each request still resumes by its key, comes
 // from the cache when it can, is scoped by endpoint and is written to the store.
+//
+// It reads only its own job from the store, so a run of thousands of requests costs each
+// Ask the same.
 func (s *Session) Ask(ctx context.Context, run store.RunID, label string, a Ask, tally *Tally) (*store.Result, error) {
-	got, err := s.Round(ctx, run, label, []Ask{a}, tally)
-	if err != nil {
-		return nil, err
+	if s.Online() {
+		sum, err := s.Run(ctx, run, label, []Job{a.Job}, func(j Job, r *llm.Reply) string {
+			if a.Outcome != nil {
+				return a.Outcome(r.Text)
+			}
+			return ""
+		})
+		tally.add(sum)
+		if err != nil {
+			return nil, err
+		}
+		if sum.Interrupted {
+			return nil, fmt.Errorf("%s: interrupted: %w (run the same command again to resume)", label, ctx.Err())
+		}
 	}
-	return got[a.Key], nil
+	r, err := s.Store.Result(ctx, run, a.Key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	return r, err
 }
 
 // reach calls Reachable once some job of a remote model is not yet answered.
@@ -260,7 +279,7 @@ func (s *Session) reach(ctx context.Context, run store.RunID, jobs []Job) error 
 	if s.reached {
 		return nil
 	}
-	answered, err := s.Store.AnsweredKeys(ctx, run)
+	answered, err := answeredOf(ctx, s.Store, run, jobs)
 	if err != nil {
 		return err
 	}

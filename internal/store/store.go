@@ -418,13 +418,19 @@ func (s *Store) AnsweredKeys(ctx context.Context, id RunID) (map[string]bool, er
 // Results calls fn for every result of a run, in job-key order, without holding them all
 // in memory. Raw provider bodies are included only when withRaw is set.
 func (s *Store) Results(ctx context.Context, id RunID, withRaw bool, fn func(*Result) error) error {
+	return s.results(ctx, id, withRaw, "", nil, fn)
+}
+
+// results reads the results of a run matching the extra condition where (which starts
+// with AND), in job-key order.
+func (s *Store) results(ctx context.Context, id RunID, withRaw bool, where string, args []any, fn func(*Result) error) error {
 	raw := "NULL"
 	if withRaw {
 		raw = "raw"
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT job_key, model, item, replicate, request_hash, reply_text, reasoning, refusal, finish, `+raw+`,
 		input_tokens, output_tokens, reasoning_tokens, latency_ms, attempts, error, outcome, source, updated_at
-		FROM results WHERE run_id = ? ORDER BY job_key`, string(id))
+		FROM results WHERE run_id = ? `+where+` ORDER BY job_key`, append([]any{string(id)}, args...)...)
 	if err != nil {
 		return fmt.Errorf("read results of %s: %w", id, err)
 	}

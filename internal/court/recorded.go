@@ -1,0 +1,56 @@
+package court
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+// KindCourt is the store's kind of a court run: simulated trials, or the games of a
+// server or a terminal.
+const KindCourt store.Kind = "court"
+
+// Recorded is an Asker that makes every call a job of one run of a runner.Session,
+// keyed by its call key: the request and reply are stored as the benchmark stores its
+// own, a call the run has answered is read back instead of asked (so a trial run again,
+// after a crash or on a later day, asks only what it lacks), an identical request comes
+// from the cache, and failures are recorded. Offline (a session with no models) it only
+// reads, and a call not recorded is an error.
+//
+// Recorded is safe for concurrent use by trials of the same run, whose call keys differ
+// (Settings.TrialID).
+type Recorded struct {
+	Session *runner.Session
+	Run     store.RunID
+	// Label names the calls in progress output; default "court".
+	Label string
+	// Tally, when set, counts what the calls asked.
+	Tally *runner.Tally
+}
+
+// ErrNotRecorded is an offline Recorded's answer to a call the run has not answered.
+var ErrNotRecorded = errors.New("not recorded in the store")
+
+// Ask implements Asker.
+func (r *Recorded) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error) {
+	label := r.Label
+	if label == "" {
+		label = "court"
+	}
+	job := runner.Job{Key: call.Key, Model: call.Model, Item: call.Key, Request: req}
+	res, err := r.Session.Ask(ctx, r.Run, label, runner.Ask{Job: job}, r.Tally)
+	switch {
+	case err != nil:
+		return nil, err
+	case res == nil:
+		return nil, fmt.Errorf("%s: %w", call.Key, ErrNotRecorded)
+	case res.Err != "":
+		return nil, fmt.Errorf("%s: %s", call.Model, res.Err)
+	}
+	reply := res.Reply
+	return &reply, nil
+}

@@ -1,0 +1,224 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CaseOrigin says where a stored court case came from.
+type CaseOrigin string
+
+// The origins of stored court cases.
+const (
+	// CaseGenerated: a model wrote it from a prior.
+	CaseGenerated CaseOrigin = "generated"
+	// CaseSaved: a person saved it (from a file or a generation they kept).
+	CaseSaved CaseOrigin = "saved"
+)
+
+// CourtCase is a case record kept in the store, with where it came from.
+type CourtCase struct {
+	ID     string
+	Origin CaseOrigin
+	// Prior and Model are what a generated case was made from and by.
+	Prior, Model string
+	// Record is the case record as spec court.md section 1, exactly as validated.
+	Record  json.RawMessage
+	Created time.Time
+}
+
+// PutCourtCase keeps c, replacing a stored case with the same id.
+func (s *Store) PutCourtCase(ctx context.Context, c CourtCase) error {
+	if c.ID == "" || len(c.Record) == 0 {
+		return errors.New("store: a court case needs an id and a record")
+	}
+	created := c.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO court_cases(case_id, origin, prior, model, record, created_at) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(case_id) DO UPDATE SET origin = excluded.origin, prior = excluded.prior, model = excluded.model,
+		record = excluded.record, created_at = excluded.created_at`,
+		c.ID, string(c.Origin), c.Prior, c.Model, string(c.Record), created.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("store court case %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// CourtCase returns the stored case id, or ErrNotFound.
+func (s *Store) CourtCase(ctx context.Context, id string) (*CourtCase, error) {
+	cs, err := s.courtCases(ctx, `WHERE case_id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, fmt.Errorf("court case %s: %w", id, ErrNotFound)
+	}
+	return cs[0], nil
+}
+
+// CourtCases returns every stored case, newest first.
+func (s *Store) CourtCases(ctx context.Context) ([]*CourtCase, error) {
+	return s.courtCases(ctx, `ORDER BY created_at DESC, case_id`)
+}
+
+// DeleteCourtCase removes a stored case; a case not stored is ErrNotFound.
+func (s *Store) DeleteCourtCase(ctx context.Context, id string) error {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM court_cases WHERE case_id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("delete court case %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("court case %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+func (s *Store) courtCases(ctx context.Context, tail string, args ...any) ([]*CourtCase, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT case_id, origin, prior, model, record, created_at FROM court_cases `+tail, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read court cases: %w", err)
+	}
+	defer rows.Close()
+	var out []*CourtCase
+	for rows.Next() {
+		var c CourtCase
+		var origin, record, created string
+		if err := rows.Scan(&c.ID, &origin, &c.Prior, &c.Model, &record, &created); err != nil {
+			return nil, fmt.Errorf("read court cases: %w", err)
+		}
+		c.Origin, c.Record = CaseOrigin(origin), json.RawMessage(record)
+		c.Created, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, &c)
+	}
+	return out, rows.Err()
+}
+
+// CourtGame is one game of the courtroom, as its list and its page need it. State is
+// the game layer's own JSON, from which it rebuilds the game; the store does not read it.
+type CourtGame struct {
+	ID      string
+	CaseID  string
+	Title   string
+	Run     RunID
+	Phase   string
+	Outcome string
+	Turns   int
+	State   json.RawMessage
+	Created time.Time
+	Updated time.Time
+}
+
+// PutCourtGame keeps g, replacing the stored game with its id; Created is kept from the
+// first time, Updated set to now.
+func (s *Store) PutCourtGame(ctx context.Context, g *CourtGame) error {
+	if g.ID == "" || len(g.State) == 0 {
+		return errors.New("store: a court game needs an id and a state")
+	}
+	t := now()
+	_, err := s.db.ExecContext(ctx, `INSERT INTO court_games(game_id, case_id, title, run_id, phase, outcome, turns, state, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(game_id) DO UPDATE SET case_id = excluded.case_id, title = excluded.title, run_id = excluded.run_id,
+		phase = excluded.phase, outcome = excluded.outcome, turns = excluded.turns, state = excluded.state, updated_at = excluded.updated_at`,
+		g.ID, g.CaseID, g.Title, string(g.Run), g.Phase, g.Outcome, g.Turns, string(g.State), t, t)
+	if err != nil {
+		return fmt.Errorf("store court game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// CourtGame returns the stored game id, or ErrNotFound.
+func (s *Store) CourtGame(ctx context.Context, id string) (*CourtGame, error) {
+	gs, err := s.courtGames(ctx, `WHERE game_id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(gs) == 0 {
+		return nil, fmt.Errorf("court game %s: %w", id, ErrNotFound)
+	}
+	return gs[0], nil
+}
+
+// CourtGames returns every stored game, the latest played first.
+func (s *Store) CourtGames(ctx context.Context) ([]*CourtGame, error) {
+	return s.courtGames(ctx, `ORDER BY updated_at DESC, game_id`)
+}
+
+func (s *Store) courtGames(ctx context.Context, tail string, args ...any) ([]*CourtGame, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT game_id, case_id, title, run_id, phase, outcome, turns, state, created_at, updated_at
+		FROM court_games `+tail, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read court games: %w", err)
+	}
+	defer rows.Close()
+	var out []*CourtGame
+	for rows.Next() {
+		var g CourtGame
+		var run, state, created, updated string
+		if err := rows.Scan(&g.ID, &g.CaseID, &g.Title, &run, &g.Phase, &g.Outcome, &g.Turns, &state, &created, &updated); err != nil {
+			return nil, fmt.Errorf("read court games: %w", err)
+		}
+		g.Run, g.State = RunID(run), json.RawMessage(state)
+		g.Created, _ = time.Parse(time.RFC3339Nano, created)
+		g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+		out = append(out, &g)
+	}
+	return out, rows.Err()
+}
+
+// Result returns the stored result of one job of a run, answered or failed, or
+// ErrNotFound. Raw provider bodies are left out.
+func (s *Store) Result(ctx context.Context, id RunID, key string) (*Result, error) {
+	var out *Result
+	err := s.results(ctx, id, false, `AND job_key = ?`, []any{key}, func(r *Result) error {
+		out = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, fmt.Errorf("result %s of %s: %w", key, id, ErrNotFound)
+	}
+	return out, nil
+}
+
+// AnsweredAmong returns which of keys have a reply in run: a few point lookups, for
+// callers that ask one job at a time of a run with many.
+func (s *Store) AnsweredAmong(ctx context.Context, id RunID, keys []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		args := []any{string(id)}
+		for _, k := range keys[:n] {
+			args = append(args, k)
+		}
+		q := `SELECT job_key FROM results WHERE run_id = ? AND error = '' AND job_key IN (?` + strings.Repeat(",?", n-1) + `)`
+		if err := s.keys(ctx, q, args, out); err != nil {
+			return nil, fmt.Errorf("read results of %s: %w", id, err)
+		}
+		keys = keys[n:]
+	}
+	return out, nil
+}
+
+func (s *Store) keys(ctx context.Context, q string, args []any, out map[string]bool) error {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return err
+		}
+		out[k] = true
+	}
+	return rows.Err()
+}
