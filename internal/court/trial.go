@@ -21,11 +21,11 @@ const (
 // defense. The summariser and the evaluator of the verdict pipeline are asked of the
 // Judge's model.
 type Models struct {
-	Judge      llm.ModelName
-	Prosecutor llm.ModelName
-	Witness    llm.ModelName
-	Analyzer   llm.ModelName
-	Defense    llm.ModelName
+	Judge      llm.ModelName `json:"judge"`
+	Prosecutor llm.ModelName `json:"prosecutor"`
+	Witness    llm.ModelName `json:"witness"`
+	Analyzer   llm.ModelName `json:"analyzer"`
+	Defense    llm.ModelName `json:"defense,omitempty"`
 }
 
 func (m Models) of(a Agent) llm.ModelName {
@@ -69,6 +69,10 @@ type Settings struct {
 	Reasks int
 	// MaxTokens bounds every role's reply when set.
 	MaxTokens int
+	// OfferRestart makes Run stop after a failure that starts the trial again, returning
+	// ErrRestartOffered, until Restart is called: a player sees what went wrong and
+	// chooses to go on. Simulations leave it off and restart at once.
+	OfferRestart bool
 }
 
 func (s Settings) withDefaults(c *Case, seed int64) (Settings, error) {
@@ -247,6 +251,10 @@ func (e Event) Payload() any {
 // come yet (a Player's Next returns it for the same reason).
 var ErrAwaitingDefense = errors.New("court: awaiting the defense")
 
+// ErrRestartOffered is returned by Run, with Settings.OfferRestart, after a failure that
+// starts the trial again: call Restart, then Run.
+var ErrRestartOffered = errors.New("court: the trial failed and waits to be restarted")
+
 // ErrNotAwaiting is returned by Submit when the defense does not have the floor.
 var ErrNotAwaiting = errors.New("court: the defense does not have the floor")
 
@@ -294,6 +302,7 @@ type Trial struct {
 	verdict  *VerdictRecord
 	done     bool
 	awaiting bool
+	offered  bool
 	emit     func(Event)
 }
 
@@ -315,6 +324,19 @@ func NewTrial(c *Case, seed int64, s Settings, ask Asker, def Player) (*Trial, e
 
 func (t *Trial) newAttempt(n int) *attempt {
 	return &attempt{n: n, seed: AttemptSeed(t.seed, n), phase: PhaseIntroduction}
+}
+
+// RestartOffered says whether Run stopped after a failure and waits for Restart.
+func (t *Trial) RestartOffered() bool { return t.offered }
+
+// Restart lets a trial that stopped after a failure (Settings.OfferRestart) start again
+// at the next Run; it returns ErrNotAwaiting when no restart is offered.
+func (t *Trial) Restart() error {
+	if !t.offered {
+		return ErrNotAwaiting
+	}
+	t.offered = false
+	return nil
 }
 
 // Done says whether the trial is over: a verdict, or abandoned after its restarts.
@@ -349,11 +371,15 @@ func (t *Trial) Run(ctx context.Context, emit func(Event)) error {
 	t.emit = emit
 	defer func() { t.emit = nil }()
 	for !t.done {
+		if t.offered {
+			return ErrRestartOffered
+		}
 		err := t.step(ctx)
 		var f *failure
 		switch {
 		case errors.As(err, &f) && ctx.Err() == nil:
 			t.fail(f)
+			t.offered = t.s.OfferRestart && !t.done
 		case err != nil:
 			if errors.Is(err, ErrAwaitingDefense) {
 				t.awaiting = true

@@ -1,0 +1,410 @@
+package court
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+// A game is a trial a person plays as the defense, kept in the store after every turn:
+// its state (the case, the seed, the models and the defense's moves) in the court_games
+// table and its model calls as results of its own run. Loading a game replays its trial
+// from those, asking no model, to exactly where it stood; a turn that was being spoken
+// when the process stopped has no result and is asked again when the game goes on.
+
+// PlayerInfo is who plays the defense, as the game shows them.
+type PlayerInfo struct {
+	Name   string `json:"name,omitempty"`
+	Avatar string `json:"avatar,omitempty"`
+}
+
+// GameState is what the store keeps of a game, from which it is rebuilt.
+type GameState struct {
+	Case       *Case      `json:"case"`
+	Seed       int64      `json:"seed"`
+	Models     Models     `json:"models"`
+	TurnBudget int        `json:"turn_budget,omitempty"`
+	Player     PlayerInfo `json:"player"`
+	Moves      []Move     `json:"moves"`
+	// Restarts counts the failures after which the player chose to go on.
+	Restarts int `json:"restarts"`
+}
+
+// Games makes and loads the games of one store. Session asks the models (it may be
+// offline: then only finished turns can be shown).
+type Games struct {
+	Session *runner.Session
+}
+
+// Game errors.
+var (
+	// ErrBusy: the court is speaking; the game takes no move until it waits again.
+	ErrBusy = errors.New("court: the court is speaking")
+	// ErrOver: the game has ended.
+	ErrOver = errors.New("court: the game is over")
+)
+
+// New starts a game with the given id and saves it. A game's calls are keyed by its id,
+// so ids must be unique in the store.
+func (gs *Games) New(ctx context.Context, id string, st GameState) (*Game, error) {
+	if st.Case == nil {
+		return nil, errors.New("court: a game needs a case")
+	}
+	if _, err := gs.Session.Store.CourtGame(ctx, id); err == nil {
+		return nil, fmt.Errorf("court: game %s already exists", id)
+	}
+	run, err := gs.Session.Begin(ctx, runner.Identity{Kind: KindCourt, Config: map[string]any{
+		"game": id, "case": st.Case.ID, "seed": st.Seed, "models": st.Models}})
+	if err != nil {
+		return nil, err
+	}
+	g, err := gs.build(id, run, st)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.snapLocked()
+	if err := g.saveLocked(ctx); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Load rebuilds a stored game to where it stood, asking no model; ErrNotFound (from
+// store) when there is none. Call Advance to go on from there (it asks again a turn
+// that was being spoken when the game was last saved).
+func (gs *Games) Load(ctx context.Context, id string) (*Game, error) {
+	rec, err := gs.Session.Store.CourtGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var st GameState
+	if err := json.Unmarshal(rec.State, &st); err != nil {
+		return nil, fmt.Errorf("court: game %s: stored state: %w", id, err)
+	}
+	if st.Case == nil {
+		return nil, fmt.Errorf("court: game %s: stored state has no case", id)
+	}
+	g, err := gs.build(id, rec.Run, st)
+	if err != nil {
+		return nil, err
+	}
+	g.replay(ctx)
+	return g, nil
+}
+
+// List returns every stored game, the latest played first.
+func (gs *Games) List(ctx context.Context) ([]*store.CourtGame, error) {
+	return gs.Session.Store.CourtGames(ctx)
+}
+
+func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) {
+	g := &Game{ID: id, Run: run, gs: gs, state: st, changed: make(chan struct{})}
+	g.asker = &gameAsker{rec: &Recorded{Session: gs.Session, Run: run, Label: "game " + id}}
+	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: true},
+		g.asker, NewHuman(st.Moves...))
+	if err != nil {
+		return nil, err
+	}
+	g.trial = t
+	return g, nil
+}
+
+// Game is one game in play. Its methods are safe for concurrent use: one goroutine
+// advances it while others read it, submit moves (refused with ErrBusy while the court
+// speaks) and follow its events.
+type Game struct {
+	ID  string
+	Run store.RunID
+
+	gs    *Games
+	asker *gameAsker
+
+	mu      sync.Mutex
+	state   GameState
+	trial   *Trial
+	busy    bool
+	running bool
+	log     []Event
+	changed chan struct{} // closed and replaced whenever log grows or busy changes
+	// replayed counts the failures met while replaying, to tell those the player
+	// already restarted after from a new one.
+	offers int
+	err    error
+	// snap is the trial as readers see it, taken whenever the trial is not running or
+	// from inside its event callback: the trial itself is touched by one goroutine only.
+	snap snapshot
+}
+
+type snapshot struct {
+	phase      Phase
+	turns      []Turn
+	verdict    *VerdictRecord
+	done       bool
+	awaiting   bool
+	offered    bool
+	addressees []Speaker
+	transcript *Transcript
+}
+
+// snapLocked takes the snapshot; g.mu is held and the trial is not running elsewhere.
+func (g *Game) snapLocked() {
+	t := g.trial
+	g.snap = snapshot{phase: t.Phase(), turns: append([]Turn{}, t.Turns()...), verdict: t.Verdict(), done: t.Done(),
+		awaiting: t.Awaiting(), offered: t.RestartOffered(), addressees: []Speaker{}, transcript: t.Transcript()}
+	if g.snap.awaiting {
+		g.snap.addressees = append(g.snap.addressees, t.floor().Addressees...)
+	}
+}
+
+// gameAsker answers a game's calls from its run while replaying (a call not recorded
+// ends the replay) and through the session otherwise.
+type gameAsker struct {
+	rec       *Recorded
+	replaying bool
+	stop      context.CancelFunc
+}
+
+func (a *gameAsker) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error) {
+	if !a.replaying {
+		return a.rec.Ask(ctx, call, req)
+	}
+	res, err := a.rec.Session.Store.Result(ctx, a.rec.Run, call.Key)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		a.stop()
+		return nil, context.Canceled
+	case err != nil:
+		return nil, err
+	case res.Err != "":
+		// The call failed when the game was played: replay the same failure.
+		return nil, fmt.Errorf("%s: %s", call.Model, res.Err)
+	}
+	reply := res.Reply
+	return &reply, nil
+}
+
+// replay runs the trial on stored calls only, up to the first call not recorded or
+// the defense's floor, going past the failures the player restarted after.
+func (g *Game) replay(ctx context.Context) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g.asker.replaying, g.asker.stop = true, cancel
+	defer func() { g.asker.replaying, g.asker.stop = false, nil }()
+	for {
+		err := g.trial.Run(rctx, g.appendLocked)
+		if errors.Is(err, ErrRestartOffered) && g.offers < g.state.Restarts {
+			g.offers++
+			g.trial.Restart()
+			continue
+		}
+		g.snapLocked()
+		return
+	}
+}
+
+// appendLocked records an event; g.mu is held and the event comes from the trial's own
+// goroutine, so the trial may be read.
+func (g *Game) appendLocked(e Event) {
+	g.log = append(g.log, e)
+	if e.Kind != EventDelta {
+		g.snapLocked()
+	}
+	g.notifyLocked()
+}
+
+func (g *Game) notifyLocked() {
+	close(g.changed)
+	g.changed = make(chan struct{})
+}
+
+// Advance lets the court speak until the defense has the floor, the trial waits to be
+// restarted, or it is over, saving the game after every turn. It runs in the caller's
+// goroutine; while it runs, Submit and Restart return ErrBusy, and so does a second
+// Advance. Advance on a game that
+// is waiting for the player returns at once.
+func (g *Game) Advance(ctx context.Context) error {
+	g.mu.Lock()
+	if g.running {
+		g.mu.Unlock()
+		return ErrBusy
+	}
+	if g.snap.done || g.snap.offered || (g.snap.awaiting && !g.busy) {
+		g.mu.Unlock()
+		return nil
+	}
+	g.busy, g.running = true, true
+	g.notifyLocked()
+	g.mu.Unlock()
+
+	// The trial is advanced outside the lock so that readers see its events as they
+	// come; only this goroutine touches the trial while busy.
+	var saveErr error
+	err := g.trial.Run(ctx, func(e Event) {
+		g.mu.Lock()
+		g.appendLocked(e)
+		if e.Kind == EventEnd || e.Kind == EventError {
+			if err := g.saveLocked(ctx); err != nil && saveErr == nil {
+				saveErr = err
+			}
+		}
+		g.mu.Unlock()
+	})
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.busy, g.running = false, false
+	g.snapLocked()
+	if errors.Is(err, ErrRestartOffered) {
+		g.offers++
+	}
+	if errors.Is(err, ErrAwaitingDefense) || errors.Is(err, ErrRestartOffered) {
+		err = nil
+	}
+	if err == nil {
+		err = saveErr
+	}
+	if err == nil {
+		err = g.saveLocked(ctx)
+	}
+	g.err = err
+	g.notifyLocked()
+	return err
+}
+
+// Submit gives the waiting defense its move; call Advance next. It returns ErrBusy
+// while the court speaks, ErrOver after the verdict, ErrNotAwaiting when a restart is
+// offered instead, and an error naming what is wrong with an unusable move. A move
+// accepted makes the game busy at once, so a second move is refused until the court
+// waits again.
+func (g *Game) Submit(m Move) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.busy:
+		return ErrBusy
+	case g.snap.done:
+		return ErrOver
+	case !g.snap.awaiting:
+		return ErrNotAwaiting
+	}
+	if err := g.trial.Submit(m); err != nil {
+		return err
+	}
+	g.snapLocked()
+	g.busy = true
+	g.notifyLocked()
+	return nil
+}
+
+// Restart starts a failed trial again (the failure was counted); call Advance next.
+func (g *Game) Restart(ctx context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.busy:
+		return ErrBusy
+	case g.snap.done:
+		return ErrOver
+	}
+	if err := g.trial.Restart(); err != nil {
+		return err
+	}
+	g.snapLocked()
+	g.state.Restarts++
+	g.busy = true
+	g.notifyLocked()
+	return g.saveLocked(ctx)
+}
+
+// saveLocked writes the game's state and summary to the store; g.mu is held and the
+// trial is not running elsewhere.
+func (g *Game) saveLocked(ctx context.Context) error {
+	g.state.Moves = append([]Move(nil), g.trial.Moves()...)
+	b, err := json.Marshal(g.state)
+	if err != nil {
+		return err
+	}
+	rec := &store.CourtGame{ID: g.ID, CaseID: g.state.Case.ID, Title: g.state.Case.Title, Run: g.Run,
+		Phase: string(g.trial.Phase()), Turns: len(g.trial.Turns()), State: b}
+	if v := g.trial.Verdict(); v != nil {
+		rec.Outcome = v.Outcome
+	}
+	if g.trial.Done() && g.trial.Verdict() == nil {
+		rec.Outcome = "abandoned"
+	}
+	// The game's state must be kept even when the request that moved it was cancelled.
+	return g.gs.Session.Store.PutCourtGame(context.WithoutCancel(ctx), rec)
+}
+
+// GameView is a game as the game API's GET shows it.
+type GameView struct {
+	GameID          string     `json:"game_id"`
+	CaseID          string     `json:"case_id"`
+	Title           string     `json:"title"`
+	Phase           Phase      `json:"phase"`
+	AwaitingDefense bool       `json:"awaiting_defense"`
+	RestartOffered  bool       `json:"restart_offered"`
+	Busy            bool       `json:"busy"`
+	Outcome         *string    `json:"outcome"`
+	Seed            int64      `json:"seed"`
+	Models          Models     `json:"models"`
+	Player          PlayerInfo `json:"player"`
+	Turns           []Turn     `json:"turns"`
+	// Addressees are whom the defense may name in "to" now.
+	Addressees []Speaker `json:"addressees"`
+	Error      string    `json:"error,omitempty"`
+}
+
+// View is the game as it stands.
+func (g *Game) View() GameView {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sn := g.snap
+	v := GameView{GameID: g.ID, CaseID: g.state.Case.ID, Title: g.state.Case.Title, Phase: sn.phase,
+		AwaitingDefense: sn.awaiting && !g.busy && !sn.done, RestartOffered: sn.offered && !g.busy && !sn.done, Busy: g.busy,
+		Seed: g.state.Seed, Models: g.state.Models, Player: g.state.Player,
+		Turns: append([]Turn{}, sn.turns...), Addressees: []Speaker{}}
+	if vr := sn.verdict; vr != nil {
+		o := vr.Outcome
+		v.Outcome = &o
+	}
+	if v.AwaitingDefense {
+		v.Addressees = append(v.Addressees, sn.addressees...)
+	}
+	if g.err != nil {
+		v.Error = g.err.Error()
+	}
+	return v
+}
+
+// Case is the game's case record.
+func (g *Game) Case() *Case { return g.state.Case }
+
+// Transcript is the game's transcript as it stands (court.md section 4).
+func (g *Game) Transcript() *Transcript {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.snap.transcript
+}
+
+// Events returns the game's events after the first n (since it was made or loaded: a
+// loaded game's log starts with its replayed turns, each streamed as one delta) and a
+// channel closed when there are more or the game's state changes.
+func (g *Game) Events(n int) ([]Event, <-chan struct{}) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []Event
+	if n < len(g.log) {
+		out = append(out, g.log[max(n, 0):]...)
+	}
+	return out, g.changed
+}
