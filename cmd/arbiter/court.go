@@ -1,13 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/arbiter-eval/arbiter/internal/court"
 )
 
 func (a *app) courtCmd() *cobra.Command {
@@ -32,20 +28,8 @@ func (a *app) courtValidateCmd() *cobra.Command {
 		Short: "Check case records against the contract; exit 2 listing every error",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var (
-				cases []*court.Case
-				err   error
-			)
-			if path == "builtin" {
-				cases, err = court.Builtin()
-			} else {
-				cases, err = court.LoadCases(path)
-			}
+			cases, err := loadCourtCases(path)
 			if err != nil {
-				var ve *court.ValidationError
-				if errors.As(err, &ve) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
-					return usageError{err}
-				}
 				return err
 			}
 			for _, c := range cases {
