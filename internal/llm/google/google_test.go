@@ -2,7 +2,9 @@ package google_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +69,27 @@ func TestRequestMapping(t *testing.T) {
 		_, r := provider().Sent(t, req)
 		if !strings.Contains(string(r.Body), `"responseMimeType":"application/json"`) {
 			t.Errorf("body %s; want responseMimeType application/json", r.Body)
+		}
+	})
+	t.Run("schema sent whole as responseJsonSchema", func(t *testing.T) {
+		// A nested schema with the keywords a case record's uses: Gemini reads JSON
+		// Schema from responseJsonSchema (responseSchema is its OpenAPI subset).
+		schema := `{"type":"object","additionalProperties":false,"required":["kind","items"],"properties":{` +
+			`"kind":{"type":"string","enum":["criminal","civil"]},` +
+			`"items":{"type":"array","minItems":3,"maxItems":6,"items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","pattern":"^[a-z0-9-]+$"}}}}}}`
+		req := llm.UserText("", "q")
+		req.JSONSchema = []byte(schema)
+		_, r := provider().Sent(t, req)
+		var sent, want any
+		if err := json.Unmarshal(r.JSONSchema, &sent); err != nil {
+			t.Fatalf("the stand-in read no responseJsonSchema from %s: %v", r.Body, err)
+		}
+		_ = json.Unmarshal([]byte(schema), &want)
+		if !reflect.DeepEqual(sent, want) {
+			t.Errorf("responseJsonSchema = %s; want %s", r.JSONSchema, schema)
+		}
+		if strings.Contains(string(r.Body), `"responseSchema"`) {
+			t.Errorf("body %s sends responseSchema too; want responseJsonSchema alone", r.Body)
 		}
 	})
 }
