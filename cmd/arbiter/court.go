@@ -18,17 +18,18 @@ five cases are bundled (summit-ridge, chateau-trespass, museum-code, dukes-yard,
 haunted-estate).`,
 	}
 	cmd.AddCommand(a.courtValidateCmd())
+	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd())
 	return cmd
 }
 
 func (a *app) courtValidateCmd() *cobra.Command {
-	var path string
+	var path, db string
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check case records against the contract; exit 2 listing every error",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cases, err := loadCourtCases(path)
+			cases, err := a.loadCourtCases(cmd.Context(), path, db)
 			if err != nil {
 				return err
 			}
@@ -40,6 +41,7 @@ func (a *app) courtValidateCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&path, "cases", "builtin", "case records: a .json or .jsonl file, a folder of them, or builtin")
+	cmd.Flags().StringVar(&path, "cases", "builtin", "case records: a .json or .jsonl file, a folder of them, builtin, or stored[:ID] (cases kept in --db)")
+	dbFlag(cmd.Flags(), &db)
 	return cmd
 }

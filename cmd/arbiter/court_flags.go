@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -99,12 +100,16 @@ func (a *app) courtSession(ctx context.Context, f *courtFlags) (*runner.Session,
 	return sess, m, done, nil
 }
 
-// loadCourtCases reads case records: builtin, or a file or folder of them.
-func loadCourtCases(path string) ([]*court.Case, error) {
+// loadCourtCases reads case records: builtin, a file or folder of them, or the cases
+// kept in the store at db (default $ARBITER_DB): stored for every one, stored:ID for one.
+func (a *app) loadCourtCases(ctx context.Context, path, db string) ([]*court.Case, error) {
 	var (
 		cases []*court.Case
 		err   error
 	)
+	if id, ok := strings.CutPrefix(path, "stored"); ok && (id == "" || id[0] == ':') {
+		return a.storedCourtCases(ctx, db, strings.TrimPrefix(id, ":"))
+	}
 	if path == "builtin" || path == "" {
 		cases, err = court.Builtin()
 	} else {

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+// generateFlags are the flags of 'arbiter court generate'.
+type generateFlags struct {
+	run    runFlags
+	prior  string
+	seed   int64
+	reasks int
+	out    string
+}
+
+func (a *app) courtGenerateCmd() *cobra.Command {
+	var f generateFlags
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Have a model write one case record from a prior; validate it and keep it in the store",
+		Long: `Have a model write one case record (../shared/spec/court.md section 1) from a prior, a few
+words such as "theft case". The model answers under a JSON schema of the record where its
+provider supports structured output; the reply is validated like any case file, and one
+that is not valid is asked again with its problems listed (--reasks times at most). A case
+that stays invalid is reported, one problem per line, and nothing is kept (exit 1).
+
+A valid case is kept in the results store (see 'arbiter court cases'; load it with
+--cases stored:ID) and printed, or written to --out. Every request and reply is stored,
+so the same command run again gives the same case without asking the model; another
+--seed asks for another case.`,
+		Example: `  arbiter court generate --prior "theft case" --model openai/gpt-4.1
+  arbiter court generate --prior "a civil dispute over a boundary wall" --model ollama/qwen3:8b --seed 2 --out wall.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.courtGenerate(cmd.Context(), &f)
+		},
+	}
+	registerModelFlags(cmd, &f.run, "model", "the model that writes the case")
+	fs := cmd.Flags()
+	fs.StringVar(&f.prior, "prior", "", `what kind of case to write, e.g. "theft case" (required)`)
+	fs.Int64Var(&f.seed, "seed", 1, "variation number: another seed asks for another case from the same prior")
+	fs.IntVar(&f.reasks, "reasks", court.DefaultReasks, "times an invalid case is asked again, with its problems")
+	fs.StringVarP(&f.out, "out", "o", "-", "write the case record to this file (- for stdout)")
+	return cmd
+}
+
+// generateConfig identifies a generation's run: the same prior, model, seed and prompt
+// (Generate is court.GenerateKey) on the same store is the same run, which a rerun reads
+// back instead of asking; a rerun with more --reasks asks only the re-asks it lacks.
+type generateConfig struct {
+	Generate string        `json:"generate"`
+	Prior    string        `json:"prior"`
+	Model    llm.ModelName `json:"model"`
+	Seed     int64         `json:"seed"`
+}
+
+func (a *app) courtGenerate(ctx context.Context, f *generateFlags) error {
+	prior := strings.TrimSpace(f.prior)
+	if prior == "" {
+		return badInput(`--prior is required: say what kind of case to write, e.g. --prior "theft case"`)
+	}
+	if len(f.run.models) != 1 {
+		return badInput("give --model once: the model that writes the case, as provider/model (got %d)", len(f.run.models))
+	}
+	model, err := llm.ParseModelName(f.run.models[0])
+	if err != nil {
+		return badInput("--model: %v", err)
+	}
+	if f.reasks < 0 {
+		return badInput("--reasks %d: want 0 or more", f.reasks)
+	}
+	sess, _, done, err := a.session(ctx, &f.run, nil)
+	if err != nil {
+		return err
+	}
+	defer done()
+	st := sess.Store
+
+	key := court.GenerateKey(prior, model, f.seed)
+	run, err := sess.Begin(ctx, runner.Identity{Kind: court.KindCourt,
+		Config: generateConfig{Generate: key, Prior: prior, Model: model, Seed: f.seed}})
+	if err != nil {
+		return err
+	}
+	// A stored case with the same id is another case unless it is this very record: a
+	// rerun replaces its own earlier copy and never shadows a different case.
+	var lookErr error
+	taken := func(id string, record json.RawMessage) bool {
+		c, err := st.CourtCase(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return false
+		case err != nil:
+			lookErr = err
+			return true
+		}
+		return !bytes.Equal(c.Record, record)
+	}
+	g, err := court.Generate(ctx, &court.Recorded{Session: sess, Run: run, Label: "generate"}, court.GenerateOptions{
+		Prior: prior, Model: model, Seed: f.seed, Reasks: noneIfZero(f.reasks), Key: key, Taken: taken})
+	if err == nil && lookErr != nil {
+		err = lookErr
+	}
+	if err = sess.Finish(ctx, run, err, false); err != nil {
+		return err
+	}
+	if err := st.PutCourtCase(ctx, store.CourtCase{ID: g.Case.ID, Origin: store.CaseGenerated,
+		Prior: g.Prior, Model: string(g.Model), Record: g.Record}); err != nil {
+		return err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, g.Record, "", "  "); err != nil {
+		return fmt.Errorf("court generate: %w", err)
+	}
+	pretty.WriteByte('\n')
+	if err := writeOut(f.out, a.stdout, pretty.Bytes()); err != nil {
+		return err
+	}
+	if !a.quiet {
+		fmt.Fprintf(a.stderr, "case %s (%q, %d evidence, %d witnesses) kept in %s after %d %s; play it with --cases stored:%s\n",
+			g.Case.ID, g.Case.Title, len(g.Case.Evidence), len(g.Case.Witnesses), st.Path(), g.Asks, pluralWord(g.Asks, "ask", "asks"), g.Case.ID)
+	}
+	return nil
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
