@@ -3,6 +3,7 @@ package court
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sync"
 )
 
@@ -19,8 +20,7 @@ type schema struct {
 	Items                *schema  `json:"items,omitempty"`
 	Enum                 []string `json:"enum,omitempty"`
 	Pattern              string   `json:"pattern,omitempty"`
-	MinItems             *int     `json:"minItems,omitempty"`
-	MaxItems             *int     `json:"maxItems,omitempty"`
+	MinItems             int      `json:"minItems,omitempty"`
 }
 
 type prop struct {
@@ -56,15 +56,11 @@ func (ps props) MarshalJSON() ([]byte, error) {
 
 func schemaText(desc string) *schema { return &schema{Type: "string", Description: desc} }
 
-func schemaList(item *schema, lo, hi int, desc string) *schema {
-	s := &schema{Type: "array", Items: item, Description: desc}
-	if lo > 0 {
-		s.MinItems = &lo
-	}
-	if hi > 0 {
-		s.MaxItems = &hi
-	}
-	return s
+// schemaList is a non-empty array. Its other bounds are said in words: Anthropic's
+// structured output refuses a schema with maxItems, or with minItems above 1, and
+// Generate checks the sizes itself.
+func schemaList(item *schema, desc string) *schema {
+	return &schema{Type: "array", Items: item, Description: desc, MinItems: 1}
 }
 
 // schemaObject is a closed object whose every property is required, as strict structured
@@ -78,11 +74,13 @@ func schemaObject(desc string, ps ...prop) *schema {
 	return s
 }
 
-// caseSchema is the schema of a generated case record: spec section 1 with the sizes of
-// a generated case. It leaves out prior, which Generate sets.
+// caseSchema is the schema of a generated case record, spec section 1. It leaves out
+// prior, which Generate sets, and uses only keywords that OpenAI, Anthropic and Gemini
+// all accept in structured output: types, enums, required, closed objects, simple
+// patterns and minItems 1; the 64-character bound of case_id is Validate's.
 func caseSchema() *schema {
 	return schemaObject("One case record for the courtroom game.",
-		prop{"case_id", &schema{Type: "string", Pattern: caseIDPattern.String(), Description: "a slug: lowercase letters, digits and hyphens"}},
+		prop{"case_id", &schema{Type: "string", Pattern: witnessIDPattern.String(), Description: "a slug of at most 64 lowercase letters, digits and hyphens"}},
 		prop{"title", schemaText("the name the case is known by")},
 		prop{"kind", &schema{Type: "string", Enum: []string{string(Criminal), string(Civil)}}},
 		prop{"charge", schemaText("the criminal charge, or the civil claim")},
@@ -94,16 +92,16 @@ func caseSchema() *schema {
 			prop{"id", schemaText("E1, E2, …; unique")},
 			prop{"name", schemaText("")},
 			prop{"description", schemaText("what it shows and what it leaves unclear")}),
-			GenMinEvidence, GenMaxEvidence, "")},
+			fmt.Sprintf("%d to %d items of evidence", GenMinEvidence, GenMaxEvidence))},
 		prop{"witnesses", schemaList(schemaObject("one witness",
 			prop{"id", &schema{Type: "string", Pattern: witnessIDPattern.String(), Description: "unique; lowercase letters, digits and hyphens"}},
 			prop{"name", schemaText("")},
 			prop{"occupation", schemaText("")},
 			prop{"called_by", &schema{Type: "string", Enum: []string{string(CalledByProsecution), string(CalledByDefense), string(CalledByCourt)}}},
 			prop{"personality", schemaText("")},
-			prop{"knows", schemaList(schemaText("one specific thing the witness can testify to"), 1, 0,
+			prop{"knows", schemaList(schemaText("one specific thing the witness can testify to"),
 				"everything the witness may testify to; some items disagree with other witnesses or the evidence")}),
-			GenMinWitnesses, GenMaxWitnesses, "")},
+			fmt.Sprintf("%d to %d witnesses", GenMinWitnesses, GenMaxWitnesses))},
 		prop{"defense_goal", schemaText("what the defense is trying to achieve")},
 	)
 }

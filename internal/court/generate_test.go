@@ -16,6 +16,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/llm/google"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/llm/openai"
 )
@@ -238,13 +239,31 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 		t.Fatalf("CaseSchema is not JSON: %v", err)
 	}
 	n := 0
-	record := instance(s, &n)
+	record := instance(s, &n).(map[string]any)
 	b, _ := json.Marshal(record)
-	if _, errs := ParseGenerated(b, "a prior", nil); len(errs) > 0 {
-		t.Fatalf("a record built to the schema is invalid: %v\n%s", errs, b)
-	}
 	if cs, err := ParseCases(b, "schema.json"); err != nil || Validate(cs[0], "schema.json") != nil {
-		t.Fatalf("a record built to the schema does not validate: %v", err)
+		t.Fatalf("a record built to the schema does not validate: %v\n%s", err, b)
+	}
+	// Grown to the sizes the schema's descriptions ask for, it is a generated case.
+	props := s["properties"].(map[string]any)
+	for field, size := range map[string]int{"evidence": GenMinEvidence, "witnesses": GenMinWitnesses} {
+		for len(record[field].([]any)) < size {
+			item := instance(props[field].(map[string]any)["items"].(map[string]any), &n)
+			record[field] = append(record[field].([]any), item)
+		}
+	}
+	b, _ = json.Marshal(record)
+	if _, errs := ParseGenerated(b, "a prior", nil); len(errs) > 0 {
+		t.Fatalf("a record built to the schema is not a valid generated case: %v\n%s", errs, b)
+	}
+	// The schema keeps to what every provider's structured output accepts.
+	for _, kw := range []string{"maxItems", "minLength", "maxLength", "minimum", "maximum", "{1,64}"} {
+		if bytes.Contains(CaseSchema(), []byte(kw)) {
+			t.Errorf("CaseSchema uses %s, which Anthropic's structured output refuses", kw)
+		}
+	}
+	if bytes.Contains(CaseSchema(), []byte(`"minItems":2`)) || bytes.Contains(CaseSchema(), []byte(`"minItems":3`)) {
+		t.Errorf("CaseSchema has a minItems above 1, which Anthropic's structured output refuses")
 	}
 	var names []string
 	for _, k := range s["required"].([]any) {
@@ -417,5 +436,29 @@ func BenchmarkParseGenerated(b *testing.B) {
 		if _, errs := ParseGenerated(data, "theft case", nil); len(errs) > 0 {
 			b.Fatal(errs)
 		}
+	}
+}
+
+// TestGenerateGemini writes a case through the real Gemini adapter: the stand-in reads
+// the case schema from responseJsonSchema.
+func TestGenerateGemini(t *testing.T) {
+	valid := validGenerated(t, "riverside-theft")
+	var seen []byte
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		seen = req.JSONSchema
+		return llmtest.Response{Text: valid}
+	}})
+	defer srv.Close()
+	const name llm.ModelName = "google/case-writer"
+	m, err := google.New(name, config.Endpoint{Provider: "google", BaseURL: srv.URL, Key: "AIza-test-key-0123"}, google.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Generate(context.Background(), Direct{name: m}, GenerateOptions{Prior: "theft case", Model: name})
+	if err != nil || g.Case.ID != "riverside-theft" {
+		t.Fatalf("Generate through Gemini = %v, %v", g, err)
+	}
+	if !jsonEqual(seen, CaseSchema()) {
+		t.Errorf("Gemini was sent the schema %s; want CaseSchema", seen)
 	}
 }
