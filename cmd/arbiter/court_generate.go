@@ -49,6 +49,7 @@ so the same command run again gives the same case without asking the model; anot
 	}
 	registerModelFlags(cmd, &f.run, "model", "the model that writes the case")
 	fs := cmd.Flags()
+	_ = fs.MarkHidden("replicates") // one case per command; --seed asks for another
 	fs.StringVar(&f.prior, "prior", "", `what kind of case to write, e.g. "theft case" (required)`)
 	fs.Int64Var(&f.seed, "seed", 1, "variation number: another seed asks for another case from the same prior")
 	fs.IntVar(&f.reasks, "reasks", court.DefaultReasks, "times an invalid case is asked again, with its problems")
