@@ -272,18 +272,15 @@ func ParseGenerated(text []byte, prior string, taken func(id string, record json
 }
 
 // extractJSON finds the JSON object in a model's reply: inside a ```json fence when
-// there is one, else from the first '{' to the last '}'.
+// there is one, and there or in the whole reply from the first '{' to the last '}'.
 func extractJSON(text []byte) []byte {
 	t := bytes.TrimSpace(bytes.TrimPrefix(text, []byte("\ufeff")))
 	if i := bytes.Index(t, []byte("```")); i >= 0 {
 		rest := t[i+3:]
-		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
-			rest = rest[nl+1:] // the fence's language tag
-		}
 		if j := bytes.Index(rest, []byte("```")); j >= 0 {
 			rest = rest[:j]
 		}
-		return bytes.TrimSpace(rest)
+		t = bytes.TrimSpace(rest) // the language tag, if any, goes with the braces below
 	}
 	if len(t) > 0 && t[0] == '{' {
 		return t

@@ -244,11 +244,23 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 	if cs, err := ParseCases(b, "schema.json"); err != nil || Validate(cs[0], "schema.json") != nil {
 		t.Fatalf("a record built to the schema does not validate: %v\n%s", err, b)
 	}
+	// Every value the schema's enums allow is one Validate allows.
+	witnessProps := propSchema(s, "witnesses")["items"].(map[string]any)["properties"].(map[string]any)
+	for _, kind := range propSchema(s, "kind")["enum"].([]any) {
+		for _, by := range witnessProps["called_by"].(map[string]any)["enum"].([]any) {
+			rec := instance(s, new(int)).(map[string]any)
+			rec["kind"] = kind
+			rec["witnesses"].([]any)[0].(map[string]any)["called_by"] = by
+			b, _ := json.Marshal(rec)
+			if _, err := ParseCases(b, "schema.json"); err != nil {
+				t.Errorf("kind %v, called_by %v from the schema's enums: %v", kind, by, err)
+			}
+		}
+	}
 	// Grown to the sizes the schema's descriptions ask for, it is a generated case.
-	props := s["properties"].(map[string]any)
 	for field, size := range map[string]int{"evidence": GenMinEvidence, "witnesses": GenMinWitnesses} {
 		for len(record[field].([]any)) < size {
-			item := instance(props[field].(map[string]any)["items"].(map[string]any), &n)
+			item := instance(propSchema(s, field)["items"].(map[string]any), &n)
 			record[field] = append(record[field].([]any), item)
 		}
 	}
@@ -286,6 +298,11 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 			t.Errorf("a record without %s validates; the schema requires it", path)
 		}
 	}
+}
+
+// propSchema is the schema of the property name of object schema s.
+func propSchema(s map[string]any, name string) map[string]any {
+	return s["properties"].(map[string]any)[name].(map[string]any)
 }
 
 // instance is the smallest value of schema s: required properties only, minItems items,
@@ -400,6 +417,22 @@ func TestGenerateBadOptions(t *testing.T) {
 	}
 	if n := len(w.requests()); n != 0 {
 		t.Errorf("bad options sent %d requests", n)
+	}
+}
+
+func TestExtractJSON(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a": 1}`, `{"a": 1}`},
+		{"```json\n{\"a\": 1}\n```", `{"a": 1}`},
+		{"```json {\"a\": 1}```", `{"a": 1}`},
+		{"```\n{\"a\": 1}", `{"a": 1}`},
+		{"Here it is: {\"a\": {\"b\": 2}} Enjoy.", `{"a": {"b": 2}}`},
+		{"\ufeff  {\"a\": 1}\n", `{"a": 1}`},
+		{"no object", "no object"},
+	} {
+		if got := string(extractJSON([]byte(tc.in))); got != tc.want {
+			t.Errorf("extractJSON(%q) = %q; want %q", tc.in, got, tc.want)
+		}
 	}
 }
 
