@@ -1,0 +1,254 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
+)
+
+const playCases = "../../internal/court/testdata/lantern.json"
+
+var resumeHint = regexp.MustCompile(`resume with arbiter court play --resume (g[0-9a-f]{8})`)
+
+func gameIDOf(t *testing.T, out string) string {
+	t.Helper()
+	m := resumeHint.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no resume hint in the output:\n%s", out)
+	}
+	return m[1]
+}
+
+// inOrder fails unless every piece appears in out, each after the one before.
+func inOrder(t *testing.T, out string, pieces ...string) {
+	t.Helper()
+	rest := out
+	for _, p := range pieces {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			t.Fatalf("output lacks %q after the pieces before it:\n%s", p, out)
+		}
+		rest = rest[i+len(p):]
+	}
+}
+
+// A whole game typed on stdin: the opening, a question put to a witness with /to, /rest,
+// the closing, then the verdict and the transcript.
+func TestCourtPlayFullGame(t *testing.T) {
+	srv := newCourtStandIn(t, nil)
+	dir := t.TempDir()
+	tx := filepath.Join(dir, "game.json")
+	stdin := "The defense will show the lantern was never taken.\n" +
+		"/to witness_nell What did the man who pawned it look like?\n" +
+		"/rest\n" +
+		"Nobody saw my client take it.\n"
+	r := arbiterIn(t, nil, stdin, srv.playArgs(filepath.Join(dir, "s.db"),
+		"--cases", playCases, "--case", "lantern-theft", "--seed", "7", "--name", "Ada", "--transcript", tx)...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s\nstdout %s", r.code, r.stderr, r.stdout)
+	}
+	out := r.stdout
+	inOrder(t, out,
+		"— Introduction —", "Judge: Counsel, continue.", "Prosecutor: ",
+		"The defense has the floor: your opening statement.", "defense> ",
+		"Defense: The defense will show the lantern was never taken.",
+		"— Interrogation —", "You may address: ", "Witness_nell", "defense> ",
+		"Defense: What did the man who pawned it look like?", "Witness (Nell Okafor): I saw a figure",
+		"defense> ", "Defense: The defense rests.",
+		"— Closing —", "Prosecutor: ", "your closing statement", "Defense: Nobody saw my client take it.",
+		"— Verdict —", "Judge: The court finds the defendant not guilty.",
+		"Outcome: win (the defense goal was met)",
+		"Justification: No witness placed the defendant", "Summary: the watchman saw a figure",
+		"Transcript: "+tx)
+	b, err := os.ReadFile(tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got court.Transcript
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("transcript: %v\n%s", err, b)
+	}
+	if !got.Completed || got.Outcome == nil || *got.Outcome != court.OutcomeWin || got.CaseID != "lantern-theft" || got.Seed != 7 {
+		t.Errorf("transcript: completed %v, outcome %v, case %s, seed %d", got.Completed, got.Outcome, got.CaseID, got.Seed)
+	}
+	players := 0
+	for _, turn := range got.Turns {
+		if turn.Player {
+			players++
+		}
+	}
+	if players != 4 {
+		t.Errorf("%d player turns in the transcript; want 4 (opening, question, rest, closing)", players)
+	}
+	// The question went to the witness named, not through the analyzer.
+	q := "What did the man who pawned it look like?"
+	if n := srv.sawText("witness", q); n == 0 {
+		t.Errorf("no witness request carries the /to question")
+	}
+	if n := srv.sawText("analyzer", "The turn to route: Defense: "+q); n != 0 {
+		t.Errorf("the analyzer was asked %d times to route an addressed question", n)
+	}
+
+	// The finished game is listed.
+	l := arbiter(t, nil, "court", "play", "--list", "--db", filepath.Join(dir, "s.db"))
+	if l.code != 0 || !strings.Contains(l.stdout, gameIDOf(t, out)) || !strings.Contains(l.stdout, "lantern-theft") || !strings.Contains(l.stdout, "win") {
+		t.Errorf("court play --list = %d:\n%s%s", l.code, l.stdout, l.stderr)
+	}
+}
+
+// /quit after the opening saves the game; --resume (naming no model: the game's own
+// are used) goes on from there without asking the stand-in again for any finished turn.
+func TestCourtPlayQuitAndResume(t *testing.T) {
+	srv := newCourtStandIn(t, nil)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	r := arbiterIn(t, nil, "We deny the charge.\n/quit\n", srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "3")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
+	}
+	id := gameIDOf(t, r.stdout)
+	if !strings.Contains(r.stdout, "the game is saved.") {
+		t.Errorf("quitting did not say the game is saved:\n%s", r.stdout)
+	}
+	first := srv.Requests()
+	if first == 0 {
+		t.Fatal("the first session asked nothing: the test proves nothing")
+	}
+	// Every request body reached the stand-in once so far: the resumed session must keep it so.
+	l := arbiter(t, nil, "court", "play", "--list", "--db", db)
+	if !strings.Contains(l.stdout, id) || !strings.Contains(l.stdout, "interrogation") {
+		t.Errorf("--list after /quit:\n%s%s", l.stdout, l.stderr)
+	}
+
+	tx := filepath.Join(dir, "t.json")
+	r2 := arbiterIn(t, nil, "/rest\nThe record shows no theft.\n",
+		"court", "play", "--resume", id, "--db", db, "--base-url", srv.OpenAIBaseURL(), "--no-cache", "--transcript", tx)
+	if r2.code != 0 {
+		t.Fatalf("court play --resume = %d; stderr %s\nstdout %s", r2.code, r2.stderr, r2.stdout)
+	}
+	// The turns played before are shown again, then the game goes on.
+	inOrder(t, r2.stdout, "Game "+id, "Judge: Counsel, continue.", "Defense: We deny the charge.",
+		"defense> ", "Defense: The defense rests.", "— Closing —", "Outcome: win")
+	if srv.Requests() == first {
+		t.Error("the resumed game asked nothing: it did not go on")
+	}
+	for body, n := range srv.Bodies() {
+		if n > 1 {
+			t.Errorf("the stand-in was asked %d times for one request (%.80s…)", n, body)
+		}
+	}
+	if strings.Count(r2.stdout, "Defense: We deny the charge.") != 1 {
+		t.Errorf("the opening is shown %d times on resume", strings.Count(r2.stdout, "Defense: We deny the charge."))
+	}
+	if _, err := os.Stat(tx); err != nil {
+		t.Errorf("no transcript after the resumed game: %v", err)
+	}
+
+	t.Run("unknown game", func(t *testing.T) {
+		r := arbiter(t, nil, "court", "play", "--resume", "gnothere0", "--db", db)
+		if r.code != 2 || !strings.Contains(r.stderr, "no such game") {
+			t.Errorf("--resume of an unknown game = %d: %s", r.code, r.stderr)
+		}
+	})
+}
+
+// Moves the game refuses print the reason and the prompt comes again.
+func TestCourtPlayRefusedMoves(t *testing.T) {
+	srv := newCourtStandIn(t, nil)
+	dir := t.TempDir()
+	stdin := "/to Witness_nell too early\n" + // the opening is no place for /to
+		"Our opening.\n" +
+		"/to Witness_ghost Who are you?\n" + // no such witness
+		"/to Defense myself\n" + // not an addressee
+		"\n" + // empty
+		strings.Repeat("x", court.MaxMoveText+1) + "\n" +
+		"/frobnicate\n" +
+		"/help\n" +
+		"/quit\n"
+	r := arbiterIn(t, nil, stdin, srv.playArgs(filepath.Join(dir, "s.db"), "--cases", playCases, "--case", "lantern-theft", "--seed", "5")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
+	}
+	out := r.stdout
+	inOrder(t, out,
+		"not taken: /to works in the interrogation", "defense> ",
+		"Defense: Our opening.",
+		`not taken: no one called "Witness_ghost" here: the defense may address`, "defense> ",
+		`not taken: no one called "Defense" here`, "defense> ",
+		"not taken: the text is empty", "defense> ",
+		"not taken: the text has 4001 characters", "defense> ",
+		"not taken: unknown command /frobnicate", "defense> ",
+		"/to NAME text", "defense> ",
+		"the game is saved.")
+	for _, refused := range []string{"too early", "Who are you?", "myself", "xxxx"} {
+		if n := srv.sawText("", refused); n != 0 || strings.Contains(out, "Defense: "+refused) {
+			t.Errorf("the refused move %q was played (%d requests carry it)", refused, n)
+		}
+	}
+}
+
+// Escape sequences and other control characters in a model's reply never reach the
+// terminal; the words around them do.
+func TestCourtPlayStripsEscapes(t *testing.T) {
+	evil := "Counsel\x1b[2J\x1b]0;owned\x07, continue.\r\u009b31m Order\x00 in court."
+	srv := newCourtStandIn(t, func(req *llmtest.Request) (string, bool) {
+		if req.Model == "judge" && strings.Contains(req.LastUser(), "Phase: introduction") && !strings.HasPrefix(req.System, "You are the court reporter") {
+			return evil, true
+		}
+		return "", false
+	})
+	dir := t.TempDir()
+	r := arbiterIn(t, nil, "/quit\n", srv.playArgs(filepath.Join(dir, "s.db"), "--cases", playCases, "--case", "lantern-theft")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Judge: Counsel[2J]0;owned, continue.31m Order in court.") {
+		t.Errorf("the judge's words are not shown cleaned:\n%q", r.stdout)
+	}
+	for _, c := range []string{"\x1b", "\x07", "\r", "\x00", "\u009b"} {
+		if strings.Contains(r.stdout, c) {
+			t.Errorf("the output carries %q:\n%q", c, r.stdout)
+		}
+	}
+}
+
+func TestCleanKeepsNewlinesAndTabs(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a\nb\tc", "a\nb\tc"},
+		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
+		{"bell\x07 del\x7f c1\u0085\u009b", "bell del c1"},
+		{"Zoë — café", "Zoë — café"},
+	} {
+		if got := clean(tt.in); got != tt.want {
+			t.Errorf("clean(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCourtPlayBadUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no case", []string{"court", "play", "--model", "openai/x"}, "pass --case ID"},
+		{"unknown case", []string{"court", "play", "--case", "nope", "--cases", playCases, "--model", "openai/x", "--db", filepath.Join(dir, "a.db")}, `--case "nope": no such case`},
+		{"resume with case", []string{"court", "play", "--resume", "g1", "--case", "lantern-theft"}, "--resume plays a stored game"},
+		{"no model", []string{"court", "play", "--case", "lantern-theft", "--cases", playCases, "--db", filepath.Join(dir, "b.db")}, "no model for the judge"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := arbiter(t, nil, tt.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("%v = %d, %q; want 2 and %q", tt.args, r.code, r.stderr, tt.want)
+			}
+		})
+	}
+}
