@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"unicode"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -225,6 +227,10 @@ func (a *app) play(ctx context.Context, g *court.Game, transcript string) error 
 	defer close(stop)
 	go readLines(a.stdin, lines, stop)
 	p.lines = lines
+	if f, ok := a.stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		// Input typed at a terminal ends its own line; piped input does not show.
+		p.echo = true
+	}
 	return p.loop(ctx)
 }
 
@@ -237,9 +243,11 @@ type player struct {
 	transcript string
 
 	seen    int         // events of the game's log already shown
+	attempt int         // the attempt of the last turn shown (0: the first)
 	phase   court.Phase // the phase of the last turn shown
 	speaker string      // the speaker of the turn being shown
 	open    bool        // a turn's line is being written
+	echo    bool        // end the prompt's line after reading (input is not a terminal)
 }
 
 func (p *player) loop(ctx context.Context) error {
@@ -256,20 +264,29 @@ func (p *player) loop(ctx context.Context) error {
 		switch {
 		case v.RestartOffered:
 			if again := p.askRestart(ctx, v); !again {
-				return p.quit("")
+				return p.quit(stopped(ctx))
 			}
 			if err := p.g.Restart(ctx); err != nil {
 				return err
 			}
 		case v.AwaitingDefense:
 			if quit := p.defend(ctx, v); quit {
-				return p.quit("")
+				return p.quit(stopped(ctx))
 			}
 		default:
 			// Advance stops only for the defense, a restart or the end.
 			return p.verdict()
 		}
 	}
+}
+
+// stopped says why the player's input stopped: an interrupt, or "" for /quit or the
+// end of input.
+func stopped(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return "interrupted"
+	}
+	return ""
 }
 
 // advance lets the court speak, showing its events as they come: Advance runs in its own
@@ -310,6 +327,11 @@ func (p *player) show(e court.Event) {
 	switch e.Kind {
 	case court.EventTurn:
 		p.endLine()
+		if e.Attempt != p.attempt {
+			// Attempts count from 0: a later one is the trial started again after a failure.
+			fmt.Fprintf(p.out, "\n— The trial starts again (attempt %d, a new seed) —\n", e.Attempt+1)
+			p.attempt, p.phase = e.Attempt, ""
+		}
 		if e.Phase != p.phase {
 			p.phase = e.Phase
 			fmt.Fprintf(p.out, "\n— %s —\n", phaseTitles[e.Phase])
@@ -467,6 +489,9 @@ func (p *player) askRestart(ctx context.Context, v court.GameView) bool {
 func (p *player) read(ctx context.Context) (string, bool) {
 	select {
 	case line, ok := <-p.lines:
+		if ok && p.echo {
+			fmt.Fprintln(p.out)
+		}
 		return line, ok
 	case <-ctx.Done():
 		return "", false

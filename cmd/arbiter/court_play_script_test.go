@@ -82,7 +82,7 @@ type courtStandIn struct {
 	users  []string // every request's model and last user message
 }
 
-func newCourtStandIn(t *testing.T, override func(req *llmtest.Request) (string, bool)) *courtStandIn {
+func newCourtStandIn(t *testing.T, override func(req *llmtest.Request) (llmtest.Response, bool)) *courtStandIn {
 	t.Helper()
 	s := &courtStandIn{byRole: map[string]int{}}
 	s.Server = llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
@@ -91,8 +91,8 @@ func newCourtStandIn(t *testing.T, override func(req *llmtest.Request) (string, 
 		s.users = append(s.users, req.Model+"\x00"+req.LastUser())
 		s.mu.Unlock()
 		if override != nil {
-			if text, ok := override(req); ok {
-				return llmtest.Response{Text: text}
+			if resp, ok := override(req); ok {
+				return resp
 			}
 		}
 		first := ""

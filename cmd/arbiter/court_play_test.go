@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
@@ -197,11 +201,11 @@ func TestCourtPlayRefusedMoves(t *testing.T) {
 // terminal; the words around them do.
 func TestCourtPlayStripsEscapes(t *testing.T) {
 	evil := "Counsel\x1b[2J\x1b]0;owned\x07, continue.\r\u009b31m Order\x00 in court."
-	srv := newCourtStandIn(t, func(req *llmtest.Request) (string, bool) {
+	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
 		if req.Model == "judge" && strings.Contains(req.LastUser(), "Phase: introduction") && !strings.HasPrefix(req.System, "You are the court reporter") {
-			return evil, true
+			return llmtest.Response{Text: evil}, true
 		}
-		return "", false
+		return llmtest.Response{}, false
 	})
 	dir := t.TempDir()
 	r := arbiterIn(t, nil, "/quit\n", srv.playArgs(filepath.Join(dir, "s.db"), "--cases", playCases, "--case", "lantern-theft")...)
@@ -248,6 +252,136 @@ func TestCourtPlayBadUsage(t *testing.T) {
 			r := arbiter(t, nil, tt.args...)
 			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("%v = %d, %q; want 2 and %q", tt.args, r.code, r.stderr, tt.want)
+			}
+		})
+	}
+}
+
+// A reply cut off halfway is asked again: the turn is shown again on a new line, marked
+// as redone, and only the whole reply is kept.
+func TestCourtPlayRedoesACutTurn(t *testing.T) {
+	var mu sync.Mutex
+	cut := false
+	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if req.Model == "prosecutor" && !cut {
+			cut = true
+			return llmtest.Response{Text: "Members of the court, the evidence will show a clear and simple theft by the clerk.",
+				Fault: llmtest.Fault{Kind: llmtest.FaultTruncate}}, true
+		}
+		return llmtest.Response{}, false
+	})
+	dir := t.TempDir()
+	r := arbiterIn(t, nil, "/quit\n", srv.playArgs(filepath.Join(dir, "s.db"), "--cases", playCases, "--case", "lantern-theft", "--seed", "2")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
+	}
+	if !cut {
+		t.Fatal("the stand-in cut no reply: the test proves nothing")
+	}
+	inOrder(t, r.stdout, "Prosecutor: ", "\nProsecutor (redone): Your Honour, the record speaks for itself. (prosecutor, turn 2)\n", "defense> ")
+}
+
+// A failed turn offers the restart: "n" quits with the game saved, and the resumed game
+// asks again; "y" starts the trial over with a new seed.
+func TestCourtPlayRestartOffered(t *testing.T) {
+	var mu sync.Mutex
+	empty := 0
+	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if req.Model == "prosecutor" && empty == 0 {
+			empty++
+			return llmtest.Response{Text: ""}, true
+		}
+		return llmtest.Response{}, false
+	})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	r := arbiterIn(t, nil, "n\n", srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "2")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
+	}
+	inOrder(t, r.stdout, "Judge: ", "! the trial failed: ", "restart? [Y/n] ", "the game is saved.")
+	id := gameIDOf(t, r.stdout)
+	if strings.Contains(r.stdout, "defense> ") {
+		t.Errorf("the defense was given the floor after a failure:\n%s", r.stdout)
+	}
+
+	r2 := arbiterIn(t, nil, "y\nOur opening.\n/quit\n", "court", "play", "--resume", id, "--db", db, "--base-url", srv.OpenAIBaseURL(), "--no-cache")
+	if r2.code != 0 {
+		t.Fatalf("court play --resume = %d; stderr %s", r2.code, r2.stderr)
+	}
+	inOrder(t, r2.stdout, "! the trial failed: ", "restart? [Y/n] ", "— The trial starts again (attempt 2, a new seed) —", "— Introduction —", "Judge: ", "Prosecutor: Your Honour",
+		"defense> ", "Defense: Our opening.", "the game is saved.")
+}
+
+// cancelOnWrite is a stdout that cancels the run when the output shows want: the
+// player pressing Ctrl-C at that moment.
+type cancelOnWrite struct {
+	mu     sync.Mutex
+	buf    strings.Builder
+	want   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOnWrite) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(b)
+	if w.want != "" && strings.Contains(w.buf.String(), w.want) {
+		w.cancel()
+	}
+	return len(b), nil
+}
+
+func (w *cancelOnWrite) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// Ctrl-C, at the prompt or while the court speaks, saves the game like /quit.
+func TestCourtPlayInterrupt(t *testing.T) {
+	env := config.Read(func(string) (string, bool) { return "", false })
+	for _, tt := range []struct {
+		name string
+		// at is the output at which the interrupt comes; "" interrupts while the
+		// prosecutor is asked for its first interrogation turn.
+		at string
+	}{
+		{"at the prompt", "defense> "},
+		{"while the court speaks", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+				if tt.at == "" && req.Model == "prosecutor" && strings.Contains(req.LastUser(), "Phase: interrogation") {
+					cancel()
+				}
+				return llmtest.Response{}, false
+			})
+			db := filepath.Join(t.TempDir(), "s.db")
+			stdin := "We deny it.\n"
+			if tt.at != "" {
+				stdin = "" // the player types nothing: the prompt waits until Ctrl-C
+			}
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			go func() { io.WriteString(pw, stdin) }()
+			out := &cancelOnWrite{want: tt.at, cancel: cancel}
+			var errb strings.Builder
+			code := run(ctx, srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "4"), pr, out, &errb, env)
+			if code != 0 {
+				t.Fatalf("court play interrupted = %d; stderr %s", code, errb.String())
+			}
+			inOrder(t, out.String(), "interrupted: the game is saved.", "resume with arbiter court play --resume")
+			id := gameIDOf(t, out.String())
+			r := arbiterIn(t, nil, "/quit\n", "court", "play", "--resume", id, "--db", db, "--base-url", srv.OpenAIBaseURL(), "--no-cache")
+			if r.code != 0 || !strings.Contains(r.stdout, "defense> ") {
+				t.Errorf("--resume after the interrupt = %d; stdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 			}
 		})
 	}
