@@ -430,8 +430,7 @@ func parseMove(line string, v court.GameView) (court.Move, string, error) {
 	if !strings.HasPrefix(text, "/") {
 		return court.Move{Kind: court.MoveSpeak, Text: text}, "", nil
 	}
-	word, rest, _ := strings.Cut(text, " ")
-	rest = strings.TrimSpace(rest)
+	word, rest := cutWord(text)
 	switch strings.ToLower(word) {
 	case "/quit", "/exit":
 		return court.Move{}, "quit", nil
@@ -442,7 +441,7 @@ func parseMove(line string, v court.GameView) (court.Move, string, error) {
 	case "/object":
 		return court.Move{Kind: court.MoveObject, Text: rest}, "", nil
 	case "/to":
-		name, said, _ := strings.Cut(rest, " ")
+		name, said := cutWord(rest)
 		if name == "" {
 			return court.Move{}, "", errors.New("/to needs a name and your words: /to Witness_<id> text")
 		}
@@ -451,7 +450,7 @@ func parseMove(line string, v court.GameView) (court.Move, string, error) {
 		}
 		for _, s := range v.Addressees {
 			if strings.EqualFold(string(s), strings.TrimSuffix(name, ":")) {
-				return court.Move{Kind: court.MoveSpeak, Text: strings.TrimSpace(said), To: s}, "", nil
+				return court.Move{Kind: court.MoveSpeak, Text: said, To: s}, "", nil
 			}
 		}
 		names := make([]string, len(v.Addressees))
@@ -461,6 +460,16 @@ func parseMove(line string, v court.GameView) (court.Move, string, error) {
 		return court.Move{}, "", fmt.Errorf("no one called %q here: the defense may address %s", clean(name), orNone(names))
 	}
 	return court.Move{}, "", fmt.Errorf("unknown command %s (type /help)", clean(word))
+}
+
+// cutWord splits s at its first run of white space, trimming both parts.
+func cutWord(s string) (word, rest string) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimSpace(s[i:])
 }
 
 // askRestart shows the failure and asks whether to start the trial again: no, the end

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -384,5 +385,101 @@ func TestCourtPlayInterrupt(t *testing.T) {
 				t.Errorf("--resume after the interrupt = %d; stdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// A flag given with --resume overrides the stored game's model for that role, from
+// then on; the others stay the game's own.
+func TestCourtPlayResumeOverridesAModel(t *testing.T) {
+	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+		if req.Model == "witness2" {
+			return llmtest.Response{Text: "A second voice answers: a tall man with a beard."}, true
+		}
+		return llmtest.Response{}, false
+	})
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	r := arbiterIn(t, nil, "We deny it.\n/quit\n", srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "6")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
+	}
+	id := gameIDOf(t, r.stdout)
+	tx := filepath.Join(dir, "t.json")
+	r2 := arbiterIn(t, nil, "/to Witness_nell Who pawned the lantern?\n/quit\n", "court", "play", "--resume", id, "--db", db,
+		"--base-url", srv.OpenAIBaseURL(), "--no-cache", "--witness-model", "openai/witness2", "--transcript", tx)
+	if r2.code != 0 {
+		t.Fatalf("court play --resume = %d; stderr %s", r2.code, r2.stderr)
+	}
+	inOrder(t, r2.stdout, "Defense: Who pawned the lantern?", "Witness (Nell Okafor): A second voice answers")
+	b, err := os.ReadFile(tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got court.Transcript
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Models["witness"] != "openai/witness2" || got.Models["judge"] != "openai/judge" {
+		t.Errorf("models after the override: %v", got.Models)
+	}
+}
+
+// FuzzParseMove: whatever the player types, parseMove does not panic, and a move it
+// makes addresses only someone the defense may address now.
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"plain words", "/to Witness_nell what?", "/to", "/to  ", "/TO judge: hello", "/object leading",
+		"/rest", "/quit", "/help", "/x", "/to Witness_ghost hi", "", "   /to\tJudge x", "/to Witness_nell"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, line string, interrogation bool) {
+		v := court.GameView{Phase: court.PhaseIntroduction, Addressees: []court.Speaker{}}
+		if interrogation {
+			v = court.GameView{Phase: court.PhaseInterrogation, Addressees: []court.Speaker{"Judge", "Prosecutor", "Witness_nell"}}
+		}
+		m, cmd, err := parseMove(line, v)
+		if err != nil || cmd != "" {
+			return
+		}
+		switch m.Kind {
+		case court.MoveSpeak, court.MoveObject, court.MoveRest:
+		default:
+			t.Fatalf("parseMove(%q) = kind %q", line, m.Kind)
+		}
+		if m.To != "" && !slices.Contains(v.Addressees, m.To) {
+			t.Fatalf("parseMove(%q) addresses %q, not among %v", line, m.To, v.Addressees)
+		}
+	})
+}
+
+func TestParseMove(t *testing.T) {
+	v := court.GameView{Phase: court.PhaseInterrogation, Addressees: []court.Speaker{"Judge", "Prosecutor", "Witness_nell"}}
+	for _, tt := range []struct {
+		line string
+		want court.Move
+		cmd  string
+		err  string
+	}{
+		{"  plain words ", court.Move{Kind: court.MoveSpeak, Text: "plain words"}, "", ""},
+		{"/to witness_NELL  what did you see?", court.Move{Kind: court.MoveSpeak, Text: "what did you see?", To: "Witness_nell"}, "", ""},
+		{"/to\tJudge: a request", court.Move{Kind: court.MoveSpeak, Text: "a request", To: "Judge"}, "", ""},
+		{"/object leading the witness", court.Move{Kind: court.MoveObject, Text: "leading the witness"}, "", ""},
+		{"/rest", court.Move{Kind: court.MoveRest}, "", ""},
+		{"/QUIT", court.Move{}, "quit", ""},
+		{"/help", court.Move{}, "help", ""},
+		{"/to", court.Move{}, "", "/to needs a name"},
+		{"/to Witness_ghost hi", court.Move{}, "", `no one called "Witness_ghost"`},
+		{"/shout", court.Move{}, "", "unknown command /shout"},
+	} {
+		m, cmd, err := parseMove(tt.line, v)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("parseMove(%q) error = %v; want %q", tt.line, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || m != tt.want || cmd != tt.cmd {
+			t.Errorf("parseMove(%q) = %+v, %q, %v; want %+v, %q", tt.line, m, cmd, err, tt.want, tt.cmd)
+		}
 	}
 }
