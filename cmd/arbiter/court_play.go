@@ -217,7 +217,7 @@ func (a *app) listGames(ctx context.Context, db string) error {
 // play runs the game in the terminal until the verdict, /quit, the end of input or an
 // interrupt; the game is in the store all along.
 func (a *app) play(ctx context.Context, g *court.Game, transcript string) error {
-	p := &player{a: a, g: g, out: a.stdout, transcript: transcript}
+	p := &player{g: g, out: a.stdout, transcript: transcript}
 	c := g.Case()
 	fmt.Fprintf(p.out, "Game %s: %s (%s), seed %d\n", g.ID, clean(c.Title), clean(c.ID), g.View().Seed)
 	fmt.Fprintf(p.out, "You are the defense. Your goal: %s\n", clean(c.DefenseGoal))
@@ -236,7 +236,6 @@ func (a *app) play(ctx context.Context, g *court.Game, transcript string) error 
 
 // player is one terminal session of a game.
 type player struct {
-	a          *app
 	g          *court.Game
 	out        io.Writer
 	lines      <-chan string

@@ -74,20 +74,18 @@ func playAnalyzerScript(user string) string {
 
 // courtStandIn serves the scripted court over the OpenAI wire format (model ids judge,
 // prosecutor, witness, analyzer); override, when it returns true, answers instead. It
-// counts the requests of each role.
+// keeps what each request asked.
 type courtStandIn struct {
 	*llmtest.Server
-	mu     sync.Mutex
-	byRole map[string]int
-	users  []string // every request's model and last user message
+	mu    sync.Mutex
+	users []string // every request's model and last user message
 }
 
 func newCourtStandIn(t *testing.T, override func(req *llmtest.Request) (llmtest.Response, bool)) *courtStandIn {
 	t.Helper()
-	s := &courtStandIn{byRole: map[string]int{}}
+	s := &courtStandIn{}
 	s.Server = llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
 		s.mu.Lock()
-		s.byRole[req.Model]++
 		s.users = append(s.users, req.Model+"\x00"+req.LastUser())
 		s.mu.Unlock()
 		if override != nil {
@@ -117,12 +115,6 @@ func (s *courtStandIn) sawText(role, text string) int {
 		}
 	}
 	return n
-}
-
-func (s *courtStandIn) asked(role string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.byRole[role]
 }
 
 // playArgs are the flags that point a court game at the stand-in and a fresh store.
