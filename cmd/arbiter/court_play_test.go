@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/court"
@@ -482,4 +484,49 @@ func TestParseMove(t *testing.T) {
 			t.Errorf("parseMove(%q) = %+v, %q, %v; want %+v, %q", tt.line, m, cmd, err, tt.want, tt.cmd)
 		}
 	}
+}
+
+// TestCourtPlaySIGINT presses Ctrl-C on the real binary at the defense's prompt: the
+// game is saved, the resume hint printed, and the process ends like /quit.
+func TestCourtPlaySIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and interrupts the binary")
+	}
+	bin := binary(t)
+	srv := newCourtStandIn(t, nil)
+	db := filepath.Join(t.TempDir(), "s.db")
+	cmd := exec.Command(bin, srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "8")...)
+	cmd.Env = []string{"HOME=" + t.TempDir()}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	out := &cancelOnWrite{cancel: func() {}}
+	cmd.Stdout = out
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), "defense> ") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "defense> ") {
+		t.Fatalf("no prompt within a minute:\n%s\n%s", out.String(), stderr.String())
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the process did not stop")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit %d after Ctrl-C at the prompt; want 0 (stderr %s)", code, stderr.String())
+	}
+	inOrder(t, out.String(), "defense> ", "interrupted: the game is saved.", "resume with arbiter court play --resume")
 }
