@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -381,7 +382,7 @@ func (p *player) defend(ctx context.Context, v court.GameView) (quit bool) {
 	}
 	switch v.Phase {
 	case court.PhaseInterrogation:
-		fmt.Fprintf(p.out, "\nThe defense has the floor. You may address: %s.\n", strings.Join(addressees, ", "))
+		fmt.Fprintf(p.out, "\nThe defense has the floor. You may address: %s.\n", p.describe(v.Addressees))
 	case court.PhaseIntroduction:
 		fmt.Fprintln(p.out, "\nThe defense has the floor: your opening statement.")
 	case court.PhaseClosing:
@@ -413,6 +414,19 @@ func (p *player) defend(ctx context.Context, v court.GameView) (quit bool) {
 		}
 		return false
 	}
+}
+
+// describe lists speakers for the prompt, a witness with its name and occupation.
+func (p *player) describe(ss []court.Speaker) string {
+	names := map[court.Speaker]string{}
+	for _, w := range p.g.Case().Witnesses {
+		names[court.WitnessSpeaker(w.ID)] = fmt.Sprintf("%s (%s, %s)", court.WitnessSpeaker(w.ID), w.Name, w.Occupation)
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = cmp.Or(names[s], string(s))
+	}
+	return clean(strings.Join(out, ", "))
 }
 
 func orNone(xs []string) string {

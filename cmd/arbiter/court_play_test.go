@@ -65,7 +65,7 @@ func TestCourtPlayFullGame(t *testing.T) {
 		"— Introduction —", "Judge: Counsel, continue.", "Prosecutor: ",
 		"The defense has the floor: your opening statement.", "defense> ",
 		"Defense: The defense will show the lantern was never taken.",
-		"— Interrogation —", "You may address: ", "Witness_nell", "defense> ",
+		"— Interrogation —", "You may address: ", "Witness_nell (Nell Okafor, pawnbroker)", "defense> ",
 		"Defense: What did the man who pawned it look like?", "Witness (Nell Okafor): I saw a figure",
 		"defense> ", "Defense: The defense rests.",
 		"— Closing —", "Prosecutor: ", "your closing statement", "Defense: Nobody saw my client take it.",
