@@ -19,6 +19,7 @@ haunted-estate).`,
 	}
 	cmd.AddCommand(a.courtValidateCmd())
 	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd())
+	cmd.AddCommand(a.courtPlayCmd())
 	return cmd
 }
 

@@ -20,7 +20,6 @@ type courtFlags struct {
 	run                                  runFlags
 	judge, prosecutor, witness, analyzer string
 	defense                              string
-	withDefense                          bool
 }
 
 // register adds the flags to cmd; withDefense adds --defense-model too.
