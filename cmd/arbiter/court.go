@@ -18,6 +18,7 @@ five cases are bundled (summit-ridge, chateau-trespass, museum-code, dukes-yard,
 haunted-estate).`,
 	}
 	cmd.AddCommand(a.courtValidateCmd())
+	cmd.AddCommand(a.courtSimulateCmd())
 	return cmd
 }
 

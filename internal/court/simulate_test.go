@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -152,6 +153,28 @@ func TestTrialIDOfIsStable(t *testing.T) {
 	for _, b := range []string{TrialIDOf("c", 2, testModels, ""), TrialIDOf("c", 1, other, ""), TrialIDOf("c", 1, testModels, "abc")} {
 		if a == b {
 			t.Errorf("TrialIDOf gives %s for different trials", a)
+		}
+	}
+}
+
+// The bundled check transcripts are trials of the bundled cases and take their case
+// description from the case records, never from a text of their own.
+func TestBundledTranscriptsAreOfBundledCases(t *testing.T) {
+	cs, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, c := range cs {
+		ids[c.ID] = true
+	}
+	ts := check.BuiltinTranscripts()
+	if len(ts) == 0 {
+		t.Fatal("no bundled transcripts")
+	}
+	for _, tr := range ts {
+		if !ids[tr.CaseID] || tr.CaseDescription != "" {
+			t.Errorf("%s: case %q (bundled: %v), description %q; want a bundled case and no text of its own", tr.TrialID, tr.CaseID, ids[tr.CaseID], tr.CaseDescription)
 		}
 	}
 }
