@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -245,11 +246,16 @@ func TestCourtSimulateThenCheckJudge(t *testing.T) {
 		t.Errorf("%d requests asked twice", s.twice())
 	}
 
-	// A rerun of the finished simulation asks nothing and writes the same files.
+	// A rerun of the finished simulation asks nothing and writes the same files; without
+	// -q it reports its progress on stderr.
 	asked := s.n.Load()
-	again := arbiter(t, s.env(), simulateArgs(db, out)...)
+	loud := slices.DeleteFunc(simulateArgs(db, out), func(a string) bool { return a == "-q" })
+	again := arbiter(t, s.env(), loud...)
 	if again.code != 0 || s.n.Load() != asked || !strings.Contains(again.stdout, " 0 asked") {
 		t.Errorf("rerun = %d, asked %d more: %s%s", again.code, s.n.Load()-asked, again.stdout, again.stderr)
+	}
+	if !strings.Contains(again.stderr, "simulate: 10/10 trials, ") || !strings.Contains(again.stderr, " 0 restarts, 0 errors") {
+		t.Errorf("progress on stderr %q; want the trials done", again.stderr)
 	}
 	for id, tr := range readTrials(t, out) {
 		a, _ := json.Marshal(tr)
@@ -420,5 +426,27 @@ func TestCheckJudgeTakesCourtDescriptions(t *testing.T) {
 		if !found {
 			t.Errorf("no judge prompt of case %s shows its court description %.80q", c.ID, desc)
 		}
+	}
+}
+
+// A trial that cannot finish (here the defense model's move is too long to play) makes
+// the command exit 1 naming it; the trial is not written as a result.
+func TestCourtSimulateTrialErrorExits1(t *testing.T) {
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		if req.Model == "defense" {
+			return llmtest.Response{Text: strings.Repeat("No. ", court.MaxMoveText)}
+		}
+		return llmtest.Response{Text: courtScript(req)}
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "trials")
+	env := map[string]string{"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": srv.OpenAIBaseURL()}
+	r := arbiter(t, env, simulateArgs(filepath.Join(dir, "c.db"), out, "--seeds", "1")...)
+	if r.code != 1 || !strings.Contains(r.stderr, "5 of 5 trials could not finish") || !strings.Contains(r.stderr, "defense move 1") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the trials and the move", r.code, r.stderr)
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 0 {
+		t.Errorf("trials that could not finish were written: %v", files)
 	}
 }
