@@ -121,6 +121,9 @@ same command again); a trial abandoned after its restarts is a result (completed
 	}
 	f.register(cmd, true)
 	fs := cmd.Flags()
+	// A trial asks one request at a time, so trials in parallel are requests in flight.
+	fs.Lookup("concurrency").Usage = "trials played at once (each has one request in flight)"
+	_ = fs.MarkHidden("replicates") // a trial is replicated by its seeds
 	fs.StringVar(&casesPath, "cases", "builtin", "case records: a .json or .jsonl file, a folder of them, or builtin")
 	fs.StringVar(&script, "defense-script", "", "a file of defense moves, one per line ('@Witness_x text', 'Objection…', 'rest'), in place of --defense-model")
 	fs.IntVar(&seeds, "seeds", 1, "trials per case, with seeds --seed-base, --seed-base+1, …")
