@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
@@ -48,10 +50,15 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 			if err != nil {
 				return inputError(err)
 			}
+			if opt.Cases, err = builtinCaseDescriptions(); err != nil {
+				return err
+			}
 			if cases != "" {
-				if opt.Cases, err = loadCases(cases); err != nil {
+				more, err := loadCases(cases)
+				if err != nil {
 					return err
 				}
+				maps.Copy(opt.Cases, more)
 			}
 			if cl.Edited() && !a.quiet {
 				fmt.Fprintf(a.stderr, "note: %s was edited after it was frozen (hash %.12s, now %.12s); scores record %.12s\n",
@@ -86,7 +93,7 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 	}
 	cmd.Flags().StringArrayVar(&transcripts, "transcripts", []string{"builtin"}, "transcript file or folder (JSON, JSONL or Speaker: text), or builtin (repeatable)")
 	cmd.Flags().StringVar(&checklist, "checklist", "builtin", "checklist file (YAML) or builtin (38 LLM Court questions)")
-	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one")
+	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one (the court's bundled cases are known)")
 	reportFormatFlag(cmd.Flags(), &format)
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
 	cmd.Flags().IntVar(&opt.BatchSize, "batch", 10, "questions per judge request")
@@ -112,6 +119,21 @@ func (a *app) writeJudgement(j *check.Judgement, format, answers string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// builtinCaseDescriptions maps every bundled court case to court.CaseDescription of it:
+// the one source of the descriptions of the bundled transcripts (which carry none) and
+// of any transcript of a bundled case without one.
+func builtinCaseDescriptions() (map[string]string, error) {
+	cs, err := court.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]string, len(cs))
+	for _, c := range cs {
+		m[c.ID] = court.CaseDescription(c)
+	}
+	return m, nil
 }
 
 // loadCases reads a YAML mapping of case_id to description.

@@ -18,8 +18,7 @@ five cases are bundled (summit-ridge, chateau-trespass, museum-code, dukes-yard,
 haunted-estate).`,
 	}
 	cmd.AddCommand(a.courtValidateCmd())
-	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd())
-	cmd.AddCommand(a.courtPlayCmd())
+	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd(), a.courtPlayCmd(), a.courtSimulateCmd())
 	return cmd
 }
 

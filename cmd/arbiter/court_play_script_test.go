@@ -72,18 +72,18 @@ func playAnalyzerScript(user string) string {
 	return "<NextSpeaker: Judge>"
 }
 
-// courtStandIn serves the scripted court over the OpenAI wire format (model ids judge,
+// playStandIn serves the scripted court over the OpenAI wire format (model ids judge,
 // prosecutor, witness, analyzer); override, when it returns true, answers instead. It
 // keeps what each request asked.
-type courtStandIn struct {
+type playStandIn struct {
 	*llmtest.Server
 	mu    sync.Mutex
 	users []string // every request's model and last user message
 }
 
-func newCourtStandIn(t *testing.T, override func(req *llmtest.Request) (llmtest.Response, bool)) *courtStandIn {
+func newPlayStandIn(t *testing.T, override func(req *llmtest.Request) (llmtest.Response, bool)) *playStandIn {
 	t.Helper()
-	s := &courtStandIn{}
+	s := &playStandIn{}
 	s.Server = llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
 		s.mu.Lock()
 		s.users = append(s.users, req.Model+"\x00"+req.LastUser())
@@ -104,7 +104,7 @@ func newCourtStandIn(t *testing.T, override func(req *llmtest.Request) (llmtest.
 }
 
 // sawText counts the requests to the model role ("" for any) whose user message holds text.
-func (s *courtStandIn) sawText(role, text string) int {
+func (s *playStandIn) sawText(role, text string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -118,7 +118,7 @@ func (s *courtStandIn) sawText(role, text string) int {
 }
 
 // playArgs are the flags that point a court game at the stand-in and a fresh store.
-func (s *courtStandIn) playArgs(db string, more ...string) []string {
+func (s *playStandIn) playArgs(db string, more ...string) []string {
 	args := []string{"court", "play", "--db", db, "--base-url", s.OpenAIBaseURL(), "--no-cache",
 		"--judge-model", "openai/judge", "--prosecutor-model", "openai/prosecutor",
 		"--witness-model", "openai/witness", "--analyzer-model", "openai/analyzer"}

@@ -48,7 +48,7 @@ func inOrder(t *testing.T, out string, pieces ...string) {
 // A whole game typed on stdin: the opening, a question put to a witness with /to, /rest,
 // the closing, then the verdict and the transcript.
 func TestCourtPlayFullGame(t *testing.T) {
-	srv := newCourtStandIn(t, nil)
+	srv := newPlayStandIn(t, nil)
 	dir := t.TempDir()
 	tx := filepath.Join(dir, "game.json")
 	stdin := "The defense will show the lantern was never taken.\n" +
@@ -112,7 +112,7 @@ func TestCourtPlayFullGame(t *testing.T) {
 // /quit after the opening saves the game; --resume (naming no model: the game's own
 // are used) goes on from there without asking the stand-in again for any finished turn.
 func TestCourtPlayQuitAndResume(t *testing.T) {
-	srv := newCourtStandIn(t, nil)
+	srv := newPlayStandIn(t, nil)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "s.db")
 	r := arbiterIn(t, nil, "We deny the charge.\n/quit\n", srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "3")...)
@@ -167,7 +167,7 @@ func TestCourtPlayQuitAndResume(t *testing.T) {
 
 // Moves the game refuses print the reason and the prompt comes again.
 func TestCourtPlayRefusedMoves(t *testing.T) {
-	srv := newCourtStandIn(t, nil)
+	srv := newPlayStandIn(t, nil)
 	dir := t.TempDir()
 	stdin := "/to Witness_nell too early\n" + // the opening is no place for /to
 		"Our opening.\n" +
@@ -204,7 +204,7 @@ func TestCourtPlayRefusedMoves(t *testing.T) {
 // terminal; the words around them do.
 func TestCourtPlayStripsEscapes(t *testing.T) {
 	evil := "Counsel\x1b[2J\x1b]0;owned\x07, continue.\r\u009b31m Order\x00 in court."
-	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+	srv := newPlayStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
 		if req.Model == "judge" && strings.Contains(req.LastUser(), "Phase: introduction") && !strings.HasPrefix(req.System, "You are the court reporter") {
 			return llmtest.Response{Text: evil}, true
 		}
@@ -265,7 +265,7 @@ func TestCourtPlayBadUsage(t *testing.T) {
 func TestCourtPlayRedoesACutTurn(t *testing.T) {
 	var mu sync.Mutex
 	cut := false
-	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+	srv := newPlayStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		if req.Model == "prosecutor" && !cut {
@@ -291,7 +291,7 @@ func TestCourtPlayRedoesACutTurn(t *testing.T) {
 func TestCourtPlayRestartOffered(t *testing.T) {
 	var mu sync.Mutex
 	empty := 0
-	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+	srv := newPlayStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		if req.Model == "prosecutor" && empty == 0 {
@@ -360,7 +360,7 @@ func TestCourtPlayInterrupt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+			srv := newPlayStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
 				if tt.at == "" && req.Model == "prosecutor" && strings.Contains(req.LastUser(), "Phase: interrogation") {
 					cancel()
 				}
@@ -393,7 +393,7 @@ func TestCourtPlayInterrupt(t *testing.T) {
 // A flag given with --resume overrides the stored game's model for that role, from
 // then on; the others stay the game's own.
 func TestCourtPlayResumeOverridesAModel(t *testing.T) {
-	srv := newCourtStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
+	srv := newPlayStandIn(t, func(req *llmtest.Request) (llmtest.Response, bool) {
 		if req.Model == "witness2" {
 			return llmtest.Response{Text: "A second voice answers: a tall man with a beard."}, true
 		}
@@ -493,7 +493,7 @@ func TestCourtPlaySIGINT(t *testing.T) {
 		t.Skip("builds and interrupts the binary")
 	}
 	bin := binary(t)
-	srv := newCourtStandIn(t, nil)
+	srv := newPlayStandIn(t, nil)
 	db := filepath.Join(t.TempDir(), "s.db")
 	cmd := exec.Command(bin, srv.playArgs(db, "--cases", playCases, "--case", "lantern-theft", "--seed", "8")...)
 	cmd.Env = []string{"HOME=" + t.TempDir()}

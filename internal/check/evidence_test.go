@@ -102,7 +102,8 @@ func TestJudgePromptStatesPlayerExclusion(t *testing.T) {
 		return llmtest.Response{Text: judgeReply(req, nil)}
 	})
 	if _, err := Judge(context.Background(), execFor(t, srv, openStore(t, ""), "openai/j"), DefaultChecklist(),
-		BuiltinTranscripts()[:1], JudgeOptions{Judges: []llm.ModelName{"openai/j"}}); err != nil {
+		BuiltinTranscripts()[:1], JudgeOptions{Judges: []llm.ModelName{"openai/j"},
+			Cases: map[string]string{"summit-ridge": "State v. Julia Mathers, as the court's record describes it."}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"The human player is the defense attorney; the player's turns are withheld",

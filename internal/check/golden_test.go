@@ -33,6 +33,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// goldenCase stands in for the description of the bundled transcripts' case, which the
+// court's case record supplies outside this package.
+const goldenCase = "The Duke's Yard Dispute: a civil case. Harold Grayson faces the claim of the Duke's estate."
+
 func TestGoldenPrompts(t *testing.T) {
 	cl, d := DefaultChecklist(), DefaultDimensions()
 	tr := BuiltinTranscripts()[3]
@@ -51,7 +55,7 @@ func TestGoldenPrompts(t *testing.T) {
 			Items    []Item
 			Case     string
 			Evidence string
-		}{cl.Domain, &cl.Dims[0], bs[0].items, oneLine(tr.CaseDescription), Evidence(&cl.Domain, tr)}) +
+		}{cl.Domain, &cl.Dims[0], bs[0].items, oneLine(goldenCase), Evidence(&cl.Domain, tr)}) +
 			"\n" + render("followup", struct{ Items []Item }{bs[0].items[2:4]})},
 		{"prompt-augment.txt", render("augment_system", nil) + "\n" + render("augment", struct {
 			Domain   Domain

@@ -241,7 +241,9 @@ var builtinTranscripts = sync.OnceValue(func() []*Transcript {
 
 // BuiltinTranscripts returns the bundled, hand-written sample trials, some deliberately
 // flawed (a witness interrogating, a judge opining on guilt, a contradiction). Callers
-// must not modify them.
+// must not modify them. They carry no case description: their case_ids are the court's
+// bundled cases, whose records are the one source of it (JudgeOptions.Cases, filled by
+// the command from court.CaseDescription).
 func BuiltinTranscripts() []*Transcript { return builtinTranscripts() }
 
 // ReadTranscripts reads transcripts from r; name labels errors.

@@ -17,8 +17,9 @@ func TestBuiltinTranscripts(t *testing.T) {
 	var withRetries, incomplete, textFormat int
 	for _, tr := range ts {
 		cases[tr.CaseID] = true
-		if tr.CaseDescription == "" {
-			t.Errorf("%s has no case description", tr.TrialID)
+		// The court's case records are the one source of their descriptions.
+		if tr.CaseDescription != "" || tr.CaseID == "" {
+			t.Errorf("%s: case %q, description %q; want a case id and no description of its own", tr.TrialID, tr.CaseID, tr.CaseDescription)
 		}
 		if tr.Retries > 0 {
 			withRetries++
