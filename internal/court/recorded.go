@@ -28,8 +28,14 @@ type Recorded struct {
 	Run     store.RunID
 	// Label names the calls in progress output; default "court".
 	Label string
-	// Tally, when set, counts what the calls asked.
+	// Tally, when set, counts what the calls asked; it is not safe for concurrent use,
+	// so give each trial its own.
 	Tally *runner.Tally
+	// Stop, when set, cancels the trial's context with the session's own failure (the
+	// store cannot write, the run was interrupted, an offline call is not recorded), so
+	// that the trial stops instead of meeting it with a restart as it does a model's
+	// failure.
+	Stop context.CancelCauseFunc
 }
 
 // ErrNotRecorded is an offline Recorded's answer to a call the run has not answered.
@@ -43,11 +49,15 @@ func (r *Recorded) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.R
 	}
 	job := runner.Job{Key: call.Key, Model: call.Model, Item: call.Key, Request: req}
 	res, err := r.Session.Ask(ctx, r.Run, label, runner.Ask{Job: job}, r.Tally)
+	if err == nil && res == nil {
+		err = fmt.Errorf("%s: %w", call.Key, ErrNotRecorded)
+	}
 	switch {
 	case err != nil:
+		if r.Stop != nil {
+			r.Stop(err)
+		}
 		return nil, err
-	case res == nil:
-		return nil, fmt.Errorf("%s: %w", call.Key, ErrNotRecorded)
 	case res.Err != "":
 		return nil, fmt.Errorf("%s: %s", call.Model, res.Err)
 	}

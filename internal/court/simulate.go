@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
@@ -260,7 +259,7 @@ func (s *Simulation) trial(ctx context.Context, run store.RunID, c *Case, seed i
 	tally *runner.Tally, p *simProgress) (*Transcript, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	ask := &simAsker{sess: s.Session, run: run, tally: tally, stop: cancel}
+	ask := &Recorded{Session: s.Session, Run: run, Tally: tally, Stop: cancel}
 	t, err := NewTrial(c, seed, st, ask, s.Defense)
 	if err != nil {
 		return nil, fmt.Errorf("trial %s: %w", st.TrialID, err)
@@ -280,34 +279,6 @@ func (s *Simulation) trial(ctx context.Context, run store.RunID, c *Case, seed i
 		return nil, fmt.Errorf("trial %s: %w", st.TrialID, err)
 	}
 	return t.Transcript(), nil
-}
-
-// simAsker asks a trial's calls as jobs of the simulation's run, as Recorded does, but
-// tells a model's failure (which the trial meets with a restart) from the session's own
-// (the store cannot write, the run was interrupted), which stops the trial.
-type simAsker struct {
-	sess  *runner.Session
-	run   store.RunID
-	tally *runner.Tally
-	stop  context.CancelCauseFunc
-}
-
-func (a *simAsker) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error) {
-	job := runner.Job{Key: call.Key, Model: call.Model, Item: call.Key, Request: req}
-	res, err := a.sess.Ask(ctx, a.run, "court", runner.Ask{Job: job}, a.tally)
-	switch {
-	case err != nil:
-		a.stop(err)
-		return nil, err
-	case res == nil:
-		err := fmt.Errorf("%s: %w", call.Key, ErrNotRecorded)
-		a.stop(err)
-		return nil, err
-	case res.Err != "":
-		return nil, fmt.Errorf("%s: %s", call.Model, res.Err)
-	}
-	reply := res.Reply
-	return &reply, nil
 }
 
 func addTally(t *runner.Tally, s runner.Tally) {
