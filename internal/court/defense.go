@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -44,8 +45,10 @@ type Floor struct {
 	DefenseTurn int
 
 	t *Trial
-	// streamShown says the turn was already reported as it streamed.
+	// streamShown says the turn was already reported as it streamed, and shown is the
+	// text it showed.
 	streamShown bool
+	shown       string
 }
 
 // Player plays the defense. Next returns the defense's move, or ErrAwaitingDefense
@@ -87,8 +90,9 @@ func joinSpeakers(ss []Speaker) string {
 // AskModel asks the defense's model (Models.Defense) for the defense's next words,
 // streaming them; a failure of the model restarts the trial like any role's.
 func (f *Floor) AskModel(ctx context.Context) (string, error) {
-	f.streamShown = true
-	return f.t.roleTurn(ctx, Defense, nil)
+	text, err := f.t.roleTurn(ctx, Defense, nil)
+	f.streamShown, f.shown = err == nil, text
+	return text, err
 }
 
 func (t *Trial) floor() *Floor {
@@ -128,10 +132,15 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 	case m.Kind == MoveObject && !strings.HasPrefix(strings.ToLower(text), "objection"):
 		text = "Objection: " + text
 	}
-	if !f.streamShown {
+	n := len(t.cur.turns) + 1
+	switch {
+	case !f.streamShown:
 		turn := t.newTurn(Defense, text)
-		n := len(t.cur.turns) + 1
 		t.event(Event{Kind: EventTurn, Turn: n, Speaker: turn.Speaker, Role: turn.Role, Phase: turn.Phase})
+		t.event(Event{Kind: EventDelta, Turn: n, Text: text})
+	case f.shown != text:
+		// The model's words were cut or relabelled: show the turn as it stands.
+		t.event(Event{Kind: EventReset, Turn: n})
 		t.event(Event{Kind: EventDelta, Turn: n, Text: text})
 	}
 	t.moves = append(t.moves, m)
@@ -183,13 +192,26 @@ func (h *Human) Next(_ context.Context, _ *Floor) (Move, error) {
 type ModelDefense struct{}
 
 // Next implements Player: it asks the model and reads "Objection…" as an objection and
-// "The defense rests." as resting.
+// "The defense rests." as resting. A reply longer than a person may type is cut at the
+// last word boundary within MaxMoveText, as the game's text box would cut it.
 func (ModelDefense) Next(ctx context.Context, f *Floor) (Move, error) {
 	text, err := f.AskModel(ctx)
 	if err != nil {
 		return Move{}, err
 	}
-	return MoveOf(text), nil
+	return MoveOf(cutText(text, MaxMoveText)), nil
+}
+
+// cutText keeps at most n runes of s, ending at a word boundary when there is one.
+func cutText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	if i := strings.LastIndexFunc(string(r), unicode.IsSpace); i > 0 {
+		return strings.TrimSpace(string(r)[:i])
+	}
+	return string(r)
 }
 
 // MoveOf reads a line of defense text as a move: "rest" or a line starting "The defense

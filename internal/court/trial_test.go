@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -563,5 +564,25 @@ func TestRetriedStreamResetsAtOnce(t *testing.T) {
 	}
 	if next := ev.all[half+1]; next.Kind != EventReset {
 		t.Errorf("event after the cut attempt's text = %s; want reset", next.Kind)
+	}
+}
+
+// A model defense that writes more than a person may type is cut, not failed.
+func TestModelDefenseCutToTheLimit(t *testing.T) {
+	long := strings.Repeat("objectionable words ", MaxMoveText/10)
+	d := fakeModels(func(role string, req *llm.Request) (string, bool) {
+		return "Your Honour, " + long, role == "defense"
+	})
+	tr, _ := runTrial(t, d, ModelDefense{}, Settings{})
+	if tr.Transcript().Retries != 0 || !tr.Done() {
+		t.Fatalf("retries %d, done %v; want a trial without failures", tr.Transcript().Retries, tr.Done())
+	}
+	for _, turn := range tr.Transcript().Turns {
+		if turn.Player && utf8.RuneCountInString(turn.Text) > MaxMoveText {
+			t.Errorf("a defense turn of %d characters", utf8.RuneCountInString(turn.Text))
+		}
+	}
+	if got := cutText("abc def", 5); got != "abc" {
+		t.Errorf("cutText = %q", got)
 	}
 }
