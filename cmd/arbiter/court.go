@@ -9,13 +9,21 @@ import (
 func (a *app) courtCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "court",
-		Short: "The LLM Court: case records for the courtroom game and its simulated trials",
+		Short: "The LLM Court: play the defense, simulate trials, generate and check case records",
 		Long: `The LLM Court: a courtroom where LLM agents play the judge, the prosecutor and the
-witnesses and the defense is played by a person or a model.
+witnesses, under a fixed procedure, and the defense is played by a person or a model.
+
+  play       play the defense in the terminal (the browser game is 'arbiter serve', /court)
+  simulate   run cases × seeds as trials with a model or a script for the defense, one
+             transcript per trial for 'arbiter check judge'
+  generate   have a model write a case record from a prior ("theft case"), validated
+  cases      list the bundled and stored cases, export one to a file
+  validate   check case records against the contract
 
 Case records (JSON, or JSONL with one per line) follow ../shared/spec/court.md section 1;
 five cases are bundled (summit-ridge, chateau-trespass, museum-code, dukes-yard,
-haunted-estate).`,
+haunted-estate). --cases takes builtin, a file or folder, stored (every case in the store)
+or stored:ID.`,
 	}
 	cmd.AddCommand(a.courtValidateCmd())
 	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd(), a.courtPlayCmd(), a.courtSimulateCmd())

@@ -80,7 +80,7 @@ func (a *app) rootCmd() *cobra.Command {
 
   seduce   the CoC-Seduce adjudication benchmark: must the Keeper call for a roll?
   check    RPA-Check: a yes/no checklist judged by an LLM over role-play transcripts
-  court    LLM Court case records: validate your own, five bundled
+  court    LLM Court: play the defense, simulate trials, generate case records
   serve    the web UI (runs, reports, recorded replies, the bundled dataset)
 
 Models are named provider/model: openai/gpt-4.1, anthropic/claude-sonnet-4-5,
