@@ -432,18 +432,23 @@ func TestCheckJudgeTakesCourtDescriptions(t *testing.T) {
 // A trial that cannot finish (here the defense model's move is too long to play) makes
 // the command exit 1 naming it; the trial is not written as a result.
 func TestCourtSimulateTrialErrorExits1(t *testing.T) {
+	// A scripted defense that names a witness no case has: the move cannot be played, so
+	// the trials stop (an error of the run, not a restart).
 	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
-		if req.Model == "defense" {
-			return llmtest.Response{Text: strings.Repeat("No. ", court.MaxMoveText)}
-		}
 		return llmtest.Response{Text: courtScript(req)}
 	}})
 	defer srv.Close()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "trials")
+	script := filepath.Join(dir, "moves.txt")
+	if err := os.WriteFile(script, []byte("The defense will show reasonable doubt.\n@Witness_nobody Where were you that night?\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": srv.OpenAIBaseURL()}
-	r := arbiter(t, env, simulateArgs(filepath.Join(dir, "c.db"), out, "--seeds", "1")...)
-	if r.code != 1 || !strings.Contains(r.stderr, "5 of 5 trials could not finish") || !strings.Contains(r.stderr, "defense move 1") {
+	args := []string{"court", "simulate", "-q", "--seeds", "1", "--db", filepath.Join(dir, "c.db"), "--out", out, "--defense-script", script}
+	args = append(args, courtRoleFlags[:8]...)
+	r := arbiter(t, env, args...)
+	if r.code != 1 || !strings.Contains(r.stderr, "5 of 5 trials could not finish") || !strings.Contains(r.stderr, "defense move 2") {
 		t.Errorf("exit %d, stderr %q; want 1 naming the trials and the move", r.code, r.stderr)
 	}
 	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 0 {
