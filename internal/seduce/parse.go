@@ -31,6 +31,11 @@ type Parsed struct {
 	How string
 	// Reason is the reply's own "reason" field, when it gave one.
 	Reason string
+	// Rule names what decided: one of the Rule constants.
+	Rule string
+	// Span is the text the deciding rule read (for a contradiction, the two rulings
+	// that disagree, joined by " | "), cut to maxSpan bytes.
+	Span string
 }
 
 // String reads "roll Climb (json)".
