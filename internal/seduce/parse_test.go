@@ -124,7 +124,7 @@ func TestParseReply(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ParseReply(tt.text, tax)
-			got.Reason = ""
+			got.Reason, got.Rule, got.Span = "", "", ""
 			if got != tt.want {
 				t.Errorf("ParseReply(%q) = %v; want %v", tt.text, got, tt.want)
 			}
