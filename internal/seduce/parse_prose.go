@@ -135,7 +135,7 @@ var (
 	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
 		"percentiles": true, "dice": true}
 
-	clauseEnd  = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|,\s*yet\s+|\s+[-–—]+\s+|\s+however,?\s+|\|`)
+	clauseEnd = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|,\s*yet\s+|\s+[-–—]+\s+|\s+however,?\s+|\|`)
 	// contrast is a clause end that sets what comes before against what follows.
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
@@ -148,7 +148,7 @@ var (
 	intent      = regexp.MustCompile(`^\s*(?:if|should)\s+(?:you|he|she|they|we|the\s+(?:player|investigator|character|pc))\s+(?:(?:still|really|truly|do|does|actually)\s+)?(?:wants?|wish(?:es)?|intends?|chooses?|decides?|tries|try|insists?|plans?|means?|goes|go|attempts?|opts?|elects?)\b`)
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
-	partWords = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
+	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
 	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
