@@ -137,17 +137,37 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[seduce
 
 func (a *app) seduceParseCmd() *cobra.Command {
 	var f seduceFlags
+	var explain bool
+	var lexicons []string
 	cmd := &cobra.Command{
 		Use:   "parse",
 		Short: "Parse replies: stdin JSONL {id, text} to stdout JSONL {id, decision, skill}",
-		Args:  cobra.NoArgs,
+		Long: `Parse replies: stdin JSONL {id, text} to stdout JSONL {id, decision, skill}, same order.
+
+The whole reply is read (spec section 3): JSON anywhere, label lines, prose in English,
+French, German or Spanish; rulings that disagree give "unparsed". --explain adds "rule"
+(json, label, prose, prose:negated, any-part, contradiction, refusal, think-only, empty, …)
+and "span" (the text that rule read) to every line.
+
+Other languages, refusals and "cannot tell" phrases are lexicon files. To add a language
+or phrases, write a JSON file of the same shape as the built-in ones (internal/seduce/lexicon/fr.json):
+  {"language": "it", "roll": ["fai un tiro"], "pass": ["nessun tiro"], "negation": ["non"],
+   "condition": ["se"], "hedge": ["forse"], "correction": ["anzi"], "refusal": ["non posso aiutare"],
+   "undetermined": ["non so dire"], "skills": {"arrampicarsi": "Climb"}}
+and pass it with --lexicon FILE (repeatable); its phrases add to the built-in ones.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tax, err := f.loadTaxonomy()
 			if err != nil {
 				return err
 			}
+			lex, err := seduce.LoadLexicons(lexicons)
+			if err != nil {
+				return usageError{err}
+			}
 			w := bufio.NewWriter(a.stdout)
-			if err := seduce.ParseLines(a.stdin, "stdin", w, tax); err != nil {
+			opt := seduce.ParseOptions{Taxonomy: tax, Lexicon: lex, Explain: explain}
+			if err := seduce.ParseLinesWith(a.stdin, "stdin", w, opt); err != nil {
 				w.Flush()
 				return usageError{err}
 			}
@@ -155,6 +175,8 @@ func (a *app) seduceParseCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&f.taxonomy, "taxonomy", "", "skill taxonomy file (YAML)")
+	cmd.Flags().BoolVar(&explain, "explain", false, `add "rule" and "span" (what decided, and the text it read) to every line`)
+	cmd.Flags().StringArrayVar(&lexicons, "lexicon", nil, "extra lexicon file (JSON, same shape as the built-in ones; repeatable)")
 	return cmd
 }
 

@@ -297,9 +297,9 @@ func cueSpans(body string, cues []cue) string {
 	return strings.Join(parts, " | ")
 }
 
-// cutSpan trims s and cuts it to maxSpan bytes at a rune boundary.
+// cutSpan trims s of spaces and markdown and cuts it to maxSpan bytes at a rune boundary.
 func cutSpan(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.Trim(s, " \t\r\n*#`_>|")
 	if len(s) <= maxSpan {
 		return s
 	}

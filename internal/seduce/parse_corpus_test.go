@@ -57,6 +57,14 @@ func readCorpus(t *testing.T) []corpusReply {
 	return out
 }
 
+func readCorpusTexts(t *testing.T) []string {
+	var out []string
+	for _, r := range readCorpus(t) {
+		out = append(out, r.Text)
+	}
+	return out
+}
+
 // corpusRight says whether got is the label: the same decision and, when the label
 // names a skill and got names one, the same skill.
 func corpusRight(r corpusReply, got Parsed) bool {

@@ -12,15 +12,30 @@ import (
 )
 
 // ParsedLine is one output line of `arbiter seduce parse`: Skill is null when the reply
-// named none.
+// named none. Rule and Span, the rule that decided and the text it read, are written
+// only when explaining.
 type ParsedLine struct {
 	ID       string   `json:"id"`
 	Decision Decision `json:"decision"`
 	Skill    *string  `json:"skill"`
+	Rule     string   `json:"rule,omitempty"`
+	Span     *string  `json:"span,omitempty"`
+}
+
+// ParseOptions are how `arbiter seduce parse` reads replies.
+type ParseOptions struct {
+	Taxonomy *Taxonomy // nil: DefaultTaxonomy
+	Lexicon  *Lexicon  // nil: DefaultLexicon
+	// Explain adds to each line the rule that decided and the span of text it read.
+	Explain bool
 }
 
 // ParseLine parses one input line {"id": …, "text": …}.
 func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
+	return parseLine(line, ParseOptions{Taxonomy: tax})
+}
+
+func parseLine(line []byte, opt ParseOptions) (ParsedLine, error) {
 	var in struct {
 		ID   *json.RawMessage `json:"id"`
 		Text *string          `json:"text"`
@@ -42,8 +57,12 @@ func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
 	if in.Text == nil {
 		return ParsedLine{}, fmt.Errorf("text: missing")
 	}
-	p := ParseReply(*in.Text, tax)
+	p := ParseReplyWith(*in.Text, opt.Taxonomy, opt.Lexicon)
 	out := ParsedLine{ID: id, Decision: p.Decision}
+	if opt.Explain {
+		span := p.Span
+		out.Rule, out.Span = p.Rule, &span
+	}
 	if p.Skill != "" {
 		skill := p.Skill
 		out.Skill = &skill
@@ -56,8 +75,17 @@ func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
 // order. Blank lines are skipped. It stops at the first bad line with an error naming
 // name and the line number; lines before it have been written.
 func ParseLines(r io.Reader, name string, w io.Writer, tax *Taxonomy) error {
-	if tax == nil {
-		tax = DefaultTaxonomy()
+	return ParseLinesWith(r, name, w, ParseOptions{Taxonomy: tax})
+}
+
+// ParseLinesWith is ParseLines with a lexicon and, when explaining, the rule and span
+// of each ruling.
+func ParseLinesWith(r io.Reader, name string, w io.Writer, opt ParseOptions) error {
+	if opt.Taxonomy == nil {
+		opt.Taxonomy = DefaultTaxonomy()
+	}
+	if opt.Lexicon == nil {
+		opt.Lexicon = DefaultLexicon()
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -69,7 +97,7 @@ func ParseLines(r io.Reader, name string, w io.Writer, tax *Taxonomy) error {
 		if len(trimmed) == 0 {
 			continue
 		}
-		out, perr := ParseLine(trimmed, tax)
+		out, perr := parseLine(trimmed, opt)
 		if perr != nil {
 			return fmt.Errorf("%s:%d: %w", name, l.N, perr)
 		}

@@ -46,6 +46,11 @@ type Lexicon struct {
 	undetermined []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
+	// anchors are the distinct longest words of the roll and pass phrases, and
+	// anchorOf a phrase's: a clause without a phrase's anchor cannot hold the phrase, so
+	// one look for each anchor spares looking for every phrase.
+	anchors  []string
+	anchorOf map[string]int
 }
 
 type lexiconFile struct {
@@ -105,6 +110,11 @@ func (l *Lexicon) clone() *Lexicon {
 	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.skills} {
 		*s = slices.Clone(*s)
 	}
+	c.anchors = slices.Clone(l.anchors)
+	c.anchorOf = make(map[string]int, len(l.anchorOf))
+	for k, v := range l.anchorOf {
+		c.anchorOf[k] = v
+	}
 	c.skillOf = make(map[string]string, len(l.skillOf))
 	for k, v := range l.skillOf {
 		c.skillOf[k] = v
@@ -150,6 +160,24 @@ func (l *Lexicon) add(data []byte, name string) error {
 			l.skills = append(l.skills, k)
 		}
 		l.skillOf[k] = strings.TrimSpace(v)
+	}
+	l.anchorOf = map[string]int{}
+	l.anchors = nil
+	index := map[string]int{}
+	for _, p := range append(slices.Clone(l.roll), l.pass...) {
+		a := ""
+		for _, w := range strings.Fields(p) {
+			if len(w) > len(a) {
+				a = w
+			}
+		}
+		i, ok := index[a]
+		if !ok {
+			i = len(l.anchors)
+			index[a] = i
+			l.anchors = append(l.anchors, a)
+		}
+		l.anchorOf[p] = i
 	}
 	// Longer phrases first, so "armes à feu" wins over a shorter name inside it.
 	slices.SortStableFunc(l.skills, func(a, b string) int { return len(b) - len(a) })
@@ -244,8 +272,18 @@ func (l *Lexicon) lexSkill(s, orig string, from int, tax *Taxonomy) string {
 
 // lexCues adds the rulings the lexicon's phrases find in one clause (folded, and the
 // reply's own spelling in orig) to t. at is the clause's offset in the reply.
-func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTally, part bool) {
+func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTally, part func() bool) {
 	if len(l.roll) == 0 && len(l.pass) == 0 {
+		return
+	}
+	present := make([]bool, len(l.anchors))
+	anyPresent := false
+	for i, a := range l.anchors {
+		if strings.Contains(clause, a) {
+			present[i], anyPresent = true, true
+		}
+	}
+	if !anyPresent {
 		return
 	}
 	if i, _ := anyPhrase(clause, l.hedge); i >= 0 {
@@ -258,7 +296,10 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	masked := []byte(clause)
 	snapshot, dirty := clause, false
 	add := func(d Decision, from, to int, negated bool) {
-		c := cue{decision: d, from: at + from, to: at + to, negated: negated, part: part}
+		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
+		if d == DecisionPass {
+			c.part = part()
+		}
 		if !t.matters(c) && !t.mattersWithSkill(c) {
 			return
 		}
@@ -272,6 +313,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	}
 	search := func(phrases []string, d Decision) {
 		for _, p := range phrases {
+			if !present[l.anchorOf[p]] {
+				continue
+			}
 			if dirty {
 				snapshot, dirty = string(masked), false
 			}

@@ -135,6 +135,7 @@ var (
 	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
 		"percentiles": true, "dice": true}
 
+	// clauseEnd is what ends a clause; clauseEnds finds its matches without it.
 	clauseEnd = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|,\s*yet\s+|\s+[-–—]+\s+|\s+however,?\s+|\|`)
 	// contrast is a clause end that sets what comes before against what follows.
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
@@ -310,7 +311,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	lower := foldLower(text)
 	var t cueTally
 	start := 0
-	for _, loc := range append(clauseEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
+	for _, loc := range append(clauseEnds(lower), []int{len(lower), len(lower)}) {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?")
@@ -329,7 +330,14 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		if nl := strings.LastIndexByte(lower[lo:at], '\n'); nl >= 0 {
 			lo += nl
 		}
-		part := partWords.MatchString(lower[lo:loc[0]])
+		// Whether the clause is about a part is asked only of a clause that rules.
+		partWindow, known, isPart := lower[lo:loc[0]], false, false
+		part := func() bool {
+			if !known {
+				known, isPart = true, partWords.MatchString(partWindow)
+			}
+			return isPart
+		}
 		if clauseCues(clause, origClause, at, part, tax, &t); t.settled() {
 			break
 		}
@@ -344,7 +352,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
-func clauseCues(clause, orig string, at int, part bool, tax *Taxonomy, t *cueTally) {
+func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t *cueTally) {
 	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
 		return // "this could be an automatic success or a roll" rules neither way
 	}
@@ -374,7 +382,10 @@ func clauseCues(clause, orig string, at int, part bool, tax *Taxonomy, t *cueTal
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 					c.negated = true
 				}
-				c.from, c.to, c.part = at+m[0], at+m[1], part
+				c.from, c.to = at+m[0], at+m[1]
+				if c.decision == DecisionPass {
+					c.part = part()
+				}
 				if !t.matters(c) && !(c.skill != "" && t.mattersWithSkill(c)) {
 					continue
 				}
@@ -656,4 +667,98 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// clauseEnds is clauseEnd.FindAllStringIndex(s, -1), scanned by hand: the regular
+// expression engine spent a third of a long reply's time here. TestClauseEnds holds the
+// two to the same answers.
+func clauseEnds(s string) [][]int {
+	var out [][]int
+	spaces := func(i int) int { // the end of the run of \s from i
+		for i < len(s) && isRESpace(s[i]) {
+			i++
+		}
+		return i
+	}
+	word := func(i int, w string) int { // the end of w and one or more spaces at i, or -1
+		if !strings.HasPrefix(s[i:], w) {
+			return -1
+		}
+		if j := spaces(i + len(w)); j > i+len(w) {
+			return j
+		}
+		return -1
+	}
+	for i := 0; i < len(s); {
+		end := -1
+		switch c := s[i]; {
+		case c == '.' || c == '!' || c == '?' || c == ';' || c == ':':
+			j := i
+			for j < len(s) && strings.IndexByte(".!?;:", s[j]) >= 0 {
+				j++
+			}
+			if k := spaces(j); j == len(s) || k > j {
+				end = k
+			}
+		case c == '\n':
+			end = i + 1
+			for end < len(s) && s[end] == '\n' {
+				end++
+			}
+		case c == '|':
+			end = i + 1
+		case c == ',':
+			if j := spaces(i + 1); j > i+1 {
+				end = word(j, "but")
+			}
+			if end < 0 {
+				end = word(spaces(i+1), "yet")
+			}
+		}
+		if end < 0 && isRESpace(s[i]) {
+			j := spaces(i)
+			if end = word(j, "but"); end < 0 {
+				if k := dashes(s, j); k > j {
+					if m := spaces(k); m > k {
+						end = m
+					}
+				}
+			}
+			if end < 0 && strings.HasPrefix(s[j:], "however") {
+				k := j + len("however")
+				if k < len(s) && s[k] == ',' {
+					if m := spaces(k + 1); m > k+1 {
+						end = m
+					}
+				}
+				if end < 0 {
+					if m := spaces(k); m > k {
+						end = m
+					}
+				}
+			}
+		}
+		if end < 0 {
+			i++
+			continue
+		}
+		out = append(out, []int{i, end})
+		i = end
+	}
+	return out
+}
+
+// dashes is the end of the run of -, – and — at i.
+func dashes(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == '-':
+			i++
+		case strings.HasPrefix(s[i:], "–"), strings.HasPrefix(s[i:], "—"):
+			i += len("–")
+		default:
+			return i
+		}
+	}
+	return i
 }

@@ -123,3 +123,33 @@ func TestRuleEmpty(t *testing.T) {
 		{"blank", " \n\t ", DecisionUnparsed, ""},
 	})
 }
+
+// TestClauseEnds holds the hand-written clause scanner to the regular expression it
+// stands for.
+func TestClauseEnds(t *testing.T) {
+	texts := []string{
+		"Make a roll. No roll is needed; really!  yes: no\n\nbut, but then",
+		"a but b, but c ,yet d, yet e,  yet f yet g",
+		"x - y -- z — w – v -y x-  z",
+		"a however b however, c however,d however",
+		"| a | b |\n|---|---|",
+		"end.", "end. ", "a:b", "...", ".\n.", "a \t but\tb", "a  -\n b", "however", " however ",
+	}
+	for _, c := range readCorpusTexts(t) {
+		texts = append(texts, asciiLower(c))
+	}
+	for _, s := range texts {
+		want := clauseEnd.FindAllStringIndex(s, -1)
+		got := clauseEnds(s)
+		if len(got) != len(want) {
+			t.Errorf("clauseEnds(%q) = %v; want %v", s, got, want)
+			continue
+		}
+		for i := range got {
+			if got[i][0] != want[i][0] || got[i][1] != want[i][1] {
+				t.Errorf("clauseEnds(%q) = %v; want %v", s, got, want)
+				break
+			}
+		}
+	}
+}
