@@ -113,7 +113,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if body == "" {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleThinkOnly, Span: cutSpan(strings.TrimSpace(text))}
 	}
-	if loc := templateEcho.FindStringIndex(body); loc != nil {
+	if loc := findEcho(body); loc != nil {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEcho, Span: cutSpan(body[loc[0]:loc[1]])}
 	}
 	var votes []vote
@@ -299,7 +299,7 @@ func cueSpans(body string, cues []cue) string {
 
 // cutSpan trims s of spaces and markdown and cuts it to maxSpan bytes at a rune boundary.
 func cutSpan(s string) string {
-	s = strings.Trim(s, " \t\r\n*#`_>|")
+	s = strings.TrimLeft(strings.Trim(s, " \t\r\n*#`_|"), "> ")
 	if len(s) <= maxSpan {
 		return s
 	}
@@ -313,6 +313,15 @@ func cutSpan(s string) string {
 func hasPhrase(s string, phrases []string) bool {
 	at, _ := anyPhrase(s, phrases)
 	return at >= 0
+}
+
+// findEcho finds the answer template in body, looking with the regular expression only
+// where one of its literal parts occurs.
+func findEcho(body string) []int {
+	if !strings.Contains(body, "automatic_success") && !strings.Contains(body, "<skill") {
+		return nil
+	}
+	return templateEcho.FindStringIndex(body)
 }
 
 var (
@@ -332,6 +341,9 @@ var (
 )
 
 func stripReasoning(text string) string {
+	if !strings.Contains(text, "<") {
+		return text // every tag the patterns look for has one
+	}
 	text = reasoningBlock.ReplaceAllString(text, "")
 	text = reasoningTail.ReplaceAllString(text, "")
 	return reasoningOpen.ReplaceAllString(text, "")

@@ -383,9 +383,8 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 					c.negated = true
 				}
 				c.from, c.to = at+m[0], at+m[1]
-				if c.decision == DecisionPass {
-					c.part = part()
-				}
+				// Whether a pass is about one part matters only while every pass so far is.
+				c.part = c.decision == DecisionPass && t.hasPass && t.allPassPart
 				if !t.matters(c) && !(c.skill != "" && t.mattersWithSkill(c)) {
 					continue
 				}
@@ -407,6 +406,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				if open == 1 {
 					t.conditional = true // "should the branch bear his weight, he needs no roll"
 					continue
+				}
+				if c.decision == DecisionPass && (!t.hasPass || t.allPassPart) {
+					c.part = part()
 				}
 				if t.add(c); t.settled() {
 					return
