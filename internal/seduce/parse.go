@@ -782,6 +782,33 @@ var (
 	bareKey = regexp.MustCompile(`^\s*(?:#+\s*|>\s*)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*:?\s*$`)
 )
 
+// tableCells splits a markdown table row into its trimmed cells, or returns nil.
+func tableCells(line string) []string {
+	t := strings.TrimSpace(line)
+	if len(t) < 2 || t[0] != '|' || t[len(t)-1] != '|' {
+		return nil
+	}
+	cells := strings.Split(t[1:len(t)-1], "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+// isTableRule reports whether line is the |---|:--:| rule under a table's header.
+func isTableRule(line string) bool {
+	cells := tableCells(line)
+	if cells == nil {
+		return false
+	}
+	for _, c := range cells {
+		if c == "" || strings.Trim(c, "-: ") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // labelPairs finds the "Key: value" pairs of text, with where each stands.
 func labelPairs(text string) []labelPair {
 	var out []labelPair
@@ -798,13 +825,39 @@ func labelPairs(text string) []labelPair {
 		lines = append(lines, line{text[at : at+end], at, at + end})
 		at += end + 1
 	}
+	var header []string // a table's column keys, when its header row names them
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if !strings.ContainsAny(l.text, ":=|#") && !strings.Contains(l.text, "**") {
+			header = nil
 			continue
 		}
 		clean := lineDecor.ReplaceAllString(l.text, "")
 		span := [2]int{l.from, l.to}
+		if cells := tableCells(clean); cells != nil {
+			if i+1 < len(lines) && isTableRule(lines[i+1].text) {
+				header = nil
+				for _, c := range cells {
+					if classifyKey(c) != keyOther {
+						header = cells
+					}
+				}
+				if header != nil {
+					i++ // the rule under the header
+					continue
+				}
+			}
+			if header != nil && len(cells) == len(header) {
+				for k, c := range cells {
+					if classifyKey(header[k]) != keyOther {
+						out = append(out, labelPair{header[k], c, span, false})
+					}
+				}
+				continue
+			}
+		} else {
+			header = nil
+		}
 		if m := tableRow.FindStringSubmatch(clean); m != nil {
 			if classifyKey(m[1]) != keyOther {
 				out = append(out, labelPair{m[1], m[2], span, false})
