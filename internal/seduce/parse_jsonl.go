@@ -20,6 +20,8 @@ type ParsedLine struct {
 	Skill    *string  `json:"skill"`
 	Rule     string   `json:"rule,omitempty"`
 	Span     *string  `json:"span,omitempty"`
+	// ParsedBy is "model" for a ruling a model read after the rules left it unparsed.
+	ParsedBy string `json:"parsed_by,omitempty"`
 }
 
 // ParseOptions are how `arbiter seduce parse` reads replies.
@@ -28,6 +30,10 @@ type ParseOptions struct {
 	Lexicon  *Lexicon  // nil: DefaultLexicon
 	// Explain adds to each line the rule that decided and the span of text it read.
 	Explain bool
+	// Second, when set, may replace the unparsed rulings of all the lines at once (a
+	// model's reading, see ModelParse): the whole input is then read before any line is
+	// written, and a bad line writes nothing.
+	Second func(texts []string, parsed []Parsed) error
 }
 
 // ParseLine parses one input line {"id": …, "text": …}.
@@ -36,6 +42,32 @@ func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
 }
 
 func parseLine(line []byte, opt ParseOptions) (ParsedLine, error) {
+	id, text, err := readLine(line)
+	if err != nil {
+		return ParsedLine{}, err
+	}
+	return lineOf(id, ParseReplyWith(text, opt.Taxonomy, opt.Lexicon), opt), nil
+}
+
+// lineOf is the output line for a reply's ruling.
+func lineOf(id string, p Parsed, opt ParseOptions) ParsedLine {
+	out := ParsedLine{ID: id, Decision: p.Decision}
+	if opt.Explain {
+		span := p.Span
+		out.Rule, out.Span = p.Rule, &span
+	}
+	if p.How == HowModel {
+		out.ParsedBy = "model"
+	}
+	if p.Skill != "" {
+		skill := p.Skill
+		out.Skill = &skill
+	}
+	return out
+}
+
+// readLine reads the id and text of one input line.
+func readLine(line []byte) (id, text string, err error) {
 	var in struct {
 		ID   *json.RawMessage `json:"id"`
 		Text *string          `json:"text"`
@@ -43,31 +75,20 @@ func parseLine(line []byte, opt ParseOptions) (ParsedLine, error) {
 	if err := json.Unmarshal(line, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return ParsedLine{}, fmt.Errorf("%s: want a string", te.Field)
+			return "", "", fmt.Errorf("%s: want a string", te.Field)
 		}
-		return ParsedLine{}, fmt.Errorf("json: not a JSON object: %s", jsonProblem(err))
+		return "", "", fmt.Errorf("json: not a JSON object: %s", jsonProblem(err))
 	}
 	if in.ID == nil {
-		return ParsedLine{}, fmt.Errorf("id: missing")
+		return "", "", fmt.Errorf("id: missing")
 	}
-	var id string
 	if err := json.Unmarshal(*in.ID, &id); err != nil {
-		return ParsedLine{}, fmt.Errorf("id: want a string, got %s", describeJSON(*in.ID))
+		return "", "", fmt.Errorf("id: want a string, got %s", describeJSON(*in.ID))
 	}
 	if in.Text == nil {
-		return ParsedLine{}, fmt.Errorf("text: missing")
+		return "", "", fmt.Errorf("text: missing")
 	}
-	p := ParseReplyWith(*in.Text, opt.Taxonomy, opt.Lexicon)
-	out := ParsedLine{ID: id, Decision: p.Decision}
-	if opt.Explain {
-		span := p.Span
-		out.Rule, out.Span = p.Rule, &span
-	}
-	if p.Skill != "" {
-		skill := p.Skill
-		out.Skill = &skill
-	}
-	return out, nil
+	return id, *in.Text, nil
 }
 
 // ParseLines is `arbiter seduce parse`: it reads {"id": …, "text": …} lines from r and
@@ -89,6 +110,9 @@ func ParseLinesWith(r io.Reader, name string, w io.Writer, opt ParseOptions) err
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
+	if opt.Second != nil {
+		return parseAll(r, name, enc, opt)
+	}
 	for l, err := range input.Lines(context.Background(), r, name) {
 		if err != nil {
 			return err
@@ -103,6 +127,37 @@ func ParseLinesWith(r io.Reader, name string, w io.Writer, opt ParseOptions) err
 		}
 		if werr := enc.Encode(out); werr != nil {
 			return fmt.Errorf("parse %s:%d: write: %w", name, l.N, werr)
+		}
+	}
+	return nil
+}
+
+// parseAll reads every line, lets opt.Second read again what the rules left unparsed,
+// then writes every line.
+func parseAll(r io.Reader, name string, enc *json.Encoder, opt ParseOptions) error {
+	var ids, texts []string
+	var parsed []Parsed
+	for l, err := range input.Lines(context.Background(), r, name) {
+		if err != nil {
+			return err
+		}
+		trimmed := bytes.TrimSpace(l.Text)
+		if len(trimmed) == 0 {
+			continue
+		}
+		id, text, err := readLine(trimmed)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, l.N, err)
+		}
+		ids, texts = append(ids, id), append(texts, text)
+		parsed = append(parsed, ParseReplyWith(text, opt.Taxonomy, opt.Lexicon))
+	}
+	if err := opt.Second(texts, parsed); err != nil {
+		return err
+	}
+	for i, id := range ids {
+		if err := enc.Encode(lineOf(id, parsed[i], opt)); err != nil {
+			return fmt.Errorf("parse %s: write: %w", name, err)
 		}
 	}
 	return nil
