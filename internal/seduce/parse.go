@@ -362,20 +362,6 @@ func (r *ruling) vote(d Decision) { r.votes = append(r.votes, d) }
 
 func (r *ruling) found() bool { return len(r.votes) > 0 || r.bad }
 
-func (r *ruling) parsed(how string) Parsed {
-	p := Parsed{Decision: DecisionUnparsed, How: how, Skill: r.skill, Reason: r.reason}
-	if r.bad || len(r.votes) == 0 {
-		return p
-	}
-	for _, v := range r.votes[1:] {
-		if v != r.votes[0] {
-			return p
-		}
-	}
-	p.Decision = r.votes[0]
-	return p
-}
-
 // keyKind classifies a JSON or "Key: value" key.
 type keyKind int
 

@@ -229,13 +229,13 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 // cue, the first skill each names, and whether every pass cue rules on one part of the
 // action only. It lets the search skip cues that cannot change the outcome.
 type cueTally struct {
-	n                   int
-	hasRoll, hasPass    bool
-	rollCue, passCue    cue
-	rollSkill           string
-	passSkill           string
-	allPassPart         bool
-	conditional, hedged bool // a cue was set aside as open on a condition
+	n                int
+	hasRoll, hasPass bool
+	rollCue, passCue cue
+	rollSkill        string
+	passSkill        string
+	allPassPart      bool
+	conditional      bool // a cue was set aside as open on a condition
 }
 
 func (t *cueTally) add(c cue) {
