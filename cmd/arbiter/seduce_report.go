@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/input"
+	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 )
 
@@ -137,17 +138,66 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[seduce
 
 func (a *app) seduceParseCmd() *cobra.Command {
 	var f seduceFlags
+	var explain bool
+	var lexicons []string
+	var parseModel, db, baseURL string
 	cmd := &cobra.Command{
 		Use:   "parse",
 		Short: "Parse replies: stdin JSONL {id, text} to stdout JSONL {id, decision, skill}",
-		Args:  cobra.NoArgs,
+		Long: `Parse replies: stdin JSONL {id, text} to stdout JSONL {id, decision, skill}, same order.
+
+The whole reply is read (spec section 3): JSON anywhere, label lines, prose in English,
+French, German or Spanish; rulings that disagree give "unparsed". --explain adds "rule"
+(json, label, prose, prose:negated, any-part, contradiction, refusal, think-only, empty, …)
+and "span" (the text that rule read) to every line.
+
+Other languages, refusals and "cannot tell" phrases are lexicon files. To add a language
+or phrases, write a JSON file of the same shape as the built-in ones (internal/seduce/lexicon/fr.json):
+  {"language": "it", "roll": ["fai un tiro"], "pass": ["nessun tiro"], "negation": ["non"],
+   "condition": ["se"], "hedge": ["forse"], "correction": ["anzi"], "refusal": ["non posso aiutare"],
+   "undetermined": ["non so dire"], "skills": {"arrampicarsi": "Climb"}}
+and pass it with --lexicon FILE (repeatable); its phrases add to the built-in ones.
+
+--parse-model provider/model asks that model to read only the replies the rules left
+unparsed (under a JSON schema, stored in --db like any request, so a rerun sends
+nothing); its rulings carry "parsed_by": "model", and a summary on stderr counts them.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tax, err := f.loadTaxonomy()
 			if err != nil {
 				return err
 			}
+			lex, err := seduce.LoadLexicons(lexicons)
+			if err != nil {
+				return usageError{err}
+			}
 			w := bufio.NewWriter(a.stdout)
-			if err := seduce.ParseLines(a.stdin, "stdin", w, tax); err != nil {
+			opt := seduce.ParseOptions{Taxonomy: tax, Lexicon: lex, Explain: explain}
+			var secondErr error
+			if parseModel != "" {
+				retry := llm.DefaultRetry()
+				rf := runFlags{models: []string{parseModel}, db: db, baseURL: baseURL, concurrency: 8,
+					retries: retry.MaxAttempts - 1, timeout: retry.Timeout, replicates: 1}
+				sess, ms, done, err := a.session(cmd.Context(), &rf, nil)
+				if err != nil {
+					return err
+				}
+				defer done()
+				opt.Second = func(texts []string, parsed []seduce.Parsed) error {
+					sum, err := seduce.ModelParse(cmd.Context(), sess, ms.Names[0], texts, parsed, tax)
+					if err != nil {
+						secondErr = err
+						return err
+					}
+					fmt.Fprintf(a.stderr, "seduce parse: %d of %d replies unparsed by the rules; %d asked of %s (%d sent now, %d already stored), %d ruled by it (marked \"parsed_by\": \"model\")\n",
+						sum.Unparsed, len(texts), sum.Sent, ms.Names[0], sum.Tally.Asked, sum.Tally.Resumed+sum.Tally.Cached, sum.Ruled)
+					return nil
+				}
+			}
+			if err := seduce.ParseLinesWith(a.stdin, "stdin", w, opt); err != nil {
+				if secondErr != nil {
+					return secondErr
+				}
 				w.Flush()
 				return usageError{err}
 			}
@@ -155,6 +205,11 @@ func (a *app) seduceParseCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&f.taxonomy, "taxonomy", "", "skill taxonomy file (YAML)")
+	cmd.Flags().BoolVar(&explain, "explain", false, `add "rule" and "span" (what decided, and the text it read) to every line`)
+	cmd.Flags().StringArrayVar(&lexicons, "lexicon", nil, "extra lexicon file (JSON, same shape as the built-in ones; repeatable)")
+	cmd.Flags().StringVar(&parseModel, "parse-model", "", "a model (provider/model) to read the replies the rules leave unparsed")
+	cmd.Flags().StringVar(&db, "db", "", "results store for --parse-model's requests (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "endpoint for --parse-model (an OpenAI-compatible or stand-in server)")
 	return cmd
 }
 

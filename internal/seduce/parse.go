@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
@@ -31,6 +32,11 @@ type Parsed struct {
 	How string
 	// Reason is the reply's own "reason" field, when it gave one.
 	Reason string
+	// Rule names what decided: one of the Rule constants.
+	Rule string
+	// Span is the text the deciding rule read (for a contradiction, the two rulings
+	// that disagree, joined by " | "), cut to maxSpan bytes.
+	Span string
 }
 
 // String reads "roll Climb (json)".
@@ -46,48 +52,285 @@ func (p Parsed) String() string {
 // refused whatever the text says.
 func FromReply(r *llm.Reply, tax *Taxonomy) Parsed {
 	if r == nil {
-		return Parsed{Decision: DecisionUnparsed, How: HowNone}
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEmpty}
 	}
 	if r.Finish == llm.FinishRefusal || r.Finish == llm.FinishContentFilter {
-		return Parsed{Decision: DecisionRefused, How: HowRefusal}
+		return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(r.Refusal)}
 	}
 	if strings.TrimSpace(r.Text) == "" && strings.TrimSpace(r.Refusal) != "" {
-		return Parsed{Decision: DecisionRefused, How: HowRefusal}
+		return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(r.Refusal)}
 	}
 	return ParseReply(r.Text, tax)
 }
 
-// ParseReply reads the ruling in a model's reply (spec section 3). It tries, in order,
-// the requested JSON object, "Decision:" lines, and plain prose; the first format the
-// reply uses decides, so a JSON answer is not second-guessed by the prose around it.
-// Reasoning blocks (<think>, <thinking>, <reasoning>) are skipped. A reply with no
-// ruling but a refusal is refused; anything unclear or self-contradictory is unparsed.
-// A nil tax means DefaultTaxonomy.
+// The rules that decide a reply, recorded in Parsed.Rule.
+const (
+	RuleJSON          = "json"          // the JSON object(s) of the reply, all agreeing
+	RuleLabel         = "label"         // "Decision: …" / "Roll: yes" lines, a table or headers
+	RuleProse         = "prose"         // a plain-language ruling
+	RuleProseNegated  = "prose:negated" // a plain-language ruling read through a negation
+	RuleAnyPart       = "any-part"      // a roll for one part of the action, none for another
+	RuleContradiction = "contradiction" // two rulings of the reply disagree
+	RuleUnreadable    = "unreadable"    // a decision field whose value says neither ruling
+	RuleConditional   = "conditional"   // the only ruling is left open on a condition
+	RuleTruncated     = "truncated"     // the reply stops inside its JSON answer
+	RuleEcho          = "echo"          // the reply repeats the answer template
+	RuleRefusal       = "refusal"       // the model declined
+	RuleUndetermined  = "undetermined"  // the reply says the ruling cannot be told
+	RuleThinkOnly     = "think-only"    // nothing but a reasoning block
+	RuleEmpty         = "empty"         // no text at all
+	RuleNone          = "none"          // no ruling found
+)
+
+// maxSpan bounds Parsed.Span.
+const maxSpan = 240
+
+// ParseReply reads the ruling in a model's reply (spec section 3) with the built-in
+// lexicons; see ParseReplyWith.
 func ParseReply(text string, tax *Taxonomy) Parsed {
+	return ParseReplyWith(text, tax, nil)
+}
+
+// ParseReplyWith reads the whole reply, reasoning blocks (<think>, <thinking>,
+// <reasoning>) set aside: every JSON object, every label line ("Decision: roll",
+// "Roll: yes", a markdown table or headers) and every prose ruling, in English or in a
+// language of lex. All of them agreeing give the ruling; a roll for one part of the
+// action and none for another is a roll; any other disagreement is unparsed. A reply
+// with no ruling but a refusal is refused; one that says the ruling cannot be told,
+// leaves it open on a condition, echoes the template or stops mid-answer is unparsed.
+// A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon.
+func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if tax == nil {
 		tax = DefaultTaxonomy()
 	}
-	text = strings.TrimSpace(stripReasoning(text))
-	if text == "" {
-		return Parsed{Decision: DecisionUnparsed, How: HowNone}
+	if lex == nil {
+		lex = DefaultLexicon()
 	}
-	if p, ok := parseJSONReply(text, tax); ok {
-		return p
+	if strings.TrimSpace(text) == "" {
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEmpty}
 	}
-	if p, ok := parseLooseJSON(text, tax); ok {
-		return p
+	body := strings.TrimSpace(stripReasoning(text))
+	if body == "" {
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleThinkOnly, Span: cutSpan(strings.TrimSpace(text))}
 	}
-	if p, ok := parseLines(text, tax); ok {
-		return p
+	if loc := findEcho(body); loc != nil {
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEcho, Span: cutSpan(body[loc[0]:loc[1]])}
 	}
-	if p, ok := parseProse(text, tax); ok {
-		return p
+	var votes []vote
+	var unreadable *vote
+	blank := []byte(body)
+	blankSpan := func(from, to int) {
+		copy(blank[from:to], blankOut(body[from:to]))
+		blank[from] = '\n' // what stood either side is not one clause
 	}
-	if isRefusal(text) {
-		return Parsed{Decision: DecisionRefused, How: HowRefusal}
+
+	objs := findObjects(body, tax)
+	found := false
+	for _, o := range objs {
+		blankSpan(o.from, o.to)
+		found = found || o.r.found()
 	}
-	return Parsed{Decision: DecisionUnparsed, How: HowNone}
+	if !found {
+		if lo, ok := parseLooseJSON(body, tax); ok {
+			if lo.truncated {
+				return Parsed{Decision: DecisionUnparsed, How: HowJSON, Rule: RuleTruncated, Skill: lo.r.skill, Span: cutSpan(body[lo.from:lo.to])}
+			}
+			blankSpan(lo.from, lo.to)
+			objs = append(objs, lo)
+		}
+	}
+	for _, o := range objs {
+		v := vote{skill: o.r.skill, rule: RuleJSON, how: HowJSON, from: o.from, to: o.to}
+		if o.r.bad && unreadable == nil {
+			u := v
+			unreadable = &u
+		}
+		for _, d := range o.r.votes {
+			v.d = d
+			votes = append(votes, v)
+		}
+		// A decision whose own reason rules the other way contradicts itself.
+		if o.r.reason != "" && len(o.r.votes) > 0 {
+			if rt := proseTally(o.r.reason, tax, lex); rt.n > 0 {
+				if d, skill, _, _ := rt.outcome(false); d == DecisionRoll || d == DecisionPass {
+					votes = append(votes, vote{d: d, skill: skill, rule: RuleJSON, how: HowJSON, from: o.from, to: o.to})
+				}
+			}
+		}
+	}
+
+	lr, lspans := parseLines(string(blank), tax)
+	if lr.found() {
+		v := vote{skill: lr.skill, rule: RuleLabel, how: HowLines, from: lspans[0][0], to: lspans[0][1]}
+		if lr.bad && unreadable == nil {
+			u := v
+			unreadable = &u
+		}
+		for _, d := range lr.votes {
+			v.d = d
+			votes = append(votes, v)
+		}
+	}
+	for _, sp := range lspans {
+		blankSpan(sp[0], sp[1])
+	}
+
+	for i, c := range blank {
+		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' {
+			blank[i] = ' ' // formatting is not meaning
+		}
+	}
+	orig := string(blank)
+	t := proseTally(orig, tax, lex)
+	corrected := false
+	if t.hasRoll && t.hasPass || t.n > 0 && len(votes) > 0 {
+		corrected = selfCorrection.MatchString(foldLower(body)) || hasPhrase(foldLower(body), lex.correction)
+	}
+	var proseVotes []vote
+	if t.n > 0 {
+		d, skill, rule, cues := t.outcome(corrected)
+		if d == DecisionUnparsed {
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cueSpans(body, cues)}, votes)
+		}
+		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
+	}
+
+	if unreadable != nil {
+		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
+	}
+	all := append(votes, proseVotes...)
+	if len(all) == 0 {
+		folded := foldLower(body)
+		switch {
+		case t.conditional:
+			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
+		case hasPhrase(folded, lex.undetermined):
+			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
+		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal):
+			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleNone}
+	}
+	first := all[0]
+	agree := true
+	for _, v := range all[1:] {
+		if v.d != first.d {
+			agree = false
+		}
+	}
+	if !agree && !corrected && t.hasPass && t.allPassPart && !anyOf(votes, DecisionPass) {
+		// The structured answer and the prose both roll, and the prose's passes are
+		// about other parts of the action.
+		agree = true
+		for i := range all {
+			all[i].d = DecisionRoll
+		}
+		first = all[0]
+	}
+	if !agree {
+		var other vote
+		for _, v := range all {
+			if v.d != first.d {
+				other = v
+				break
+			}
+		}
+		return withSkill(Parsed{Decision: DecisionUnparsed, How: first.how, Rule: RuleContradiction,
+			Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[other.from:other.to])}, votes)
+	}
+	p := Parsed{Decision: first.d, How: first.how, Rule: first.rule, Skill: first.skill, Span: cutSpan(body[first.from:first.to])}
+	for _, v := range all {
+		if p.Skill == "" && v.skill != "" && v.d == p.Decision {
+			p.Skill = v.skill
+		}
+	}
+	if p.Skill == "" && first.prose {
+		p.Skill = firstSkill(orig, tax, false) // "**Roll** — Swim"
+	}
+	for _, o := range objs {
+		if o.r.reason != "" {
+			p.Reason = o.r.reason
+			break
+		}
+	}
+	if p.Reason == "" {
+		p.Reason = lr.reason
+	}
+	return p
 }
+
+// vote is one ruling found in a reply, and where.
+type vote struct {
+	d        Decision
+	skill    string
+	rule     string
+	how      string
+	from, to int
+	prose    bool
+}
+
+func anyOf(votes []vote, d Decision) bool {
+	for _, v := range votes {
+		if v.d == d {
+			return true
+		}
+	}
+	return false
+}
+
+// withSkill gives an unparsed reply the skill its structured answer named, if any.
+func withSkill(p Parsed, votes []vote) Parsed {
+	for _, v := range votes {
+		if v.skill != "" {
+			p.Skill = v.skill
+			break
+		}
+	}
+	return p
+}
+
+func cueSpans(body string, cues []cue) string {
+	var parts []string
+	for _, c := range cues {
+		parts = append(parts, cutSpan(body[c.from:c.to]))
+	}
+	return strings.Join(parts, " | ")
+}
+
+// cutSpan trims s of spaces and markdown and cuts it to maxSpan bytes at a rune boundary.
+func cutSpan(s string) string {
+	s = strings.TrimLeft(strings.Trim(s, " \t\r\n*#`_|"), "> ")
+	if len(s) <= maxSpan {
+		return s
+	}
+	i := maxSpan
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+func hasPhrase(s string, phrases []string) bool {
+	at, _ := anyPhrase(s, phrases)
+	return at >= 0
+}
+
+// findEcho finds the answer template in body, looking with the regular expression only
+// where one of its literal parts occurs.
+func findEcho(body string) []int {
+	if !strings.Contains(body, "automatic_success") && !strings.Contains(body, "<skill") {
+		return nil
+	}
+	return templateEcho.FindStringIndex(body)
+}
+
+var (
+	// templateEcho is the answer template repeated instead of filled in.
+	templateEcho = regexp.MustCompile(`"roll"\s*\|\s*"automatic_success"|<skill\s+or\s+null>|"roll\s*\|\s*automatic_success"`)
+	// selfCorrection marks a reply that takes back what it said: its two rulings are a
+	// contradiction, never a roll for part of the action.
+	selfCorrection = regexp.MustCompile(`\b(?:actually|on\s+second\s+thoughts?|on\s+reflection|scratch\s+that|i\s+take\s+(?:it|that)\s+back|let\s+me\s+reconsider)\b|\bwait\b|\bcorrection\b|\bupdate\b|\brevised\b|\bi\s+mean\b`)
+)
 
 var (
 	reasoningBlock = regexp.MustCompile(`(?is)<(?:think|thinking|reasoning)\b[^>]*>.*?</(?:think|thinking|reasoning)\s*>`)
@@ -98,6 +341,9 @@ var (
 )
 
 func stripReasoning(text string) string {
+	if !strings.Contains(text, "<") {
+		return text // every tag the patterns look for has one
+	}
 	text = reasoningBlock.ReplaceAllString(text, "")
 	text = reasoningTail.ReplaceAllString(text, "")
 	return reasoningOpen.ReplaceAllString(text, "")
@@ -115,20 +361,6 @@ type ruling struct {
 func (r *ruling) vote(d Decision) { r.votes = append(r.votes, d) }
 
 func (r *ruling) found() bool { return len(r.votes) > 0 || r.bad }
-
-func (r *ruling) parsed(how string) Parsed {
-	p := Parsed{Decision: DecisionUnparsed, How: how, Skill: r.skill, Reason: r.reason}
-	if r.bad || len(r.votes) == 0 {
-		return p
-	}
-	for _, v := range r.votes[1:] {
-		if v != r.votes[0] {
-			return p
-		}
-	}
-	p.Decision = r.votes[0]
-	return p
-}
 
 // keyKind classifies a JSON or "Key: value" key.
 type keyKind int
@@ -336,10 +568,17 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 // maxObjectStarts bounds the work spent looking for JSON in a long reply.
 const maxObjectStarts = 200
 
-// parseJSONReply finds the JSON objects in text (bare, fenced or in prose) and reads the
-// ruling of those that state one.
-func parseJSONReply(text string, tax *Taxonomy) (Parsed, bool) {
-	var r ruling
+// jsonObj is one JSON object of a reply, what it rules, and where it stands.
+type jsonObj struct {
+	r         ruling
+	from, to  int
+	truncated bool
+}
+
+// findObjects finds the JSON objects in text (bare, fenced or in prose) and reads the
+// ruling of each.
+func findObjects(text string, tax *Taxonomy) []jsonObj {
+	var out []jsonObj
 	starts := 0
 	for i := 0; i < len(text) && starts < maxObjectStarts; {
 		j := strings.IndexByte(text[i:], '{')
@@ -354,36 +593,35 @@ func parseJSONReply(text string, tax *Taxonomy) (Parsed, bool) {
 			i = start + 1
 			continue
 		}
-		var one ruling
-		readObject(m, &one, tax)
-		if one.found() {
-			r.votes = append(r.votes, one.votes...)
-			r.bad = r.bad || one.bad
-			if r.skill == "" {
-				r.skill = one.skill
-			}
-			if r.reason == "" {
-				r.reason = one.reason
-			}
-		}
-		i = start + int(dec.InputOffset())
+		o := jsonObj{from: start, to: start + int(dec.InputOffset())}
+		readObject(m, &o.r, tax)
+		out = append(out, o)
+		i = o.to
 	}
-	if !r.found() {
-		return Parsed{}, false
-	}
-	return r.parsed(HowJSON), true
+	return out
 }
 
 // loosePair matches a quoted key and its value in JSON that does not decode: single
 // quotes, trailing commas, a missing brace.
 var loosePair = regexp.MustCompile(`["']([A-Za-z][A-Za-z_ -]{0,30})["']\s*:\s*("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|true|false|null|[A-Za-z_]+)`)
 
-func parseLooseJSON(text string, tax *Taxonomy) (Parsed, bool) {
+// parseLooseJSON reads the pairs of JSON that does not decode. A reply that stops
+// before the object's closing brace is truncated: its ruling may be cut short.
+func parseLooseJSON(text string, tax *Taxonomy) (jsonObj, bool) {
 	m := map[string]any{}
-	var r ruling
-	for _, sm := range loosePair.FindAllStringSubmatch(text, -1) {
+	var o jsonObj
+	o.from = -1
+	for _, loc := range loosePair.FindAllStringSubmatchIndex(text, -1) {
+		key, raw := text[loc[2]:loc[3]], text[loc[4]:loc[5]]
+		if o.from < 0 {
+			o.from = loc[0]
+			if k := strings.LastIndexByte(text[:loc[0]], '{'); k >= 0 && strings.TrimSpace(text[k+1:loc[0]]) == "" {
+				o.from = k
+			}
+		}
+		o.to = loc[1]
 		var v any
-		switch raw := sm[2]; {
+		switch {
 		case raw == "true" || raw == "false":
 			v = raw == "true"
 		case raw == "null":
@@ -397,42 +635,51 @@ func parseLooseJSON(text string, tax *Taxonomy) (Parsed, bool) {
 		default:
 			v = strings.Trim(raw, `'`)
 		}
-		if _, dup := m[sm[1]]; dup {
+		if _, dup := m[key]; dup {
 			// A repeated key is another object: read what is gathered so far.
-			readObject(m, &r, tax)
+			readObject(m, &o.r, tax)
 			m = map[string]any{}
 		}
-		m[sm[1]] = v
+		m[key] = v
 	}
-	readObject(m, &r, tax)
-	if !r.found() {
-		return Parsed{}, false
+	readObject(m, &o.r, tax)
+	if !o.r.found() {
+		return jsonObj{}, false
 	}
-	return r.parsed(HowJSON), true
+	if k := strings.IndexByte(text[o.to:], '}'); k >= 0 && strings.TrimSpace(strings.TrimRight(text[o.to:o.to+k], ", \n\t")) == "" {
+		o.to += k + 1
+	} else {
+		o.truncated = true
+	}
+	return o, true
 }
 
 var (
 	// lineDecor is what markdown puts around a "Key: value" line.
-	lineDecor = regexp.MustCompile("[*`]+")
+	lineDecor = regexp.MustCompile("[*`]+|[\\p{So}\\p{Sk}\\x{FE0F}\\x{200D}]+")
 	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
 )
 
 // parseLines reads "Decision: roll" / "Skill: Climb" lines, in any case and with
-// markdown decoration.
-func parseLines(text string, tax *Taxonomy) (Parsed, bool) {
+// markdown decoration, also as the rows of a two-column table or as a header followed by
+// its value. spans are where the lines it read stand, the decision lines first.
+func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	var r ruling
 	var decisionText []string
-	for _, line := range splitPairs(strings.Split(text, "\n")) {
-		m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(line, ""))
-		if m == nil {
+	var spans, others [][2]int
+	for _, l := range labelPairs(text) {
+		value := strings.Trim(l.value, ` "'`)
+		if l.loose && !readable(l.key, value, tax) {
 			continue
 		}
-		value := strings.Trim(m[2], ` "'`)
-		switch kind := classifyKey(m[1]); kind {
+		decided := true
+		switch kind := classifyKey(l.key); kind {
 		case keyMaybe:
 			if d := decisionWord(value, tax); d != "" {
 				decisionText = append(decisionText, value)
 				r.vote(d)
+			} else {
+				decided = false
 			}
 		case keyDecision:
 			decisionText = append(decisionText, value)
@@ -445,8 +692,16 @@ func parseLines(text string, tax *Taxonomy) (Parsed, bool) {
 			decisionText = append(decisionText, value)
 			b, ok := yesNo(value)
 			if !ok {
+				// "ROLL NEEDED: Stealth" names the skill where a yes belongs.
+				if c, known := tax.Canonical(skillValue(value, tax)); known && kind == keyNeedRoll {
+					r.vote(DecisionRoll)
+					if r.skill == "" {
+						r.skill = c
+					}
+					break
+				}
 				r.bad = true
-				continue
+				break
 			}
 			if (kind == keyNeedRoll) == b {
 				r.vote(DecisionRoll)
@@ -454,19 +709,24 @@ func parseLines(text string, tax *Taxonomy) (Parsed, bool) {
 				r.vote(DecisionPass)
 			}
 		case keySkill:
+			decided = false
+			others = append(others, l.span)
 			if r.skill == "" {
 				r.skill = skillValue(value, tax)
 			}
 		case keyReason:
+			decided = false
 			if r.reason == "" {
 				r.reason = value
 			}
+		default:
+			decided = false
+		}
+		if decided {
+			spans = append(spans, l.span)
 		}
 	}
-	if !r.found() {
-		return Parsed{}, false
-	}
-	if r.skill == "" {
+	if r.found() && r.skill == "" {
 		// "Decision: Roll (Climb)" names the skill in the decision itself.
 		for _, t := range decisionText {
 			if s := firstSkill(t, tax, true); s != "" {
@@ -475,7 +735,145 @@ func parseLines(text string, tax *Taxonomy) (Parsed, bool) {
 			}
 		}
 	}
-	return r.parsed(HowLines), true
+	return r, append(spans, others...)
+}
+
+// readable says whether a header's value reads as what its key holds.
+func readable(key, value string, tax *Taxonomy) bool {
+	switch classifyKey(key) {
+	case keyDecision, keyMaybe:
+		return decisionWord(value, tax) != ""
+	case keyNeedRoll, keyAuto:
+		_, ok := yesNo(value)
+		return ok
+	case keySkill:
+		_, ok := tax.Canonical(skillValue(value, tax))
+		return ok || noSkill[strings.ToLower(strings.Trim(value, " .*"))]
+	}
+	return false
+}
+
+// labelPair is one key and value of a reply's label lines.
+type labelPair struct {
+	key, value string
+	span       [2]int
+	// loose pairs are a header and the line after it: one that reads as no ruling is
+	// prose after a heading, not a broken answer.
+	loose bool
+}
+
+var (
+	tableRow = regexp.MustCompile(`^\s*\|\s*([^|]+?)\s*\|\s*([^|]*?)\s*\|\s*$`)
+	// bareKey is a line holding a key alone, its value on the next line: "## Decision".
+	bareKey = regexp.MustCompile(`^\s*(?:#+\s*|>\s*)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*:?\s*$`)
+)
+
+// tableCells splits a markdown table row into its trimmed cells, or returns nil.
+func tableCells(line string) []string {
+	t := strings.TrimSpace(line)
+	if len(t) < 2 || t[0] != '|' || t[len(t)-1] != '|' {
+		return nil
+	}
+	cells := strings.Split(t[1:len(t)-1], "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+// isTableRule reports whether line is the |---|:--:| rule under a table's header.
+func isTableRule(line string) bool {
+	cells := tableCells(line)
+	if cells == nil {
+		return false
+	}
+	for _, c := range cells {
+		if c == "" || strings.Trim(c, "-: ") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// labelPairs finds the "Key: value" pairs of text, with where each stands.
+func labelPairs(text string) []labelPair {
+	var out []labelPair
+	type line struct {
+		text     string
+		from, to int
+	}
+	var lines []line
+	for at := 0; at <= len(text); {
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text) - at
+		}
+		lines = append(lines, line{text[at : at+end], at, at + end})
+		at += end + 1
+	}
+	var header []string // a table's column keys, when its header row names them
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !strings.ContainsAny(l.text, ":=|#") && !strings.Contains(l.text, "**") {
+			header = nil
+			continue
+		}
+		clean := lineDecor.ReplaceAllString(l.text, "")
+		span := [2]int{l.from, l.to}
+		if cells := tableCells(clean); cells != nil {
+			if i+1 < len(lines) && isTableRule(lines[i+1].text) {
+				header = nil
+				for _, c := range cells {
+					if classifyKey(c) != keyOther {
+						header = cells
+					}
+				}
+				if header != nil {
+					i++ // the rule under the header
+					continue
+				}
+			}
+			if header != nil && len(cells) == len(header) {
+				for k, c := range cells {
+					if classifyKey(header[k]) != keyOther {
+						out = append(out, labelPair{header[k], c, span, false})
+					}
+				}
+				continue
+			}
+		} else {
+			header = nil
+		}
+		if m := tableRow.FindStringSubmatch(clean); m != nil {
+			if classifyKey(m[1]) != keyOther {
+				out = append(out, labelPair{m[1], m[2], span, false})
+			}
+			continue
+		}
+		if m := bareKey.FindStringSubmatch(clean); m != nil && classifyKey(m[1]) != keyOther && classifyKey(m[1]) != keyReason {
+			// The value is the next non-blank line, when it is short and no key itself.
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j].text) == "" {
+				j++
+			}
+			if j < len(lines) {
+				v := strings.TrimSpace(lineDecor.ReplaceAllString(lines[j].text, ""))
+				if v != "" && len(v) <= 60 && !strings.HasPrefix(strings.TrimSpace(lines[j].text), "#") && keyLine.FindStringSubmatch(v) == nil {
+					out = append(out, labelPair{m[1], v, [2]int{l.from, lines[j].to}, true})
+					i = j
+					continue
+				}
+			}
+		}
+		for _, part := range splitPairs([]string{l.text}) {
+			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
+			if m == nil {
+				continue
+			}
+			out = append(out, labelPair{m[1], m[2], span, false})
+		}
+	}
+	return out
 }
 
 // pairSep separates "Key: value" pairs written on one line: "Decision: roll / Skill: Climb".

@@ -12,15 +12,62 @@ import (
 )
 
 // ParsedLine is one output line of `arbiter seduce parse`: Skill is null when the reply
-// named none.
+// named none. Rule and Span, the rule that decided and the text it read, are written
+// only when explaining.
 type ParsedLine struct {
 	ID       string   `json:"id"`
 	Decision Decision `json:"decision"`
 	Skill    *string  `json:"skill"`
+	Rule     string   `json:"rule,omitempty"`
+	Span     *string  `json:"span,omitempty"`
+	// ParsedBy is "model" for a ruling a model read after the rules left it unparsed.
+	ParsedBy string `json:"parsed_by,omitempty"`
+}
+
+// ParseOptions are how `arbiter seduce parse` reads replies.
+type ParseOptions struct {
+	Taxonomy *Taxonomy // nil: DefaultTaxonomy
+	Lexicon  *Lexicon  // nil: DefaultLexicon
+	// Explain adds to each line the rule that decided and the span of text it read.
+	Explain bool
+	// Second, when set, may replace the unparsed rulings of all the lines at once (a
+	// model's reading, see ModelParse): the whole input is then read before any line is
+	// written, and a bad line writes nothing.
+	Second func(texts []string, parsed []Parsed) error
 }
 
 // ParseLine parses one input line {"id": …, "text": …}.
 func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
+	return parseLine(line, ParseOptions{Taxonomy: tax})
+}
+
+func parseLine(line []byte, opt ParseOptions) (ParsedLine, error) {
+	id, text, err := readLine(line)
+	if err != nil {
+		return ParsedLine{}, err
+	}
+	return lineOf(id, ParseReplyWith(text, opt.Taxonomy, opt.Lexicon), opt), nil
+}
+
+// lineOf is the output line for a reply's ruling.
+func lineOf(id string, p Parsed, opt ParseOptions) ParsedLine {
+	out := ParsedLine{ID: id, Decision: p.Decision}
+	if opt.Explain {
+		span := p.Span
+		out.Rule, out.Span = p.Rule, &span
+	}
+	if p.How == HowModel {
+		out.ParsedBy = "model"
+	}
+	if p.Skill != "" {
+		skill := p.Skill
+		out.Skill = &skill
+	}
+	return out
+}
+
+// readLine reads the id and text of one input line.
+func readLine(line []byte) (id, text string, err error) {
 	var in struct {
 		ID   *json.RawMessage `json:"id"`
 		Text *string          `json:"text"`
@@ -28,27 +75,20 @@ func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
 	if err := json.Unmarshal(line, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return ParsedLine{}, fmt.Errorf("%s: want a string", te.Field)
+			return "", "", fmt.Errorf("%s: want a string", te.Field)
 		}
-		return ParsedLine{}, fmt.Errorf("json: not a JSON object: %s", jsonProblem(err))
+		return "", "", fmt.Errorf("json: not a JSON object: %s", jsonProblem(err))
 	}
 	if in.ID == nil {
-		return ParsedLine{}, fmt.Errorf("id: missing")
+		return "", "", fmt.Errorf("id: missing")
 	}
-	var id string
 	if err := json.Unmarshal(*in.ID, &id); err != nil {
-		return ParsedLine{}, fmt.Errorf("id: want a string, got %s", describeJSON(*in.ID))
+		return "", "", fmt.Errorf("id: want a string, got %s", describeJSON(*in.ID))
 	}
 	if in.Text == nil {
-		return ParsedLine{}, fmt.Errorf("text: missing")
+		return "", "", fmt.Errorf("text: missing")
 	}
-	p := ParseReply(*in.Text, tax)
-	out := ParsedLine{ID: id, Decision: p.Decision}
-	if p.Skill != "" {
-		skill := p.Skill
-		out.Skill = &skill
-	}
-	return out, nil
+	return id, *in.Text, nil
 }
 
 // ParseLines is `arbiter seduce parse`: it reads {"id": …, "text": …} lines from r and
@@ -56,11 +96,23 @@ func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
 // order. Blank lines are skipped. It stops at the first bad line with an error naming
 // name and the line number; lines before it have been written.
 func ParseLines(r io.Reader, name string, w io.Writer, tax *Taxonomy) error {
-	if tax == nil {
-		tax = DefaultTaxonomy()
+	return ParseLinesWith(r, name, w, ParseOptions{Taxonomy: tax})
+}
+
+// ParseLinesWith is ParseLines with a lexicon and, when explaining, the rule and span
+// of each ruling.
+func ParseLinesWith(r io.Reader, name string, w io.Writer, opt ParseOptions) error {
+	if opt.Taxonomy == nil {
+		opt.Taxonomy = DefaultTaxonomy()
+	}
+	if opt.Lexicon == nil {
+		opt.Lexicon = DefaultLexicon()
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
+	if opt.Second != nil {
+		return parseAll(r, name, enc, opt)
+	}
 	for l, err := range input.Lines(context.Background(), r, name) {
 		if err != nil {
 			return err
@@ -69,12 +121,43 @@ func ParseLines(r io.Reader, name string, w io.Writer, tax *Taxonomy) error {
 		if len(trimmed) == 0 {
 			continue
 		}
-		out, perr := ParseLine(trimmed, tax)
+		out, perr := parseLine(trimmed, opt)
 		if perr != nil {
 			return fmt.Errorf("%s:%d: %w", name, l.N, perr)
 		}
 		if werr := enc.Encode(out); werr != nil {
 			return fmt.Errorf("parse %s:%d: write: %w", name, l.N, werr)
+		}
+	}
+	return nil
+}
+
+// parseAll reads every line, lets opt.Second read again what the rules left unparsed,
+// then writes every line.
+func parseAll(r io.Reader, name string, enc *json.Encoder, opt ParseOptions) error {
+	var ids, texts []string
+	var parsed []Parsed
+	for l, err := range input.Lines(context.Background(), r, name) {
+		if err != nil {
+			return err
+		}
+		trimmed := bytes.TrimSpace(l.Text)
+		if len(trimmed) == 0 {
+			continue
+		}
+		id, text, err := readLine(trimmed)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, l.N, err)
+		}
+		ids, texts = append(ids, id), append(texts, text)
+		parsed = append(parsed, ParseReplyWith(text, opt.Taxonomy, opt.Lexicon))
+	}
+	if err := opt.Second(texts, parsed); err != nil {
+		return err
+	}
+	for i, id := range ids {
+		if err := enc.Encode(lineOf(id, parsed[i], opt)); err != nil {
+			return fmt.Errorf("parse %s: write: %w", name, err)
 		}
 	}
 	return nil

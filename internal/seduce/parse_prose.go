@@ -35,11 +35,28 @@ type cueRule struct {
 	negatable bool
 	// words are those of which every match holds one (see requiredWords).
 	words []string
+	// negated rules read their ruling from a negation ("no roll is needed", "no way
+	// across without a roll"): the rule that decides is prose:negated.
+	negated bool
+	// firstSkill rules take the first skill the match names, not the slot's.
+	firstSkill bool
 }
 
 func newCueRule(expr string) cueRule {
 	re := regexp.MustCompile(expr)
 	return cueRule{re: re, words: requiredWords(re)}
+}
+
+func newNegatedRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.negated = true
+	return r
+}
+
+func firstSkillRule(expr string) cueRule {
+	r := newNegatedRule(expr)
+	r.firstSkill = true
+	return r
 }
 
 func newNegatableRule(expr string) cueRule {
@@ -51,17 +68,29 @@ func newNegatableRule(expr string) cueRule {
 var (
 	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
 	doubleNegation = []cueRule{
-		newCueRule(`\b(?:no\s+way|cannot|can['’]t|can\s+not|impossible|not\s+possible)\b[^;]{0,40}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:not\s+|never\s+)without\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:way|chance|hope|[a-z]+ing)|nobody|no\s+one|cannot|can['’]t|can\s+not|could\s+not|couldn['’]t|impossible|not\s+possible)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// "I see no grounds to skip the roll", "you can't waive the Climb check"
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way)\s+(?:to|for)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	passRules = []cueRule{
-		newCueRule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
-		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:is|are|was|were|wo)n['’]t\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
+		// "this needs neither a Jump nor a Climb roll"
+		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// "no part of this calls for dice", "nothing here needs a roll"
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// "I will waive the Climb roll", "skip the check"
+		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		// "I don't think there's any reason to roll"
+		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
+		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:is|are|was|were|wo)n['’]t\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|seems|would\s+be)\s+)?(?:unnecessary|unneeded|superfluous|pointless)\b`),
-		newCueRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
 		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
@@ -82,6 +111,8 @@ var (
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		// "Absolutely a roll." "Definitely a Dodge check."
+		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs)[,]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
 		newCueRule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
 		newCueRule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
@@ -101,16 +132,38 @@ var (
 		"low": true, "result": true, "outcome": true,
 		// opinion verbs: "I don't think a roll is needed"
 		"think": true, "believe": true, "feel": true, "suppose": true, "guess": true, "reckon": true,
+		// not knowing: "I can't decide whether it's a roll"
+		"whether": true, "decide": true, "tell": true, "say": true, "know": true, "sure": true,
+		"determine": true,
+		// a verb or a frame, not a skill: "without question this requires a roll", "a
+		// situation where a roll …"
+		"question": true, "requires": true, "require": true, "required": true, "calls": true,
+		"call": true, "demands": true, "warrants": true, "where": true, "situation": true,
+		"case": true,
 	}
 	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
 		"percentiles": true, "dice": true}
 
-	clauseEnd  = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|\s+[-–—]+\s+|\s+however,?\s+`)
+	// clauseEnd is what ends a clause; clauseEnds finds its matches without it.
+	clauseEnd = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|,\s*yet\s+|\s+[-–—]+\s+|\s+however,?\s+|\|`)
+	// contrast is a clause end that sets what comes before against what follows.
+	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
+	// conceded marks a clause granted only to be overruled: "one could wave it
+	// through, yet …".
+	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance)\b`)
+	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
+	// the branch hold, no roll is needed"); intent is one about what the player chooses
+	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
+	leadingCond = regexp.MustCompile(`^\s*(?:should|were|had|provided|providing|assuming|as\s+long\s+as|so\s+long\s+as|if|unless|in\s+case|only\s+if|depending\s+on)\b`)
+	intent      = regexp.MustCompile(`^\s*(?:if|should)\s+(?:you|he|she|they|we|the\s+(?:player|investigator|character|pc))\s+(?:(?:still|really|truly|do|does|actually)\s+)?(?:wants?|wish(?:es)?|intends?|chooses?|decides?|tries|try|insists?|plans?|means?|goes|go|attempts?|opts?|elects?)\b`)
+	// partWords show a clause rules on one part of the action ("walking there needs no
+	// roll, but the climb itself …"): a roll for another part is then no contradiction.
+	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
 	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
-	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b)`)
+	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
@@ -135,6 +188,12 @@ type cue struct {
 	// ruling's start: before the words a rule captured only for their skill, so that
 	// "don't think a Climb roll is needed" sees its "don't".
 	negAt int
+	// from and to are where the cue stands in the reply.
+	from, to int
+	// negated says the ruling was read through a negation.
+	negated bool
+	// part says the cue's clause speaks of one part of the action.
+	part bool
 }
 
 // reNoApostrophe is a negative contraction typed without its apostrophe ("dont",
@@ -142,88 +201,174 @@ type cue struct {
 // as negations.
 const reNoApostrophe = `\b(?:do|does|did|is|are|was|were|ca|wo|should|would|could|need|must|have|has)nt\b`
 
-// parseProse reads a ruling stated in plain language. ok is false when the reply holds
-// no ruling phrase at all.
+// parseProse reads a ruling stated in plain language with the built-in lexicon. ok is
+// false when the text holds no ruling phrase at all.
 func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
-	// Quoted words are usually the player's; read them only if nothing else rules.
-	t := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax)
-	if t.n == 0 {
-		t = proseCues(text, text, tax)
-	}
+	t := proseTally(text, tax, DefaultLexicon())
 	if t.n == 0 {
 		return Parsed{}, false
 	}
-	if t.conflict {
-		return Parsed{Decision: DecisionUnparsed, How: HowProse}, true
+	d, skill, _, _ := t.outcome(false)
+	if d == DecisionUnparsed {
+		skill = ""
 	}
-	p := Parsed{Decision: t.decision, How: HowProse, Skill: t.skill}
-	if p.Skill == "" {
-		p.Skill = firstSkill(text, tax, false)
-	}
-	return p, true
+	return Parsed{Decision: d, How: HowProse, Skill: skill}, true
 }
 
-// cueTally is what the cues of a reply, in order, add up to: the first cue's decision,
-// the first skill named, and whether any cue ruled the other way. It lets the search
-// skip work that cannot change the outcome: once two cues disagree the reply is
-// unparsed, and a cue that agrees, when a skill is known already, changes nothing.
+// proseTally finds the prose cues of text. Quoted words are usually the player's: they
+// are read only if nothing else rules.
+func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
+	t := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax, lex)
+	if t.n == 0 && !t.conditional {
+		t = proseCues(text, text, tax, lex)
+	}
+	return t
+}
+
+// cueTally is what the cues of a reply add up to: the first roll and the first pass
+// cue, the first skill each names, and whether every pass cue rules on one part of the
+// action only. It lets the search skip cues that cannot change the outcome.
 type cueTally struct {
-	n        int
-	decision Decision
-	skill    string
-	conflict bool
+	n                int
+	hasRoll, hasPass bool
+	rollCue, passCue cue
+	rollSkill        string
+	passSkill        string
+	allPassPart      bool
+	conditional      bool // a cue was set aside as open on a condition
 }
 
 func (t *cueTally) add(c cue) {
-	switch {
-	case t.n == 0:
-		t.decision = c.decision
-	case c.decision != t.decision:
-		t.conflict = true
-	}
-	if t.skill == "" {
-		t.skill = c.skill
-	}
 	t.n++
+	switch c.decision {
+	case DecisionRoll:
+		if !t.hasRoll {
+			t.hasRoll, t.rollCue = true, c
+		}
+		if t.rollSkill == "" {
+			t.rollSkill = c.skill
+		}
+	default:
+		if !t.hasPass {
+			t.hasPass, t.passCue, t.allPassPart = true, c, c.part
+		} else if !c.part {
+			t.allPassPart = false
+		}
+		if t.passSkill == "" {
+			t.passSkill = c.skill
+		}
+	}
 }
 
-// matters says whether adding c could change the tally.
+// matters says whether adding c, whatever its skill, could change the tally.
 func (t *cueTally) matters(c cue) bool {
-	return t.n == 0 || c.decision != t.decision || t.skill == "" && c.skill != ""
+	if c.decision == DecisionRoll {
+		return !t.hasRoll
+	}
+	return !t.hasPass || t.allPassPart && !c.part
+}
+
+// mattersWithSkill says whether c would matter for the skill it may name.
+func (t *cueTally) mattersWithSkill(c cue) bool {
+	if c.decision == DecisionRoll {
+		return t.rollSkill == ""
+	}
+	return t.passSkill == ""
+}
+
+// settled says no later cue can change the outcome.
+func (t *cueTally) settled() bool {
+	return t.hasRoll && t.hasPass && !t.allPassPart && t.rollSkill != "" && t.passSkill != ""
+}
+
+// outcome is the tally's ruling. Cues both ways are a roll when the pass cues speak of
+// another part of the action (or another skill) and the reply does not correct itself;
+// otherwise a contradiction. cues are the deciding cue, or the two that disagree.
+func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues []cue) {
+	switch {
+	case t.n == 0:
+		return DecisionUnparsed, "", RuleNone, nil
+	case t.hasRoll && !t.hasPass:
+		rule := RuleProse
+		if t.rollCue.negated {
+			rule = RuleProseNegated
+		}
+		return DecisionRoll, t.rollSkill, rule, []cue{t.rollCue}
+	case t.hasPass && !t.hasRoll:
+		rule := RuleProse
+		if t.passCue.negated {
+			rule = RuleProseNegated
+		}
+		return DecisionPass, t.passSkill, rule, []cue{t.passCue}
+	}
+	otherSkill := t.rollSkill != "" && t.passSkill != "" && t.rollSkill != t.passSkill
+	if !corrected && (t.allPassPart || otherSkill) {
+		return DecisionRoll, t.rollSkill, RuleAnyPart, []cue{t.rollCue, t.passCue}
+	}
+	first, second := t.rollCue, t.passCue
+	if second.from < first.from {
+		first, second = second, first
+	}
+	return DecisionUnparsed, "", RuleContradiction, []cue{first, second}
 }
 
 func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 
 // proseCues tallies the cues of every clause. text is searched; orig (same length)
 // gives the reply's own spelling of an unknown skill.
-func proseCues(text, orig string, tax *Taxonomy) cueTally {
-	lower := asciiLower(text)
+func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
+	lower := foldLower(text)
 	var t cueTally
 	start := 0
-	for _, loc := range append(clauseEnd.FindAllStringIndex(lower, -1), []int{len(lower), len(lower)}) {
+	for _, loc := range append(clauseEnds(lower), []int{len(lower), len(lower)}) {
 		clause := lower[start:loc[0]]
-		question := strings.Contains(lower[loc[0]:loc[1]], "?")
+		sep := lower[loc[0]:loc[1]]
+		question := strings.Contains(sep, "?")
 		origClause := orig[start:loc[0]]
+		at := start
 		start = loc[1]
 		if question || strings.TrimSpace(clause) == "" {
 			continue
 		}
-		if clauseCues(clause, origClause, tax, &t); t.conflict {
+		if contrast.MatchString(sep) && conceded.MatchString(clause) {
+			continue // "one could wave it through, yet …": granted, then overruled
+		}
+		// A clause names the part of the action it rules on in its own words or in the
+		// words just before it on the same line ("- Part 1 (the walk): no roll").
+		lo := max(0, at-120)
+		if nl := strings.LastIndexByte(lower[lo:at], '\n'); nl >= 0 {
+			lo += nl
+		}
+		// Whether the clause is about a part is asked only of a clause that rules.
+		partWindow, known, isPart := lower[lo:loc[0]], false, false
+		part := func() bool {
+			if !known {
+				known, isPart = true, partWords.MatchString(partWindow)
+			}
+			return isPart
+		}
+		if clauseCues(clause, origClause, at, part, tax, &t); t.settled() {
 			break
+		}
+		if lex != nil {
+			if lex.lexCues(clause, origClause, at, tax, &t, part); t.settled() {
+				break
+			}
 		}
 	}
 	return t
 }
 
-// clauseCues adds the cues of one lowercased clause to t, in the order of the rules and,
-// within a rule, of the text.
-func clauseCues(clause, orig string, tax *Taxonomy, t *cueTally) {
+// clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
+// the order of the rules and, within a rule, of the text.
+func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t *cueTally) {
 	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
 		return // "this could be an automatic success or a roll" rules neither way
 	}
 	masked := []byte(clause)
 	// cond is hypothetical's test of the whole clause, the same for every cue in it.
 	cond := -1
+	open := -1 // whether the clause opens with a condition on the world
 	var sc scopeCache
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
@@ -232,19 +377,24 @@ func clauseCues(clause, orig string, tax *Taxonomy, t *cueTally) {
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
-				c, at, ok := matchCue(r, m, text, masked, orig, d, tax)
+				c, cat, ok := matchCue(r, m, text, masked, orig, d, tax)
 				if !ok {
 					continue
 				}
 				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
-				negAt := at
+				negAt := cat
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != at && preNegation.MatchString(clause[negAt:at])) {
+				c.negated = c.negated || r.negated
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat])) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
+					c.negated = true
 				}
-				if !t.matters(c) {
+				c.from, c.to = at+m[0], at+m[1]
+				// Whether a pass is about one part matters only while every pass so far is.
+				c.part = c.decision == DecisionPass && t.hasPass && t.allPassPart
+				if !t.matters(c) && !(c.skill != "" && t.mattersWithSkill(c)) {
 					continue
 				}
 				if cond < 0 {
@@ -253,21 +403,31 @@ func clauseCues(clause, orig string, tax *Taxonomy, t *cueTally) {
 						cond = 1
 					}
 				}
-				if !hypothetical(clause, at, m[1], cond == 1, &sc) {
-					if t.add(c); t.conflict {
-						return
+				if hypothetical(clause, cat, m[1], cond == 1, &sc) {
+					continue
+				}
+				if open < 0 {
+					open = 0
+					if leadingCond.MatchString(clause) && !intent.MatchString(clause) {
+						open = 1
 					}
+				}
+				if open == 1 {
+					t.conditional = true // "should the branch bear his weight, he needs no roll"
+					continue
+				}
+				if c.decision == DecisionPass && (!t.hasPass || t.allPassPart) {
+					c.part = part()
+				}
+				if t.add(c); t.settled() {
+					return
 				}
 			}
 		}
 	}
 	find(doubleNegation, DecisionRoll)
-	if !t.conflict {
-		find(passRules, DecisionPass)
-	}
-	if !t.conflict {
-		find(rollRules, DecisionRoll)
-	}
+	find(passRules, DecisionPass)
+	find(rollRules, DecisionRoll)
 }
 
 // matchCue checks one match against its rule's groups and works out its skill. at is
@@ -283,7 +443,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		}
 		before := string(masked[lastWordsStart(masked[:m[0]], 4):m[0]])
 		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) {
-			c.decision = DecisionRoll
+			c.decision, c.negated = DecisionRoll, true
 		}
 		return c, at, true
 	}
@@ -323,8 +483,10 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			return cue{}, 0, false
 		}
 	}
-	if c.skill == "" {
-		c.skill = firstSkill(orig[m[0]:m[1]], tax, true)
+	if c.skill == "" || r.firstSkill {
+		if s := firstSkill(orig[m[0]:m[1]], tax, true); s != "" || c.skill == "" {
+			c.skill = s
+		}
 	}
 	return c, at, true
 }
@@ -516,4 +678,98 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// clauseEnds is clauseEnd.FindAllStringIndex(s, -1), scanned by hand: the regular
+// expression engine spent a third of a long reply's time here. TestClauseEnds holds the
+// two to the same answers.
+func clauseEnds(s string) [][]int {
+	var out [][]int
+	spaces := func(i int) int { // the end of the run of \s from i
+		for i < len(s) && isRESpace(s[i]) {
+			i++
+		}
+		return i
+	}
+	word := func(i int, w string) int { // the end of w and one or more spaces at i, or -1
+		if !strings.HasPrefix(s[i:], w) {
+			return -1
+		}
+		if j := spaces(i + len(w)); j > i+len(w) {
+			return j
+		}
+		return -1
+	}
+	for i := 0; i < len(s); {
+		end := -1
+		switch c := s[i]; {
+		case c == '.' || c == '!' || c == '?' || c == ';' || c == ':':
+			j := i
+			for j < len(s) && strings.IndexByte(".!?;:", s[j]) >= 0 {
+				j++
+			}
+			if k := spaces(j); j == len(s) || k > j {
+				end = k
+			}
+		case c == '\n':
+			end = i + 1
+			for end < len(s) && s[end] == '\n' {
+				end++
+			}
+		case c == '|':
+			end = i + 1
+		case c == ',':
+			if j := spaces(i + 1); j > i+1 {
+				end = word(j, "but")
+			}
+			if end < 0 {
+				end = word(spaces(i+1), "yet")
+			}
+		}
+		if end < 0 && isRESpace(s[i]) {
+			j := spaces(i)
+			if end = word(j, "but"); end < 0 {
+				if k := dashes(s, j); k > j {
+					if m := spaces(k); m > k {
+						end = m
+					}
+				}
+			}
+			if end < 0 && strings.HasPrefix(s[j:], "however") {
+				k := j + len("however")
+				if k < len(s) && s[k] == ',' {
+					if m := spaces(k + 1); m > k+1 {
+						end = m
+					}
+				}
+				if end < 0 {
+					if m := spaces(k); m > k {
+						end = m
+					}
+				}
+			}
+		}
+		if end < 0 {
+			i++
+			continue
+		}
+		out = append(out, []int{i, end})
+		i = end
+	}
+	return out
+}
+
+// dashes is the end of the run of -, – and — at i.
+func dashes(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == '-':
+			i++
+		case strings.HasPrefix(s[i:], "–"), strings.HasPrefix(s[i:], "—"):
+			i += len("–")
+		default:
+			return i
+		}
+	}
+	return i
 }

@@ -124,7 +124,7 @@ func TestParseReply(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ParseReply(tt.text, tax)
-			got.Reason = ""
+			got.Reason, got.Rule, got.Span = "", "", ""
 			if got != tt.want {
 				t.Errorf("ParseReply(%q) = %v; want %v", tt.text, got, tt.want)
 			}
@@ -211,6 +211,13 @@ func FuzzParseReply(f *testing.F) {
 		"{'decision': 'roll'",
 		"If it rains, a roll would be needed, but no roll is needed now.",
 		"{{{{[[[\"decision\":",
+		"**Roll** — Swim",
+		"| Decision | Roll |\n| Skill | Track |",
+		"## Decision\nRoll",
+		"Faites un jet de Grimper. En fait, non.",
+		"Kein Wurf nötig, aber eine Probe auf Klettern.",
+		"should the branch hold, no roll , however — but; yet | x",
+		"\xff\xfe É ROLL",
 	} {
 		f.Add(s)
 	}
@@ -229,6 +236,19 @@ func FuzzParseReply(f *testing.F) {
 		}
 		if (p.Decision == DecisionRefused) != (p.How == HowRefusal) {
 			t.Fatalf("ParseReply(%q) = %v; refused exactly when How is refusal", text, p)
+		}
+		if !knownRules[p.Rule] {
+			t.Fatalf("ParseReply(%q) = %v; unknown Rule %q", text, p, p.Rule)
+		}
+		if (p.Decision == DecisionRefused) != (p.Rule == RuleRefusal) {
+			t.Fatalf("ParseReply(%q) = %v [%s]; refused exactly when Rule is refusal", text, p, p.Rule)
+		}
+		if len(p.Span) > 2*maxSpan+len(" | ")+2*len("…") {
+			t.Fatalf("ParseReply(%q): span of %d bytes", text, len(p.Span))
+		}
+		lower := asciiLower(text)
+		if got, want := clauseEnds(lower), clauseEnd.FindAllStringIndex(lower, -1); len(got) != len(want) {
+			t.Fatalf("clauseEnds(%q) = %v; want %v", lower, got, want)
 		}
 		if again := ParseReply(text, tax); again != p {
 			t.Fatalf("ParseReply(%q) = %v, then %v; want the same", text, p, again)
@@ -270,4 +290,63 @@ func TestParseReplyOnTruths(t *testing.T) {
 		t.Errorf("%d of %d truths unparsed; want at most 10%%", unread, total)
 	}
 	t.Logf("%d of %d truths read, %d left unparsed", total-unread, total, unread)
+}
+
+var knownRules = map[string]bool{RuleJSON: true, RuleLabel: true, RuleProse: true, RuleProseNegated: true,
+	RuleAnyPart: true, RuleContradiction: true, RuleUnreadable: true, RuleConditional: true,
+	RuleTruncated: true, RuleEcho: true, RuleRefusal: true, RuleUndetermined: true,
+	RuleThinkOnly: true, RuleEmpty: true, RuleNone: true}
+
+// TestParseReplyRule checks the rule that decided and the span it read.
+func TestParseReplyRule(t *testing.T) {
+	tests := []struct {
+		name, text string
+		rule, span string
+	}{
+		{"json", `{"decision": "roll", "skill": "Climb"}`, RuleJSON, `{"decision": "roll", "skill": "Climb"}`},
+		{"label", "Intro.\nDecision: roll\nSkill: Climb", RuleLabel, "Decision: roll"},
+		{"prose", "The wall is wet. Make a Climb roll.", RuleProse, "make a climb roll"},
+		{"prose negated", "No Climb roll is needed.", RuleProseNegated, "no climb roll"},
+		{"double negation", "There is no crossing this without a Swim roll.", RuleProseNegated, "no crossing this without a swim roll"},
+		{"any part", "Walking to the wall needs no roll, but the climb itself calls for a Climb roll.", RuleAnyPart, "calls for a climb roll"},
+		{"contradiction", `{"decision": "roll"} On reflection, no roll is needed.`, RuleContradiction, `{"decision": "roll"} | no roll`},
+		{"own reason", `{"decision": "automatic_success", "reason": "The ice means a Climb roll is required."}`, RuleContradiction, ""},
+		{"unreadable", `{"decision": "maybe"}`, RuleUnreadable, `{"decision": "maybe"}`},
+		{"conditional", "Should the branch bear his weight, he needs no roll.", RuleConditional, ""},
+		{"truncated", `{"decision": "roll", "skill": "Cli`, RuleTruncated, ""},
+		{"echo", `{"decision": "roll" | "automatic_success"}`, RuleEcho, `"roll" | "automatic_success"`},
+		{"refusal", "I can't help with that.", RuleRefusal, "I can't help with that."},
+		{"undetermined", "The ruling cannot be determined from this.", RuleUndetermined, ""},
+		{"think only", "<think>Make a Climb roll.</think>", RuleThinkOnly, "<think>Make a Climb roll.</think>"},
+		{"empty", "  ", RuleEmpty, ""},
+		{"none", "The wall looms.", RuleNone, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ParseReply(tt.text, nil)
+			if got.Rule != tt.rule || tt.span != "" && !strings.EqualFold(got.Span, tt.span) {
+				t.Errorf("ParseReply(%q) = %v rule %q span %q; want rule %q span %q", tt.text, got, got.Rule, got.Span, tt.rule, tt.span)
+			}
+		})
+	}
+}
+
+func TestParseLinesExplain(t *testing.T) {
+	in := `{"id": "a", "text": "No Climb roll is needed."}` + "\n" + `{"id": "b", "text": ""}` + "\n"
+	var out bytes.Buffer
+	if err := ParseLinesWith(strings.NewReader(in), "stdin", &out, ParseOptions{Explain: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"a","decision":"pass","skill":"Climb","rule":"prose:negated","span":"No Climb roll"}` + "\n" +
+		`{"id":"b","decision":"unparsed","skill":null,"rule":"empty","span":""}` + "\n"
+	if out.String() != want {
+		t.Errorf("ParseLinesWith(explain) =\n%s\nwant\n%s", out.String(), want)
+	}
+	out.Reset()
+	if err := ParseLines(strings.NewReader(in), "stdin", &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "rule") {
+		t.Errorf("ParseLines without explain wrote %s; want no rule field", out.String())
+	}
 }

@@ -44,6 +44,12 @@ func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[Predictio
 			}
 			continue
 		}
+		// "text": "" is a reply that said nothing, unparsed as in `parse`; only a line
+		// with neither text nor decision is incomplete.
+		var hasText struct {
+			Text *string `json:"text"`
+		}
+		_ = json.Unmarshal(line, &hasText) // the line decoded above
 		key := PredictionKey{p.Model, string(p.ID), p.Replicate}
 		if first, dup := seen[key]; dup && p.ID != "" && p.Model != "" {
 			problems.Addf(path, n, "", "id: %q already has a prediction from %s at %s; give repeats distinct \"replicate\" numbers", p.ID, p.Model, first)
@@ -55,7 +61,7 @@ func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[Predictio
 			problems.Addf(path, n, "", "id: missing")
 		case p.Model == "":
 			problems.Addf(path, n, "", "model: missing")
-		case p.Decision == "" && p.Text == "" && p.Err == "":
+		case p.Decision == "" && hasText.Text == nil && p.Err == "":
 			problems.Addf(path, n, "", "decision: missing (give decision or text)")
 		case p.Decision != "":
 			switch p.Decision {

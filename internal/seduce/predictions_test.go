@@ -20,6 +20,8 @@ func TestReadPredictions(t *testing.T) {
 		{"mistyped", `{"id":"a","model":"m","replicate":"one"}`, 0, "p.jsonl:1: replicate: want a number"},
 		{"duplicate", "{\"id\":\"a\",\"model\":\"m\",\"decision\":\"roll\"}\n{\"id\":\"a\",\"model\":\"m\",\"decision\":\"pass\"}", 0, "p.jsonl:2: id: \"a\" already has a prediction from m at p.jsonl:1"},
 		{"not JSON", "roll", 0, "p.jsonl:1: not a JSON object"},
+		{"empty text is a reply", `{"id":"a","model":"m","text":""}`, 1, ""},
+		{"neither text nor decision", `{"id":"a","model":"m"}`, 0, "p.jsonl:1: decision: missing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +36,11 @@ func TestReadPredictions(t *testing.T) {
 				t.Fatalf("ReadPredictions(%q) = %v, %v; want no predictions and an error containing %q", tt.in, got, err, tt.problem)
 			}
 		})
+	}
+	// An empty reply is unparsed (spec section 3), not a reason to reject the file.
+	empty, err := ReadPredictions(strings.NewReader(`{"id":"a","model":"m","text":""}`+"\n"+`{"id":"b","model":"m","text":"   "}`), "p", tax, map[PredictionKey]string{})
+	if err != nil || len(empty) != 2 || empty[0].Decision != DecisionUnparsed || empty[1].Decision != DecisionUnparsed {
+		t.Errorf(`ReadPredictions("text": "") = %v, %v; want two unparsed predictions`, empty, err)
 	}
 	got, _ := ReadPredictions(strings.NewReader(`{"id":"a","model":"m","decision":"roll","skill":"climb"}`), "p", tax, map[PredictionKey]string{})
 	if got[0].Skill != "Climb" {

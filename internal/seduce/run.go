@@ -189,16 +189,19 @@ func Execute(ctx context.Context, sess *runner.Session, p *RunPlan) (store.RunID
 	return run, sum, sess.Finish(ctx, run, err, sum.Failed > 0)
 }
 
-// Outcome is the parsed ruling stored beside each reply of a benchmark run.
+// Outcome is the parsed ruling stored beside each reply of a benchmark run, with the
+// rule that decided it and the text that rule read (Parsed.Rule, Parsed.Span).
 type Outcome struct {
 	Decision Decision `json:"decision"`
 	Skill    string   `json:"skill,omitempty"`
 	How      string   `json:"how,omitempty"`
+	Rule     string   `json:"rule,omitempty"`
+	Span     string   `json:"span,omitempty"`
 }
 
 // OutcomeOf is p as stored.
 func OutcomeOf(p Parsed) string {
-	b, _ := json.Marshal(Outcome{p.Decision, p.Skill, p.How})
+	b, _ := json.Marshal(Outcome{p.Decision, p.Skill, p.How, p.Rule, p.Span})
 	return string(b)
 }
 

@@ -1,0 +1,339 @@
+package seduce
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Lexicons: the words the parser reads in languages other than English, and the
+// refusal, self-correction and "cannot tell" phrases of every language, kept as data.
+// Each embedded file lexicon/<language>.json has the fields below, every one a list of
+// lowercase phrases matched as whole words, except skills, which maps a skill's name in
+// that language to the taxonomy's name. A user adds a language or more phrases by
+// writing a file of the same shape and passing it to `arbiter seduce parse --lexicon
+// FILE`; its phrases are added to the built-in ones.
+//
+//	roll          phrases that call for a roll ("faites un jet", "probe auf")
+//	pass          phrases that rule an automatic success or deny a roll ("pas besoin de jet")
+//	negation      words that, within three words before a roll phrase, deny it ("kein")
+//	condition     words that leave a clause's ruling open ("si", "falls")
+//	hedge         words that make a clause unsure ("peut-être")
+//	correction    words of a self-correction ("en fait"): a reply that rules both ways
+//	              and holds one is a contradiction, not a roll for part of the action
+//	refusal       phrases that decline the task, looked for at the start of a reply
+//	undetermined  phrases that say the ruling cannot be told: the reply is unparsed
+
+//go:embed lexicon/*.json
+var lexiconFiles embed.FS
+
+// Lexicon is the merged phrase lists of one or more lexicon files.
+type Lexicon struct {
+	Languages    []string
+	roll, pass   []string
+	negation     []string
+	condition    []string
+	hedge        []string
+	correction   []string
+	refusal      []string
+	undetermined []string
+	skills       []string          // skill phrases, longest first
+	skillOf      map[string]string // phrase → skill name as written in the file
+	// anchors are the distinct longest words of the roll and pass phrases, and
+	// anchorOf a phrase's: a clause without a phrase's anchor cannot hold the phrase, so
+	// one look for each anchor spares looking for every phrase.
+	anchors  []string
+	anchorOf map[string]int
+}
+
+type lexiconFile struct {
+	Language     string            `json:"language"`
+	Comment      string            `json:"comment"`
+	Roll         []string          `json:"roll"`
+	Pass         []string          `json:"pass"`
+	Negation     []string          `json:"negation"`
+	Condition    []string          `json:"condition"`
+	Hedge        []string          `json:"hedge"`
+	Correction   []string          `json:"correction"`
+	Refusal      []string          `json:"refusal"`
+	Undetermined []string          `json:"undetermined"`
+	Skills       map[string]string `json:"skills"`
+}
+
+var defaultLexicon = sync.OnceValue(func() *Lexicon {
+	lex := &Lexicon{skillOf: map[string]string{}}
+	entries, err := lexiconFiles.ReadDir("lexicon")
+	if err != nil {
+		panic(err) // the embedded files are tested; a failure here is a build defect
+	}
+	for _, e := range entries {
+		data, err := lexiconFiles.ReadFile(path.Join("lexicon", e.Name()))
+		if err == nil {
+			err = lex.add(data, e.Name())
+		}
+		if err != nil {
+			panic(err)
+		}
+	}
+	return lex
+})
+
+// DefaultLexicon is the built-in lexicons: English refusals and corrections, French,
+// German and Spanish rulings.
+func DefaultLexicon() *Lexicon { return defaultLexicon() }
+
+// LoadLexicons returns the built-in lexicon extended by the files at paths.
+func LoadLexicons(paths []string) (*Lexicon, error) {
+	lex := DefaultLexicon().clone()
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("lexicon: %w", err)
+		}
+		if err := lex.add(data, p); err != nil {
+			return nil, err
+		}
+	}
+	return lex, nil
+}
+
+func (l *Lexicon) clone() *Lexicon {
+	c := *l
+	c.Languages = slices.Clone(l.Languages)
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.skills} {
+		*s = slices.Clone(*s)
+	}
+	c.anchors = slices.Clone(l.anchors)
+	c.anchorOf = make(map[string]int, len(l.anchorOf))
+	for k, v := range l.anchorOf {
+		c.anchorOf[k] = v
+	}
+	c.skillOf = make(map[string]string, len(l.skillOf))
+	for k, v := range l.skillOf {
+		c.skillOf[k] = v
+	}
+	return &c
+}
+
+func (l *Lexicon) add(data []byte, name string) error {
+	var f lexiconFile
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return fmt.Errorf("lexicon %s: %s", name, jsonProblem(err))
+	}
+	if f.Language == "" {
+		return fmt.Errorf("lexicon %s: language: missing", name)
+	}
+	l.Languages = append(l.Languages, f.Language)
+	for _, list := range []struct {
+		field string
+		from  []string
+		to    *[]string
+	}{
+		{"roll", f.Roll, &l.roll}, {"pass", f.Pass, &l.pass}, {"negation", f.Negation, &l.negation},
+		{"condition", f.Condition, &l.condition}, {"hedge", f.Hedge, &l.hedge},
+		{"correction", f.Correction, &l.correction}, {"refusal", f.Refusal, &l.refusal},
+		{"undetermined", f.Undetermined, &l.undetermined},
+	} {
+		for i, p := range list.from {
+			p = strings.Join(strings.Fields(foldLower(p)), " ")
+			if p == "" {
+				return fmt.Errorf("lexicon %s: %s[%d]: empty phrase", name, list.field, i)
+			}
+			*list.to = append(*list.to, p)
+		}
+	}
+	for k, v := range f.Skills {
+		k = strings.Join(strings.Fields(foldLower(k)), " ")
+		if k == "" || strings.TrimSpace(v) == "" {
+			return fmt.Errorf("lexicon %s: skills: empty name", name)
+		}
+		if _, dup := l.skillOf[k]; !dup {
+			l.skills = append(l.skills, k)
+		}
+		l.skillOf[k] = strings.TrimSpace(v)
+	}
+	l.anchorOf = map[string]int{}
+	l.anchors = nil
+	index := map[string]int{}
+	for _, p := range append(slices.Clone(l.roll), l.pass...) {
+		a := ""
+		for _, w := range strings.Fields(p) {
+			if len(w) > len(a) {
+				a = w
+			}
+		}
+		i, ok := index[a]
+		if !ok {
+			i = len(l.anchors)
+			index[a] = i
+			l.anchors = append(l.anchors, a)
+		}
+		l.anchorOf[p] = i
+	}
+	// Longer phrases first, so "armes à feu" wins over a shorter name inside it.
+	slices.SortStableFunc(l.skills, func(a, b string) int { return len(b) - len(a) })
+	return nil
+}
+
+// foldLower lowercases every letter whose lowercase form has the same UTF-8 length, so
+// that byte offsets in the result are offsets in s.
+func foldLower(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return asciiLower(s)
+	}
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		lr := unicode.ToLower(r)
+		if utf8.RuneLen(lr) != utf8.RuneLen(r) || r == utf8.RuneError {
+			lr = r
+		}
+		b = utf8.AppendRune(b, lr)
+	}
+	if len(b) != len(s) {
+		return asciiLower(s) // invalid UTF-8 came back longer: keep offsets
+	}
+	return string(b)
+}
+
+func isLetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf
+}
+
+// phraseAt finds phrase p in s at or after from as whole words: a letter may not touch
+// either end where p itself ends in a letter. It returns -1 when there is none.
+func phraseAt(s, p string, from int) int {
+	for from <= len(s) {
+		i := strings.Index(s[from:], p)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(p)
+		okLeft := i == 0 || !isLetter(p[0]) || !isLetter(s[i-1])
+		okRight := end == len(s) || !isLetter(p[len(p)-1]) || !isLetter(s[end])
+		if okLeft && okRight {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+// anyPhrase reports where the first of phrases occurs in s, or -1.
+func anyPhrase(s string, phrases []string) (at int, phrase string) {
+	at = -1
+	for _, p := range phrases {
+		if i := phraseAt(s, p, 0); i >= 0 && (at < 0 || i < at) {
+			at, phrase = i, p
+		}
+	}
+	return at, phrase
+}
+
+// lexSkill is the first skill of the lexicon or the taxonomy named in s (folded) at or
+// after from.
+func (l *Lexicon) lexSkill(s, orig string, from int, tax *Taxonomy) string {
+	best, skill := -1, ""
+	for _, p := range l.skills {
+		if i := phraseAt(s, p, from); i >= 0 && (best < 0 || i < best) {
+			best, skill = i, l.skillOf[p]
+		}
+	}
+	if c := firstSkill(orig[from:], tax, false); c != "" {
+		// Prefer whichever is named first; the taxonomy's own names are English.
+		if i := strings.Index(s[from:], foldLower(c)); best < 0 || i >= 0 && from+i < best {
+			return c
+		}
+	}
+	if skill == "" {
+		return ""
+	}
+	if c, ok := tax.Canonical(skill); ok {
+		return c
+	}
+	return skill
+}
+
+// lexCues adds the rulings the lexicon's phrases find in one clause (folded, and the
+// reply's own spelling in orig) to t. at is the clause's offset in the reply.
+func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTally, part func() bool) {
+	if len(l.roll) == 0 && len(l.pass) == 0 {
+		return
+	}
+	present := make([]bool, len(l.anchors))
+	anyPresent := false
+	for i, a := range l.anchors {
+		if strings.Contains(clause, a) {
+			present[i], anyPresent = true, true
+		}
+	}
+	if !anyPresent {
+		return
+	}
+	if i, _ := anyPhrase(clause, l.hedge); i >= 0 {
+		return
+	}
+	if i, _ := anyPhrase(clause, l.condition); i >= 0 {
+		t.conditional = true
+		return
+	}
+	masked := []byte(clause)
+	snapshot, dirty := clause, false
+	add := func(d Decision, from, to int, negated bool) {
+		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
+		if d == DecisionPass {
+			c.part = part()
+		}
+		if !t.matters(c) && !t.mattersWithSkill(c) {
+			return
+		}
+		// The skill is looked for near the phrase, then near the clause's start: never
+		// over the whole of a long clause for every phrase.
+		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], from, tax)
+		if c.skill == "" && from > 0 {
+			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
+		}
+		t.add(c)
+	}
+	search := func(phrases []string, d Decision) {
+		for _, p := range phrases {
+			if !present[l.anchorOf[p]] {
+				continue
+			}
+			if dirty {
+				snapshot, dirty = string(masked), false
+			}
+			for i := phraseAt(snapshot, p, 0); i >= 0; i = phraseAt(snapshot, p, i+len(p)) {
+				copy(masked[i:i+len(p)], blankOut(p))
+				dirty = true
+				cd, neg := d, d == DecisionPass
+				if d == DecisionRoll {
+					for _, w := range strings.Fields(clause[lastWordsStart(clause[:i], 3):i]) {
+						if slices.Contains(l.negation, strings.Trim(w, "-,'’")) {
+							cd, neg = DecisionPass, true
+						}
+					}
+				}
+				add(cd, i, i+len(p), neg)
+			}
+		}
+	}
+	search(l.pass, DecisionPass)
+	search(l.roll, DecisionRoll)
+}

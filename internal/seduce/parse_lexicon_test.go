@@ -1,0 +1,73 @@
+package seduce
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDefaultLexicon(t *testing.T) {
+	lex := DefaultLexicon()
+	for _, lang := range []string{"en", "fr", "de", "es"} {
+		if !strings.Contains(strings.Join(lex.Languages, " "), lang) {
+			t.Errorf("DefaultLexicon languages = %v; want %s", lex.Languages, lang)
+		}
+	}
+}
+
+// TestLoadLexicons: a user's file adds a language; the built-in ones stay.
+func TestLoadLexicons(t *testing.T) {
+	dir := t.TempDir()
+	it := filepath.Join(dir, "it.json")
+	if err := os.WriteFile(it, []byte(`{"language": "it", "roll": ["fai un tiro"], "pass": ["nessun tiro"],
+		"negation": ["non"], "refusal": ["non posso aiutarti"], "skills": {"arrampicarsi": "Climb"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lex, err := LoadLexicons([]string{it})
+	if err != nil {
+		t.Fatalf("LoadLexicons: %v", err)
+	}
+	tests := []struct {
+		text     string
+		lex      *Lexicon
+		decision Decision
+		skill    string
+	}{
+		{"Fai un tiro di Arrampicarsi.", lex, DecisionRoll, "Climb"},
+		{"Nessun tiro: la porta è aperta.", lex, DecisionPass, ""},
+		{"Mi dispiace, non posso aiutarti.", lex, DecisionRefused, ""},
+		{"Faites un jet de Grimper.", lex, DecisionRoll, "Climb"},
+		{"Fai un tiro di Arrampicarsi.", nil, DecisionUnparsed, ""},
+	}
+	for _, tt := range tests {
+		got := ParseReplyWith(tt.text, nil, tt.lex)
+		if got.Decision != tt.decision || got.Skill != tt.skill {
+			t.Errorf("ParseReplyWith(%q) = %v; want %s %s", tt.text, got, tt.decision, tt.skill)
+		}
+	}
+}
+
+func TestLoadLexiconsErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, body, want string }{
+		{"unknown field", `{"language": "it", "rolls": ["x"]}`, "unknown field"},
+		{"no language", `{"roll": ["x"]}`, "language: missing"},
+		{"empty phrase", `{"language": "it", "roll": [" "]}`, "roll[0]: empty phrase"},
+		{"not json", `roll`, "lexicon"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name+".json")
+			if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadLexicons([]string{path})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("LoadLexicons(%s) error = %v; want one naming the file and %q", tt.body, err, tt.want)
+			}
+		})
+	}
+	if _, err := LoadLexicons([]string{filepath.Join(dir, "missing.json")}); err == nil {
+		t.Error("LoadLexicons(missing file) = nil error")
+	}
+}
