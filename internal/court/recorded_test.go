@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -129,4 +130,35 @@ func TestRecordedOffline(t *testing.T) {
 	if !errors.Is(err, ErrNotRecorded) {
 		t.Errorf("offline Ask of an unknown call = %v; want ErrNotRecorded", err)
 	}
+}
+
+// BenchmarkTrialTurnRecorded is the engine's overhead per turn with the store in the
+// loop: every call a job of a run on a SQLite file (claimed, written, read back), the
+// models instant. Reported as ns/turn.
+func BenchmarkTrialTurnRecorded(b *testing.B) {
+	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := &runner.Session{Store: st, Models: counted(fakeModels(nil), new(atomic.Int64)), NoCache: true}
+	run, err := s.Begin(context.Background(), runner.Identity{Kind: KindCourt, Config: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := fixture(b)
+	turns := 0
+	n := 0
+	for b.Loop() {
+		n++
+		tr, err := NewTrial(c, 7, Settings{TrialID: fmt.Sprintf("b%d", n), Models: testModels}, &Recorded{Session: s, Run: run}, ModelDefense{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := tr.Run(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		turns += len(tr.Turns())
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
 }
