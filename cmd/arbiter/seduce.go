@@ -159,7 +159,12 @@ func (a *app) seduceRunCmd() *cobra.Command {
 		Long: `Run asks every model about every sample and prints the report. With no flags it runs
 the bundled reference set against the built-in baseline/keyword adjudicator: no key, no
 network. Results go to the store (--db); running the same command again resumes and never
-asks a provider again for a reply it already has.`,
+asks a provider again for a reply it already has.
+
+--lexicon FILE and --parse-model M read the replies as 'seduce parse' does: the run records
+its lexicon files, which 'seduce report' reads again; the parse model is asked only about
+the replies the rules leave unparsed, stored like any request, and the report counts the
+rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 		Example: `  arbiter seduce run
   arbiter seduce run -m openai/gpt-4.1 -m anthropic/claude-sonnet-4-5 --format md
   arbiter seduce run --experiment study.yaml --db study.db`,

@@ -111,3 +111,28 @@ func TestRepliesShowRuleAndSpan(t *testing.T) {
 		t.Errorf("replies filtered by a hostile rule: %d rows, raw script %v; want 1 row, escaped", n, strings.Contains(c.body, "<script"))
 	}
 }
+
+// FuzzMarkSpan: whatever the reply and span, markSpan never panics, its parts join to
+// the reply unchanged, and a marked part is a piece of the span.
+func FuzzMarkSpan(f *testing.F) {
+	f.Add("Make a Climb roll. Actually, no roll is needed.", "Make a Climb roll | no roll")
+	f.Add("<think>no roll</think> so: no roll.", "no roll")
+	f.Add("x", " | | …")
+	f.Fuzz(func(t *testing.T, text, span string) {
+		parts, shown := markSpan(text, span)
+		var b strings.Builder
+		marked := false
+		for _, p := range parts {
+			b.WriteString(p.Text)
+			if p.Mark {
+				marked = true
+				if p.Text == "" || !strings.Contains(span, p.Text) {
+					t.Errorf("markSpan(%q, %q) marked %q, not a piece of the span", text, span, p.Text)
+				}
+			}
+		}
+		if b.String() != text || marked != shown {
+			t.Errorf("markSpan(%q, %q) = %+v, %v; want parts that join to the text, shown iff marked", text, span, parts, shown)
+		}
+	})
+}
