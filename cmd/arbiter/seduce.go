@@ -108,6 +108,7 @@ func (a *app) parseOptions(ctx context.Context, f *seduceFlags, rf runFlags, st 
 			return nil
 		}}
 	name := ms.Names[0]
+	f.parseModel = string(name) // as the report names it
 	opt.Second = func(texts []string, parsed []seduce.Parsed) error {
 		sum, err := seduce.ModelParse(ctx, sess, name, texts, parsed, tax)
 		if err != nil {
