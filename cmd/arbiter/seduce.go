@@ -9,7 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // seduceFlags are what the benchmark's commands share.
@@ -27,6 +30,9 @@ type seduceFlags struct {
 	temperature float64
 	maxTokens   int
 	genSeed     int64
+	// how replies are read: extra lexicon files, a model for what the rules leave unparsed
+	lexicons   []string
+	parseModel string
 }
 
 func (a *app) seduceCmd() *cobra.Command {
@@ -55,6 +61,74 @@ func (f *seduceFlags) registerReport(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.bootstrap, "bootstrap", 1000, "cluster-bootstrap replicates behind the 95% intervals (0: none)")
 	cmd.Flags().Uint64Var(&f.seed, "seed", 1, "seed of the bootstrap")
 	cmd.Flags().StringVar(&f.figures, "figures", "", "also write the SVG figures into this folder")
+}
+
+// registerParse adds the reply-reading flags of run, score and report.
+func (f *seduceFlags) registerParse(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.lexicons, "lexicon", nil, "extra lexicon file the replies are parsed with (JSON, as for 'seduce parse'; repeatable)")
+	cmd.Flags().StringVar(&f.parseModel, "parse-model", "", "a model (provider/model) to read the replies the rules leave unparsed; the report counts its rulings")
+}
+
+// loadLexicon reads the --lexicon files; none gives nil, the built-in lexicon.
+func (f *seduceFlags) loadLexicon() (*seduce.Lexicon, error) {
+	if len(f.lexicons) == 0 {
+		return nil, nil
+	}
+	lex, err := seduce.LoadLexicons(f.lexicons)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return lex, nil
+}
+
+// parseOptions are how f reads replies: its lexicon and, with --parse-model, a second
+// reader asking that model through st (stored like any request, so a rerun sends
+// nothing). rf gives the endpoint, config and limits the model is opened with.
+func (a *app) parseOptions(ctx context.Context, f *seduceFlags, rf runFlags, st *store.Store, tax *seduce.Taxonomy) (seduce.ParseOptions, error) {
+	lex, err := f.loadLexicon()
+	if err != nil {
+		return seduce.ParseOptions{}, err
+	}
+	opt := seduce.ParseOptions{Taxonomy: tax, Lexicon: lex}
+	if f.parseModel == "" {
+		return opt, nil
+	}
+	rf.models, rf.replicates = []string{f.parseModel}, 1
+	ms, err := a.openModels(&rf, nil)
+	if err != nil {
+		return opt, err
+	}
+	sess := &runner.Session{Store: st, Models: ms.Models, Concurrency: rf.concurrency, NoCache: rf.noCache,
+		Local: ms.Local, Endpoint: ms.Endpoint, Counters: ms.Counters, Log: a.log, Version: versionString(),
+		Progress: func(label string) runner.Progress { return a.progress(label, ms.Counters) },
+		Reachable: func(ctx context.Context) error {
+			if err := ms.Reachable(ctx); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}}
+	name := ms.Names[0]
+	f.parseModel = string(name) // as the report names it
+	opt.Second = func(texts []string, parsed []seduce.Parsed) error {
+		sum, err := seduce.ModelParse(ctx, sess, name, texts, parsed, tax)
+		if err != nil {
+			return err
+		}
+		if !a.quiet {
+			fmt.Fprintf(a.stderr, "parse model %s: %d replies unparsed by the rules, %d asked about (%d sent now, %d already stored), %d ruled by it\n",
+				name, sum.Unparsed, sum.Sent, sum.Tally.Asked, sum.Tally.Resumed+sum.Tally.Cached, sum.Ruled)
+		}
+		return nil
+	}
+	return opt, nil
+}
+
+// parseRunFlags are the request flags a command without a model list (score, report)
+// opens its --parse-model with.
+func parseRunFlags(db, baseURL, configPath string) runFlags {
+	retry := llm.DefaultRetry()
+	return runFlags{db: db, baseURL: baseURL, configPath: configPath, concurrency: 8,
+		retries: retry.MaxAttempts - 1, timeout: retry.Timeout, replicates: 1}
 }
 
 func (f *seduceFlags) loadTaxonomy() (*seduce.Taxonomy, error) {
@@ -86,7 +160,12 @@ func (a *app) seduceRunCmd() *cobra.Command {
 		Long: `Run asks every model about every sample and prints the report. With no flags it runs
 the bundled reference set against the built-in baseline/keyword adjudicator: no key, no
 network. Results go to the store (--db); running the same command again resumes and never
-asks a provider again for a reply it already has.`,
+asks a provider again for a reply it already has.
+
+--lexicon FILE and --parse-model M read the replies as 'seduce parse' does: the run records
+its lexicon files, which 'seduce report' reads again; the parse model is asked only about
+the replies the rules leave unparsed, stored like any request, and the report counts the
+rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 		Example: `  arbiter seduce run
   arbiter seduce run -m openai/gpt-4.1 -m anthropic/claude-sonnet-4-5 --format md
   arbiter seduce run --experiment study.yaml --db study.db`,
@@ -105,6 +184,7 @@ asks a provider again for a reply it already has.`,
 	f.registerData(cmd)
 	rf.register(cmd.Flags(), []string{"baseline/keyword"}, "model to evaluate")
 	f.registerReport(cmd) // after rf: run's --config is rf's, which also names families
+	f.registerParse(cmd)
 	cmd.Flags().StringVar(&f.prompt, "prompt", "", "system prompt file replacing the built-in adjudicator prompt ({{skills}} lists the skills)")
 	cmd.Flags().StringVar(&f.experiment, "experiment", "", "experiment file (YAML) naming datasets, models, parameters and replicates")
 	cmd.Flags().Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default: the provider's)")
@@ -167,13 +247,22 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 			return usageError{err}
 		}
 	}
+	lex, err := f.loadLexicon()
+	if err != nil {
+		return err
+	}
 	sess, ms, done, err := a.session(ctx, rf, seduce.Baselines(tax))
 	if err != nil {
 		return err
 	}
 	defer done()
+	popt, err := a.parseOptions(ctx, f, *rf, sess.Store, tax)
+	if err != nil {
+		return err
+	}
 	plan := &seduce.RunPlan{Datasets: f.datasets, Dataset: ds, TaxonomyPath: f.taxonomy, Taxonomy: tax, Prompt: prompt,
-		Models: ms.Names, Replicates: rf.replicates, Generation: seduce.Generation{MaxTokens: f.maxTokens}}
+		Models: ms.Names, Replicates: rf.replicates, Generation: seduce.Generation{MaxTokens: f.maxTokens},
+		LexiconPaths: f.lexicons, Lexicon: lex}
 	if cmd.Flags().Changed("temperature") {
 		t := f.temperature
 		plan.Generation.Temperature = &t
@@ -191,7 +280,7 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 		fmt.Fprintf(a.stderr, "run %s: %d jobs, %d already in the store, %d from the cache, %d asked (%d answered, %d failed) in %s; store %s\n",
 			runID, sum.Jobs, sum.Resumed, sum.Cached, sum.Asked, sum.Answered, sum.Failed, sum.Elapsed.Round(1e6), st.Path())
 	}
-	res, err := seduce.ScoreRun(ctx, st, runID, ds, tax, scoreOptions(tax, f, ms.file))
+	res, err := seduce.ScoreRunWith(ctx, st, runID, ds, popt, scoreOptions(tax, f, ms.file))
 	if err != nil {
 		return err
 	}
@@ -210,7 +299,9 @@ func scoreOptions(tax *seduce.Taxonomy, f *seduceFlags, file *config.File) seduc
 	if file != nil {
 		families = file.Families
 	}
-	return seduce.ScoreOptionsFor(tax, f.bootstrap, f.seed, families)
+	opt := seduce.ScoreOptionsFor(tax, f.bootstrap, f.seed, families)
+	opt.ParseModel = f.parseModel
+	return opt
 }
 
 func countErrors(r *seduce.Results) int {

@@ -15,7 +15,7 @@ import (
 
 func (a *app) seduceReportCmd() *cobra.Command {
 	var f seduceFlags
-	var db, run string
+	var db, run, baseURL string
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Re-render a stored run's report without calling any provider",
@@ -56,7 +56,17 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := seduce.Rescore(ctx, st, r, seduce.RescoreOptions{Dataset: ds, Taxonomy: tax, Score: scoreOptions(tax, &f, file)})
+			if !cmd.Flags().Changed("lexicon") && len(cfg.Lexicons) > 0 {
+				f.lexicons = cfg.Lexicons
+				if _, err := seduce.LoadLexicons(f.lexicons); err != nil {
+					return badInput("%v: pass --lexicon with the file's new path", &seduce.LexiconsError{Run: r.ID, Lexicons: cfg.Lexicons, Err: err})
+				}
+			}
+			popt, err := a.parseOptions(ctx, &f, parseRunFlags(db, baseURL, f.configPath), st, tax)
+			if err != nil {
+				return err
+			}
+			res, err := seduce.Rescore(ctx, st, r, seduce.RescoreOptions{Dataset: ds, Taxonomy: tax, Score: scoreOptions(tax, &f, file), Parse: popt})
 			var changed *seduce.DatasetChangedError
 			if errors.As(err, &changed) {
 				return badInput("%v: pass --dataset with the original file", err)
@@ -69,14 +79,17 @@ func (a *app) seduceReportCmd() *cobra.Command {
 	}
 	f.registerData(cmd)
 	f.registerReport(cmd)
+	f.registerParse(cmd)
 	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().StringVar(&run, "run", "latest", "run id (or a unique prefix) to report; see 'arbiter runs'")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "endpoint for --parse-model (an OpenAI-compatible or stand-in server)")
 	return cmd
 }
 
 func (a *app) seduceScoreCmd() *cobra.Command {
 	var f seduceFlags
 	var predictions []string
+	var db, baseURL string
 	cmd := &cobra.Command{
 		Use:   "score",
 		Short: "Score predictions made elsewhere (JSONL with decision or raw text)",
@@ -96,10 +109,14 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			lex, err := f.loadLexicon()
+			if err != nil {
+				return err
+			}
 			var preds []seduce.Prediction
 			seen := map[seduce.PredictionKey]string{}
 			for _, path := range predictions {
-				p, err := a.readPredictions(path, tax, seen)
+				p, err := a.readPredictions(path, seduce.ParseOptions{Taxonomy: tax, Lexicon: lex}, seen)
 				if err != nil {
 					return err
 				}
@@ -109,17 +126,34 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if f.parseModel != "" {
+				st, err := a.openStore(cmd.Context(), db)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				popt, err := a.parseOptions(cmd.Context(), &f, parseRunFlags(db, baseURL, f.configPath), st, tax)
+				if err != nil {
+					return err
+				}
+				if err := seduce.SecondReading(preds, popt.Second); err != nil {
+					return err
+				}
+			}
 			return a.writeSeduce(seduce.Score(ds.Samples, preds, scoreOptions(tax, &f, file)), &f)
 		},
 	}
 	f.registerData(cmd)
 	f.registerReport(cmd)
 	cmd.Flags().StringArrayVarP(&predictions, "predictions", "p", nil, "predictions JSONL file (repeatable; - for stdin)")
+	f.registerParse(cmd)
+	cmd.Flags().StringVar(&db, "db", "", "results store for --parse-model's requests (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "endpoint for --parse-model (an OpenAI-compatible or stand-in server)")
 	return cmd
 }
 
 // readPredictions reads one --predictions file (- is stdin); any bad line is bad input.
-func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[seduce.PredictionKey]string) ([]seduce.Prediction, error) {
+func (a *app) readPredictions(path string, opt seduce.ParseOptions, seen map[seduce.PredictionKey]string) ([]seduce.Prediction, error) {
 	r := a.stdin
 	if path != "-" {
 		fh, err := input.Open(path)
@@ -129,7 +163,7 @@ func (a *app) readPredictions(path string, tax *seduce.Taxonomy, seen map[seduce
 		defer fh.Close()
 		r = fh
 	}
-	preds, err := seduce.ReadPredictions(r, path, tax, seen)
+	preds, err := seduce.ReadPredictionsWith(r, path, opt, seen)
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -28,6 +28,9 @@ type ScoreOptions struct {
 	Bootstrap int
 	// Seed makes the bootstrap repeatable.
 	Seed uint64
+	// ParseModel names the model that read the replies the rules left unparsed (see
+	// ModelParse); when set, every model's result and every report count its rulings.
+	ParseModel string
 }
 
 // Results is what Score computes. It marshals to the JSON of spec section 4: "models"
@@ -48,6 +51,8 @@ type Results struct {
 	Bootstrap *BootstrapInfo `json:"bootstrap"`
 	// Pairwise holds an exact McNemar test for every pair of models, in model order.
 	Pairwise []PairTest `json:"pairwise,omitempty"`
+	// ParseModel is ScoreOptions.ParseModel: "" when only the rules read the replies.
+	ParseModel string `json:"parse_model,omitempty"`
 
 	// first holds, per model and sample index, the outcome of the model's first
 	// replicate, for McNemar.
@@ -104,6 +109,9 @@ type ModelResult struct {
 	NeutralToPseudoLogic *float64 `json:"neutral_to_pseudo_logic_delta"`
 	// Latency summarises the predictions that recorded one (table 4); nil if none did.
 	Latency *Latency `json:"latency"`
+	// ModelParsed counts the rulings the parse model read rather than the rules; nil
+	// when the replies were read by the rules alone.
+	ModelParsed *int `json:"model_parsed,omitempty"`
 }
 
 // SliceFR is the failure rate inside one slice of the dataset. N counts the evaluated
@@ -386,6 +394,7 @@ func (t *tally) add(fail bool) {
 type modelTally struct {
 	name                                                 string
 	n, errors, refused, unparsed, fp, fc, evalV1, evalV0 int
+	modelParsed                                          int
 	ws                                                   WSDetail
 	style, setting, category, generator, skill, cell     []tally
 	clusterV1, clusterV0                                 [][2]int // per scenario: fail, eval
@@ -417,6 +426,9 @@ func (m *modelTally) add(d *dataset, si int32, p *Prediction, canon func(string)
 		return
 	}
 	m.n++
+	if p.ModelParsed {
+		m.modelParsed++
+	}
 	if p.LatencyMS > 0 {
 		m.latencies = append(m.latencies, p.LatencyMS)
 	}
@@ -522,6 +534,13 @@ func Score(samples []Sample, preds []Prediction, opt ScoreOptions) *Results {
 	slices.SortFunc(res.Models, func(a, b ModelResult) int {
 		return cmp.Or(cmp.Compare(a.Family, b.Family), cmp.Compare(a.Model, b.Model))
 	})
+	if opt.ParseModel != "" {
+		res.ParseModel = opt.ParseModel
+		for i := range res.Models {
+			n := tallies[res.Models[i].Model].modelParsed
+			res.Models[i].ModelParsed = &n
+		}
+	}
 	if opt.Bootstrap > 0 {
 		res.Bootstrap = &BootstrapInfo{Reps: opt.Bootstrap, Seed: opt.Seed, Level: ConfidenceLevel, Cluster: "scenario_id"}
 	}

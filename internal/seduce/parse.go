@@ -51,6 +51,11 @@ func (p Parsed) String() string {
 // FromReply parses a model's reply. A provider-reported refusal or content filter is
 // refused whatever the text says.
 func FromReply(r *llm.Reply, tax *Taxonomy) Parsed {
+	return FromReplyWith(r, tax, nil)
+}
+
+// FromReplyWith is FromReply reading the text with lex (nil: DefaultLexicon).
+func FromReplyWith(r *llm.Reply, tax *Taxonomy, lex *Lexicon) Parsed {
 	if r == nil {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEmpty}
 	}
@@ -60,7 +65,7 @@ func FromReply(r *llm.Reply, tax *Taxonomy) Parsed {
 	if strings.TrimSpace(r.Text) == "" && strings.TrimSpace(r.Refusal) != "" {
 		return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(r.Refusal)}
 	}
-	return ParseReply(r.Text, tax)
+	return ParseReplyWith(r.Text, tax, lex)
 }
 
 // The rules that decide a reply, recorded in Parsed.Rule.

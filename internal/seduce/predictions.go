@@ -24,6 +24,16 @@ type PredictionKey struct {
 // the whole file, and the error lists every bad line. seen holds the keys already read,
 // with where, across every predictions file of a command; ReadPredictions adds to it.
 func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[PredictionKey]string) ([]Prediction, error) {
+	return ReadPredictionsWith(r, path, ParseOptions{Taxonomy: tax}, seen)
+}
+
+// ReadPredictionsWith is ReadPredictions parsing text with opt's taxonomy and lexicon;
+// a prediction parsed from text keeps the deciding rule in Rule.
+func ReadPredictionsWith(r io.Reader, path string, opt ParseOptions, seen map[PredictionKey]string) ([]Prediction, error) {
+	tax := opt.Taxonomy
+	if tax == nil {
+		tax = DefaultTaxonomy()
+	}
 	var out []Prediction
 	var problems input.Errors
 	for l, err := range input.Lines(context.Background(), r, path) {
@@ -74,8 +84,8 @@ func ReadPredictions(r io.Reader, path string, tax *Taxonomy, seen map[Predictio
 			}
 		default:
 			if p.Err == "" {
-				parsed := ParseReply(p.Text, tax)
-				p.Decision, p.Skill = parsed.Decision, parsed.Skill
+				parsed := ParseReplyWith(p.Text, tax, opt.Lexicon)
+				p.Decision, p.Skill, p.Rule = parsed.Decision, parsed.Skill, parsed.Rule
 			}
 		}
 		out = append(out, p)

@@ -106,6 +106,9 @@ type RunConfig struct {
 	// Endpoints names the models asked at a custom endpoint, so a run against a local
 	// or stand-in server is never resumed against the real provider.
 	Endpoints map[string]string `json:"endpoints,omitempty"`
+	// Lexicons are the --lexicon files the replies were parsed with, so that a report of
+	// the run reads them the same way.
+	Lexicons []string `json:"lexicons,omitempty"`
 }
 
 // RunConfigOf reads a stored run's configuration.
@@ -138,13 +141,18 @@ type RunPlan struct {
 	Models     []llm.ModelName
 	Replicates int
 	Generation Generation
+	// LexiconPaths are the extra lexicon files (recorded in the config); Lexicon is them
+	// loaded (nil: DefaultLexicon).
+	LexiconPaths []string
+	Lexicon      *Lexicon
 }
 
 // Config is the plan's run configuration, with the endpoints the session asks at.
 func (p *RunPlan) Config(endpoints map[string]string) RunConfig {
 	cfg := RunConfig{Kind: RunKind, Datasets: p.Datasets, DatasetHash: p.Dataset.Hash, Taxonomy: p.TaxonomyPath,
 		PromptHash: p.Prompt.Hash, Replicates: p.Replicates,
-		Temperature: p.Generation.Temperature, MaxTokens: p.Generation.MaxTokens, Seed: p.Generation.Seed, Endpoints: endpoints}
+		Temperature: p.Generation.Temperature, MaxTokens: p.Generation.MaxTokens, Seed: p.Generation.Seed, Endpoints: endpoints,
+		Lexicons: p.LexiconPaths}
 	for _, n := range p.Models {
 		cfg.Models = append(cfg.Models, string(n))
 	}
@@ -178,9 +186,9 @@ func Execute(ctx context.Context, sess *runner.Session, p *RunPlan) (store.RunID
 	if err != nil {
 		return "", runner.Summary{}, err
 	}
-	tax := p.Taxonomy
+	tax, lex := p.Taxonomy, p.Lexicon
 	sum, err := sess.Run(ctx, run, string(RunKind), p.Jobs(), func(_ runner.Job, r *llm.Reply) string {
-		return OutcomeOf(FromReply(r, tax))
+		return OutcomeOf(FromReplyWith(r, tax, lex))
 	})
 	if err == nil && sum.Interrupted {
 		err = fmt.Errorf("interrupted: %d of %d jobs answered so far are saved in %s; run the same command again to resume",
@@ -229,6 +237,15 @@ func ScoreOptionsFor(tax *Taxonomy, bootstrap int, seed uint64, families map[str
 // ScoreRun reads a run's results back from the store, parses every recorded reply with
 // the current parser and scores them: a report never needs a provider.
 func ScoreRun(ctx context.Context, st *store.Store, id store.RunID, ds *Dataset, tax *Taxonomy, opt ScoreOptions) (*Results, error) {
+	return ScoreRunWith(ctx, st, id, ds, ParseOptions{Taxonomy: tax}, opt)
+}
+
+// ScoreRunWith is ScoreRun reading the replies with popt: its taxonomy and lexicon, and
+// its Second reader (a parse model, see ModelParse), which is given only the replies the
+// rules left unparsed. Set opt.ParseModel with Second so that the report counts its
+// rulings.
+func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Dataset, popt ParseOptions, opt ScoreOptions) (*Results, error) {
+	tax := popt.Taxonomy
 	var preds []Prediction
 	type span struct{ first, last time.Time }
 	spans := map[string]*span{}
@@ -252,14 +269,19 @@ func ScoreRun(ctx context.Context, st *store.Store, id store.RunID, ds *Dataset,
 		if r.Err != "" {
 			p.Err = r.Err
 		} else {
-			parsed := FromReply(&r.Reply, tax)
-			p.Decision, p.Skill = parsed.Decision, parsed.Skill
+			parsed := FromReplyWith(&r.Reply, tax, popt.Lexicon)
+			p.Decision, p.Skill, p.Rule, p.Text = parsed.Decision, parsed.Skill, parsed.Rule, r.Reply.Text
 		}
 		preds = append(preds, p)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if popt.Second != nil {
+		if err := SecondReading(preds, popt.Second); err != nil {
+			return nil, err
+		}
 	}
 	res := Score(ds.Samples, preds, opt)
 	for i := range res.Models {
@@ -269,6 +291,38 @@ func ScoreRun(ctx context.Context, st *store.Store, id store.RunID, ds *Dataset,
 		}
 	}
 	return res, nil
+}
+
+// SecondReading gives second the text and ruling of every prediction the rules read
+// from a reply and left unparsed (ModelParse further skips the empty and reasoning-only
+// ones), and takes back the rulings it replaced, marked ModelParsed. Predictions whose
+// decision was given, or whose request failed, are never sent.
+func SecondReading(preds []Prediction, second func(texts []string, parsed []Parsed) error) error {
+	var idx []int
+	var texts []string
+	var parsed []Parsed
+	for i := range preds {
+		p := &preds[i]
+		if p.Err != "" || p.Rule == "" || p.Decision != DecisionUnparsed {
+			continue
+		}
+		idx = append(idx, i)
+		texts = append(texts, p.Text)
+		parsed = append(parsed, Parsed{Decision: p.Decision, Skill: p.Skill, Rule: p.Rule})
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	if err := second(texts, parsed); err != nil {
+		return err
+	}
+	for j, i := range idx {
+		if q := parsed[j]; q.How == HowModel && q.Decision != DecisionUnparsed {
+			p := &preds[i]
+			p.Decision, p.Skill, p.Rule, p.ModelParsed = q.Decision, q.Skill, q.Rule, true
+		}
+	}
+	return nil
 }
 
 // DatasetChangedError is a stored run whose dataset no longer hashes as it did.
@@ -292,7 +346,25 @@ type RescoreOptions struct {
 	Taxonomy *Taxonomy
 	// Score, when it has Canon set, is used as given.
 	Score ScoreOptions
+	// Parse is how the replies are read. A nil Parse.Lexicon means the lexicon files the
+	// run's configuration names (an error naming them if one cannot be read); Taxonomy is
+	// ignored (the taxonomy above is used).
+	Parse ParseOptions
 }
+
+// LexiconsError is a stored run whose lexicon files cannot be read now.
+type LexiconsError struct {
+	Run      store.RunID
+	Lexicons []string // as the run recorded them
+	Err      error
+}
+
+func (e *LexiconsError) Error() string {
+	return fmt.Sprintf("run %s parsed its replies with lexicon %s, which cannot be read now: %v",
+		e.Run, strings.Join(e.Lexicons, ", "), e.Err)
+}
+
+func (e *LexiconsError) Unwrap() error { return e.Err }
 
 // Rescore scores a stored benchmark run from its recorded replies alone, against the
 // datasets and taxonomy its configuration names unless opt gives others. A dataset that
@@ -324,5 +396,12 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 	if so.Canon == nil {
 		so = ScoreOptionsFor(tax, 1000, 1, nil)
 	}
-	return ScoreRun(ctx, st, r.ID, ds, tax, so)
+	popt := opt.Parse
+	popt.Taxonomy = tax
+	if popt.Lexicon == nil && len(cfg.Lexicons) > 0 {
+		if popt.Lexicon, err = LoadLexicons(cfg.Lexicons); err != nil {
+			return nil, &LexiconsError{Run: r.ID, Lexicons: cfg.Lexicons, Err: err}
+		}
+	}
+	return ScoreRunWith(ctx, st, r.ID, ds, popt, so)
 }

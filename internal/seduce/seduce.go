@@ -97,4 +97,8 @@ type Prediction struct {
 	// Replicate distinguishes repeated runs of the same model on the same sample.
 	Replicate int    `json:"replicate,omitempty"`
 	Err       string `json:"error,omitempty"`
+	// Rule is the parser's rule when the decision was read from Text or a stored reply
+	// ("" when it was given); ModelParsed says a parse model read it (ScoreOptions.ParseModel).
+	Rule        string `json:"-"`
+	ModelParsed bool   `json:"-"`
 }

@@ -121,6 +121,9 @@ func table3(r *Results, styles []string) report.Table {
 		Notes: append(ratesNote(r), "FP rate: false passes among evaluated samples that require a roll; "+
 			"FC rate: false checks among those that do not; WS: wrong or missing skill among correct roll calls."),
 	}
+	if r.ParseModel != "" {
+		t.Notes = append(t.Notes, "Some rulings were read by the parse model "+r.ParseModel+", not the rules: see the Model-parsed column of the counts table.")
+	}
 	for i := range r.Models {
 		m := &r.Models[i]
 		row := []report.Cell{report.Text(m.Model), report.Text(m.Family), report.Int(m.N), report.PctCI(m.FR, m.FRCI), report.PctCI(m.FPRate, m.FPRateCI), report.PctCI(m.FCRate, m.FCRateCI), report.Pct(m.WS)}
@@ -280,9 +283,28 @@ func countsTable(r *Results) report.Table {
 		Header: []string{"Model", "n", "Evaluated", "Refused", "Unparsed", "Errors"},
 		Notes:  []string{"n counts replies; errors are requests that failed after their retries and are not in n."},
 	}
+	if r.ParseModel != "" {
+		t.Header = append(t.Header, "Model-parsed")
+		total := 0
+		for i := range r.Models {
+			if n := r.Models[i].ModelParsed; n != nil {
+				total += *n
+			}
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("%d rulings were read by the parse model %s from replies the rules left unparsed (Model-parsed); every other ruling is the rules'.",
+			total, r.ParseModel))
+	}
 	for i := range r.Models {
 		m := &r.Models[i]
-		t.Rows = append(t.Rows, []report.Cell{report.Text(m.Model), report.Int(m.N), report.Int(m.Evaluated), report.Int(m.Refused), report.Int(m.Unparsed), report.Int(m.Errors)})
+		row := []report.Cell{report.Text(m.Model), report.Int(m.N), report.Int(m.Evaluated), report.Int(m.Refused), report.Int(m.Unparsed), report.Int(m.Errors)}
+		if r.ParseModel != "" {
+			n := 0
+			if m.ModelParsed != nil {
+				n = *m.ModelParsed
+			}
+			row = append(row, report.Int(n))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	if r.UnknownIDs > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d predictions named ids that are not in the dataset and were ignored.", r.UnknownIDs))

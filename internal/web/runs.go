@@ -228,7 +228,7 @@ func (s *Server) figure(w http.ResponseWriter, r *http.Request) {
 
 // replyFilter selects recorded replies; empty fields match all.
 type replyFilter struct {
-	Model, Decision string
+	Model, Decision, Rule string
 }
 
 // replyRow is one recorded reply as the replies page shows it.
@@ -240,6 +240,80 @@ type replyRow struct {
 	Skill     string
 	Text      string
 	Err       string
+	// Rule is the parser rule that decided and Span the text it read, as recorded
+	// beside the reply ("" for outcomes stored before the parser recorded them).
+	Rule, Span string
+	// Parts is Text cut around the span, each part escaped by the template on its own;
+	// SpanShown says the span was found in Text and is marked there.
+	Parts     []textPart
+	SpanShown bool
+}
+
+// textPart is a piece of a reply's text; Mark is set on the pieces the rule read.
+type textPart struct {
+	Text string
+	Mark bool
+}
+
+// reasoningEnds close the reasoning blocks the parser sets aside: the span it read is
+// looked for after the last of them first, so that a phrase the reasoning shares with
+// the ruling is not the one marked.
+var reasoningEnds = []string{"</think>", "</thinking>", "</reasoning>"}
+
+// markSpan cuts text into parts with span marked: the whole span where text holds it,
+// else each of its " | "-joined pieces (a contradiction's two rulings) in order. A
+// span cut short ends in "…", which is not looked for. Text is never changed: the
+// parts joined are text. It reports whether anything was marked.
+func markSpan(text, span string) ([]textPart, bool) {
+	span = strings.TrimSpace(span)
+	if span == "" {
+		return []textPart{{Text: text}}, false
+	}
+	from := 0
+	for _, end := range reasoningEnds {
+		if i := strings.LastIndex(text, end); i >= 0 && i+len(end) > from {
+			from = i + len(end)
+		}
+	}
+	for _, start := range []int{from, 0} {
+		for _, pieces := range [][]string{{span}, strings.Split(span, " | ")} {
+			if parts, ok := markPieces(text, start, pieces); ok {
+				return parts, true
+			}
+		}
+	}
+	return []textPart{{Text: text}}, false
+}
+
+// markPieces marks each piece at its first place in text after the previous one,
+// starting at from; false if a piece is not found.
+func markPieces(text string, from int, pieces []string) ([]textPart, bool) {
+	var parts []textPart
+	last := 0
+	at := from
+	for _, p := range pieces {
+		p = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p), "…"))
+		if p == "" {
+			continue
+		}
+		i := strings.Index(text[at:], p)
+		if i < 0 {
+			return nil, false
+		}
+		i += at
+		if i > last {
+			parts = append(parts, textPart{Text: text[last:i]})
+		}
+		parts = append(parts, textPart{Text: p, Mark: true})
+		last, at = i+len(p), i+len(p)
+	}
+	if len(parts) == 0 {
+		return nil, false
+	}
+	if last < len(text) {
+		parts = append(parts, textPart{Text: text[last:]})
+	}
+	return parts, true
 }
 
 // replyPage is one page of a run's replies and what the filters can choose from.
@@ -248,6 +322,7 @@ type replyPage struct {
 	Total     int
 	Models    []string
 	Decisions []string
+	Rules     []string
 }
 
 // decisionError is the decision shown for a request that failed after its retries.
@@ -258,7 +333,7 @@ const decisionError = "error"
 func readReplies(ctx context.Context, st *store.Store, id store.RunID, f replyFilter, page, size int) (replyPage, error) {
 	var out replyPage
 	first := (page - 1) * size
-	models, decisions := map[string]bool{}, map[string]bool{}
+	models, decisions, rules := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	err := st.Results(ctx, id, false, func(res *store.Result) error {
 		row := replyRow{Item: res.Item, Model: string(res.Model), Replicate: res.Replicate, Text: res.Reply.Text, Err: res.Err}
 		if row.Text == "" {
@@ -268,22 +343,26 @@ func readReplies(ctx context.Context, st *store.Store, id store.RunID, f replyFi
 		if res.Err != "" {
 			row.Decision = decisionError
 		} else if json.Unmarshal([]byte(res.Outcome), &o) == nil {
-			row.Decision, row.Skill = string(o.Decision), o.Skill
+			row.Decision, row.Skill, row.Rule, row.Span = string(o.Decision), o.Skill, o.Rule, o.Span
 		}
 		models[row.Model] = true
 		if row.Decision != "" {
 			decisions[row.Decision] = true
 		}
-		if (f.Model != "" && f.Model != row.Model) || (f.Decision != "" && f.Decision != row.Decision) {
+		if row.Rule != "" {
+			rules[row.Rule] = true
+		}
+		if (f.Model != "" && f.Model != row.Model) || (f.Decision != "" && f.Decision != row.Decision) || (f.Rule != "" && f.Rule != row.Rule) {
 			return nil
 		}
 		if out.Total >= first && out.Total < first+size {
+			row.Parts, row.SpanShown = markSpan(row.Text, row.Span)
 			out.Rows = append(out.Rows, row)
 		}
 		out.Total++
 		return nil
 	})
-	out.Models, out.Decisions = sortedKeys(models), sortedKeys(decisions)
+	out.Models, out.Decisions, out.Rules = sortedKeys(models), sortedKeys(decisions), sortedKeys(rules)
 	return out, err
 }
 
@@ -317,13 +396,13 @@ func (s *Server) replies(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	f := replyFilter{Model: q.Get("model"), Decision: q.Get("decision")}
+	f := replyFilter{Model: q.Get("model"), Decision: q.Get("decision"), Rule: q.Get("rule")}
 	p, err := readReplies(r.Context(), s.st, run.ID, f, page, repliesPerPage)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "", err)
 		return
 	}
-	pg, ok := newPager(p.Total, page, repliesPerPage, url.Values{"model": {f.Model}, "decision": {f.Decision}})
+	pg, ok := newPager(p.Total, page, repliesPerPage, url.Values{"model": {f.Model}, "decision": {f.Decision}, "rule": {f.Rule}})
 	if !ok {
 		s.fail(w, r, http.StatusNotFound, "Page "+strconv.Itoa(page)+" is past the last page of these replies.", nil)
 		return
