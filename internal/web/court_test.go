@@ -1,0 +1,298 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+// checkTurnEvents checks a stream's events: every id is "<boot>-<n>" with n counting up
+// by one, and each turn is turn, then deltas, then end, whose text the deltas add up to.
+func checkTurnEvents(t *testing.T, evs []sseEvent, boot string, from int) {
+	t.Helper()
+	open := false
+	var shown strings.Builder
+	for i, ev := range evs {
+		if want := boot + "-" + strconv.Itoa(from+i+1); ev.id != want {
+			t.Errorf("event %d (%s) has id %q; want %q", i, ev.name, ev.id, want)
+		}
+		var data map[string]any
+		if err := json.Unmarshal([]byte(ev.data), &data); err != nil {
+			t.Errorf("event %d (%s): data %q is not JSON: %v", i, ev.name, ev.data, err)
+		}
+		switch ev.name {
+		case "turn":
+			if open {
+				t.Errorf("event %d: a turn starts inside another", i)
+			}
+			open = true
+			shown.Reset()
+			if data["speaker"] == "" || data["phase"] == "" || data["index"] == nil {
+				t.Errorf("turn event %s lacks speaker, phase or index", ev.data)
+			}
+		case "reset":
+			shown.Reset()
+		case "delta":
+			if !open {
+				t.Errorf("event %d: a delta outside a turn", i)
+			}
+			shown.WriteString(data["text"].(string))
+		case "end":
+			turn, _ := data["turn"].(map[string]any)
+			if turn == nil {
+				t.Errorf("end event %s has no turn", ev.data)
+				continue
+			}
+			if turn["player"] == true {
+				continue // the defense's turns come as end only
+			}
+			if !open {
+				t.Errorf("event %d: an end without a turn", i)
+			}
+			if got := strings.TrimSpace(shown.String()); got != turn["text"] {
+				t.Errorf("deltas add up to %q; the turn says %q", got, turn["text"])
+			}
+			open = false
+		}
+	}
+}
+
+// TestCourtAPIPlaysAGame plays a game through the API: the events of every turn in
+// order, the refusals of every move the court does not take (400 empty and over-long,
+// 409 while the court speaks, after the verdict and for rest out of the
+// interrogation), a question to a witness answered, rest, closing, the verdict, the
+// transcript as a valid download, and the judge.
+func TestCourtAPIPlaysAGame(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	id := r.newGame()
+	if len(id) < 12 || !gameID.MatchString(id) {
+		t.Errorf("game id %q is not a long URL-safe token", id)
+	}
+	st := r.events(id, "")
+	evs := st.until(t, "awaiting")
+	checkTurnEvents(t, evs, r.srv.court.boot, 0)
+	var names []string
+	for _, ev := range evs {
+		if ev.name != "delta" {
+			names = append(names, ev.name)
+		}
+	}
+	if got := strings.Join(names, ","); got != "turn,end,turn,end,awaiting" {
+		t.Errorf("introduction events (deltas left out) = %s; want the judge's and prosecutor's turns, then awaiting", got)
+	}
+	v := r.waitFloor(id)
+	if v.Phase != court.PhaseIntroduction || len(v.Turns) != 2 {
+		t.Fatalf("the floor: %s with %d turns", v.Phase, len(v.Turns))
+	}
+
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		code int
+	}{
+		{"empty", map[string]any{"text": "  "}, 400},
+		{"over-long", map[string]any{"text": strings.Repeat("é", court.MaxMoveText+1)}, 400},
+		{"not an object", nil, 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body any = tc.body
+			if tc.body == nil {
+				body = []int{1}
+			}
+			if code, out := r.do("POST", "/api/court/games/"+id+"/defense", body); code != tc.code || out["error"] == nil {
+				t.Errorf("POST defense %s = %d %v; want %d with an error", tc.name, code, out, tc.code)
+			}
+		})
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": strings.Repeat("é", court.MaxMoveText)}); code != 202 {
+		// 4,000 characters of two bytes each are allowed: the limit counts runes.
+		t.Fatalf("POST defense of exactly 4,000 characters = %d; want 202", code)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Twice."}); code != 409 {
+		t.Errorf("a second move while the court speaks = %d; want 409", code)
+	}
+	if v := r.waitFloor(id); v.Phase != court.PhaseInterrogation {
+		t.Fatalf("after the opening the phase is %s", v.Phase)
+	}
+
+	// A question to a witness, held at the stand-in so the court is surely speaking.
+	hold := make(chan struct{})
+	r.hold.Store(&hold)
+	if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Witness, what did you see? " + hostileText, "to": "Witness_nell"}); code != 202 {
+		t.Fatalf("POST defense to a witness = %d %v", code, out)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/rest", nil); code != 409 {
+		t.Errorf("rest while the witness speaks = %d; want 409", code)
+	}
+	r.hold.Store(nil)
+	close(hold)
+	evs = st.until(t, "awaiting")
+	sawWitness := false
+	for _, ev := range evs {
+		if ev.name == "end" && strings.Contains(ev.data, `"role":"witness"`) && strings.Contains(ev.data, "I saw a figure") {
+			sawWitness = true
+		}
+	}
+	if !sawWitness {
+		t.Errorf("the witness did not answer on the stream: %v", evs)
+	}
+	r.waitFloor(id)
+	if code, out := r.do("POST", "/api/court/games/"+id+"/rest", nil); code != 202 {
+		t.Fatalf("POST rest = %d %v", code, out)
+	}
+	if v := r.waitFloor(id); v.Phase != court.PhaseClosing {
+		t.Fatalf("after rest the phase is %s; want closing", v.Phase)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/rest", nil); code != 409 {
+		t.Errorf("rest in the closing = %d; want 409", code)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Nobody saw her face."}); code != 202 {
+		t.Fatalf("closing statement refused")
+	}
+	evs = st.until(t, "verdict")
+	last := evs[len(evs)-1]
+	var verdict map[string]any
+	json.Unmarshal([]byte(last.data), &verdict)
+	if verdict["outcome"] != "win" || verdict["justification"] == "" || verdict["summary"] == nil {
+		t.Errorf("verdict event = %s; want win with justification and summary", last.data)
+	}
+	v = r.waitFloor(id)
+	if v.Outcome == nil || *v.Outcome != "win" {
+		t.Fatalf("outcome %v; want win", v.Outcome)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "One more thing."}); code != 409 {
+		t.Errorf("a move after the verdict = %d; want 409", code)
+	}
+
+	res, err := r.client.Get(r.base + "/api/court/games/" + id + "/transcript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if cd := res.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment") || !strings.Contains(cd, id) {
+		t.Errorf("transcript Content-Disposition = %q; want an attachment named for the game", cd)
+	}
+	ts, err := check.ParseTranscripts(raw, "game.json", check.FormatJSON)
+	if err != nil {
+		t.Fatalf("the transcript does not parse as check.md's: %v", err)
+	}
+	if len(ts[0].Turns) != len(v.Turns) || !ts[0].Turns[2].Player {
+		t.Errorf("transcript has %d turns (third player %v); the game %d", len(ts[0].Turns), ts[0].Turns[2].Player, len(v.Turns))
+	}
+
+	code, out := r.do("POST", "/api/court/games/"+id+"/judge", map[string]any{"model": "openai/judge"})
+	if code != 200 || out["qs"] == nil || out["by_dimension"] == nil {
+		t.Errorf("POST judge = %d %v", code, out)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/judge", map[string]any{"model": "openai/nobody"}); code != 400 {
+		t.Errorf("judge with a model the server does not know = %d; want 400", code)
+	}
+
+	code, out = r.do("GET", "/api/court/games", nil)
+	games, _ := out["games"].([]any)
+	if code != 200 || len(games) != 1 || games[0].(map[string]any)["outcome"] != "win" {
+		t.Errorf("GET games = %d %v", code, out)
+	}
+}
+
+// TestCourtAPIRefuses: the guard's refusals on the game API, unknown games and cases,
+// invalid case records with every error, and case generation.
+func TestCourtAPIRefuses(t *testing.T) {
+	gen := func(_ context.Context, prior string, model llm.ModelName) (*court.Case, []string, error) {
+		if strings.Contains(prior, "fail") {
+			return nil, []string{"witnesses[1].knows: must not be empty", "evidence: " + hostileText}, nil
+		}
+		c := lanternCase(t)
+		c.Prior = prior
+		return c, nil, nil
+	}
+	r := newCourtRig(t, rigOptions{generate: gen})
+	post := func(path, body string, h map[string]string) int {
+		req, _ := http.NewRequest("POST", r.base+path, strings.NewReader(body))
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		res, err := r.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	asJSON := map[string]string{"Content-Type": "application/json"}
+	if got := post("/api/court/games", `{"case_id":"lantern-theft"}`, map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}); got != 403 {
+		t.Errorf("foreign Origin = %d; want 403", got)
+	}
+	if got := post("/api/court/games", `{"case_id":"lantern-theft"}`, map[string]string{"Content-Type": "text/plain"}); got != 415 {
+		t.Errorf("text/plain body = %d; want 415", got)
+	}
+	req, _ := http.NewRequest("GET", r.base+"/api/court/cases", nil)
+	req.Host = "rebound.example:80"
+	if res, err := r.client.Do(req); err != nil || res.StatusCode != 421 {
+		t.Errorf("foreign Host = %v %v; want 421", res, err)
+	} else {
+		res.Body.Close()
+	}
+	if got := post("/api/court/games", `{"case_id":"no-such-case"}`, asJSON); got != 400 {
+		t.Errorf("unknown case = %d; want 400", got)
+	}
+	if got := post("/api/court/games", `{"case_id":"museum-code","models":{"judge":"openai/unknown"}}`, asJSON); got != 400 {
+		t.Errorf("unknown model = %d; want 400", got)
+	}
+	for _, path := range []string{"/api/court/games/nope", "/api/court/games/nope/events", "/api/court/games/nope/transcript", "/court/games/nope", "/api/court/games/..%2f..%2fetc"} {
+		res, err := r.client.Get(r.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 404 {
+			t.Errorf("GET %s = %d; want 404", path, res.StatusCode)
+		}
+	}
+	if got := post("/api/court/games/nope/defense", `{"text":"hi"}`, asJSON); got != 404 {
+		t.Errorf("defense to no game = %d; want 404", got)
+	}
+
+	// Cases: the bundled five, a bad record refused with every error, a good one stored.
+	code, out := r.do("GET", "/api/court/cases", nil)
+	if cs, _ := out["cases"].([]any); code != 200 || len(cs) != 5 {
+		t.Fatalf("GET cases = %d with %d cases; want the 5 bundled", code, len(cs))
+	}
+	code, out = r.do("POST", "/api/court/cases", map[string]any{"case": map[string]any{"case_id": "x", "kind": "nonsense"}})
+	if errs, _ := out["errors"].([]any); code != 400 || len(errs) < 3 {
+		t.Errorf("POST an invalid case = %d %v; want 400 with every error", code, out)
+	}
+	r.saveLantern()
+	code, out = r.do("GET", "/api/court/cases", nil)
+	if cs, _ := out["cases"].([]any); len(cs) != 6 || cs[0].(map[string]any)["case_id"] != "lantern-theft" {
+		t.Errorf("after saving, GET cases has %d cases; want 6, the saved first", len(cs))
+	}
+	rec, err := r.st.CourtCase(t.Context(), "lantern-theft")
+	if err != nil || rec.Origin != "saved" {
+		t.Errorf("stored case: %+v, %v; want origin saved", rec, err)
+	}
+
+	// Generation: problems are 422 with every one, a case is 200.
+	code, out = r.do("POST", "/api/court/cases/generate", map[string]any{"prior": "please fail"})
+	if errs, _ := out["errors"].([]any); code != 422 || len(errs) != 2 {
+		t.Errorf("generate with problems = %d %v", code, out)
+	}
+	code, out = r.do("POST", "/api/court/cases/generate", map[string]any{"prior": "a lantern"})
+	if c, _ := out["case"].(map[string]any); code != 200 || c["case_id"] != "lantern-theft" {
+		t.Errorf("generate = %d %v", code, out)
+	}
+	code, out = r.do("GET", "/api/court/models", nil)
+	if d, _ := out["defaults"].(map[string]any); code != 200 || d["witness"] != "openai/witness" || len(out["models"].([]any)) != 4 {
+		t.Errorf("GET models = %d %v", code, out)
+	}
+}
+
