@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -296,3 +297,189 @@ func TestCourtAPIRefuses(t *testing.T) {
 	}
 }
 
+// TestCourtEventsReplayFromLastEventID: a client that reconnects with the id of an event
+// it saw gets every later event again, the same ones, from the header or the query; an
+// id of another server process replays from the start of the trial's latest attempt.
+func TestCourtEventsReplayFromLastEventID(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	id := r.newGame()
+	all := r.events(id, "").until(t, "awaiting")
+	if len(all) < 6 {
+		t.Fatalf("only %d events", len(all))
+	}
+	k := 3
+	again := r.events(id, all[k].id).until(t, "awaiting")
+	if len(again) != len(all)-k-1 {
+		t.Fatalf("resumed after %s: %d events; want %d", all[k].id, len(again), len(all)-k-1)
+	}
+	for i, ev := range again {
+		if ev != all[k+1+i] {
+			t.Errorf("replayed event %d = %+v; want %+v", i, ev, all[k+1+i])
+		}
+	}
+	// The query parameter, for clients that cannot set headers.
+	req, _ := http.NewRequest("GET", r.base+"/api/court/games/"+id+"/events?last_event_id="+all[len(all)-2].id, nil)
+	res, err := r.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &sseStream{res: res, br: bufio.NewReader(res.Body)}
+	if ev, err := st.next(); err != nil || ev != all[len(all)-1] {
+		t.Errorf("after last_event_id the first event is %+v (%v); want %+v", ev, err, all[len(all)-1])
+	}
+	res.Body.Close()
+	// An id from another boot, or garbage, replays from the start.
+	for _, old := range []string{"someoneelse-4", "junk", r.srv.court.boot + "-x"} {
+		ev, err := r.events(id, old).next()
+		if err != nil || ev != all[0] {
+			t.Errorf("Last-Event-ID %q: first event %+v (%v); want the first of the trial", old, ev, err)
+		}
+	}
+}
+
+// TestCourtGameSurvivesARestart: the server is stopped while a witness is answering
+// and a new one is started on the same store: the game shows every finished turn where
+// it stood, the witness's turn is asked again, and the game goes on to the verdict.
+func TestCourtGameSurvivesARestart(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	id := r.newGame()
+	r.waitFloor(id)
+	r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense will show she never left the pier office."})
+	r.waitFloor(id)
+	hold := make(chan struct{})
+	r.hold.Store(&hold)
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Witness, who pawned it?", "to": "Witness_nell"}); code != 202 {
+		t.Fatal("question refused")
+	}
+	before := r.view(id)
+	if !before.Busy {
+		t.Fatalf("the court is not speaking while the witness is held: %+v", before)
+	}
+	r.stop()
+	r.hold.Store(nil)
+	close(hold)
+
+	r.start(rigOptions{})
+	after := r.view(id)
+	if len(after.Turns) < len(before.Turns) {
+		t.Fatalf("after the restart the game has %d turns; it had %d", len(after.Turns), len(before.Turns))
+	}
+	for i := range before.Turns {
+		if after.Turns[i] != before.Turns[i] {
+			t.Errorf("turn %d changed across the restart: %+v -> %+v", i, before.Turns[i], after.Turns[i])
+		}
+	}
+	v := r.waitFloor(id)
+	last := v.Turns[len(before.Turns)]
+	if last.Role != "witness" {
+		t.Errorf("the first turn after the restart is %s's; want the witness's, asked again", last.Speaker)
+	}
+	r.do("POST", "/api/court/games/"+id+"/rest", nil)
+	r.waitFloor(id)
+	r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Nobody saw her face."})
+	if v := r.waitFloor(id); v.Outcome == nil {
+		t.Fatalf("the game did not reach a verdict after the restart: %+v", v)
+	}
+}
+
+// TestCourtOffersARestart: a model failure stops the court with an error event that
+// offers a restart; restart is refused when none is offered, and accepted when it is.
+func TestCourtOffersARestart(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	r.failOnce.Store(true)
+	id := r.newGame()
+	evs := r.events(id, "").until(t, "error")
+	var e map[string]any
+	json.Unmarshal([]byte(evs[len(evs)-1].data), &e)
+	if e["restart"] != true || e["message"] == "" {
+		t.Errorf("error event = %s; want a restart offered with a message", evs[len(evs)-1].data)
+	}
+	v := r.waitFloor(id)
+	if !v.RestartOffered {
+		t.Fatalf("no restart offered: %+v", v)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Hello?"}); code != 409 {
+		t.Errorf("a move while a restart is offered = %d; want 409", code)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/restart", nil); code != 202 {
+		t.Fatalf("restart = %d", code)
+	}
+	if v := r.waitFloor(id); !v.AwaitingDefense || len(v.Turns) != 2 {
+		t.Errorf("after the restart: %+v; want the introduction again and the floor", v)
+	}
+	if code, _ := r.do("POST", "/api/court/games/"+id+"/restart", nil); code != 409 {
+		t.Errorf("a restart with none offered = %d; want 409", code)
+	}
+	res, _ := r.client.Get(r.base + "/api/court/games/" + id + "/transcript")
+	var tr court.Transcript
+	json.NewDecoder(res.Body).Decode(&tr)
+	res.Body.Close()
+	if tr.Retries != 1 {
+		t.Errorf("transcript retries = %d; want the restart counted", tr.Retries)
+	}
+}
+
+// TestCourtWithoutAModel: with no court the menu says how to give it a model, and the
+// API says the same instead of failing inside a game.
+func TestCourtWithoutAModel(t *testing.T) {
+	r := newCourtRig(t, rigOptions{noCourt: true})
+	res, err := r.client.Get(r.base + "/court")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{`id="no-model"`, "--court-model ollama/llama3.1:8b", "OPENAI_API_KEY"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the menu lacks %q", want)
+		}
+	}
+	if got := res.Header.Get("Content-Security-Policy"); got != courtCSP {
+		t.Errorf("menu CSP = %q", got)
+	}
+	if code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "museum-code"}); code != 503 || !strings.Contains(out["error"].(string), "--court-model") {
+		t.Errorf("POST games without a court = %d %v; want 503 with the hint", code, out)
+	}
+	if code, _ := r.do("POST", "/api/court/cases/generate", map[string]any{"prior": "x"}); code != 501 {
+		t.Errorf("generate without a generator = %d; want 501", code)
+	}
+}
+
+// TestCourtGamePage: the game page shows the turns so far before any script, model and
+// player text escaped, under courtCSP with court.js its only script.
+func TestCourtGamePage(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	id := r.newGame()
+	r.waitFloor(id)
+	r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Player says " + hostileText})
+	r.waitFloor(id)
+	res, err := r.client.Get(r.base + "/court/games/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	body := string(raw)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET game page = %d", res.StatusCode)
+	}
+	if got := res.Header.Get("Content-Security-Policy"); got != courtCSP {
+		t.Errorf("CSP = %q", got)
+	}
+	if n, want := strings.Count(body, `<li class="turn `), len(r.view(id).Turns); n != want {
+		t.Errorf("page has %d turns; want %d", n, want)
+	}
+	for _, bad := range []string{"<script>alert", "<img src=x"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("page contains %q unescaped", bad)
+		}
+	}
+	if strings.Count(body, "<script") != 1 || strings.Contains(body, "style=") || strings.Contains(body, " onclick") {
+		t.Error("page has a script other than court.js, or an inline style or handler")
+	}
+	for _, want := range []string{`&lt;script&gt;alert(1)&lt;/script&gt;`, `{{.}}`, `class="turn role-defense player"`, `data-game-id="` + id + `"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
