@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -223,6 +224,22 @@ func (r *courtRig) start(opt rigOptions) {
 	}
 	r.stopFn = stop
 	t.Cleanup(func() { r.stopFn() })
+}
+
+// holdWitness makes the stand-in keep every witness's reply until release is called
+// (at the latest when the test ends, so that a failed test does not hang the stand-in).
+func (r *courtRig) holdWitness() (release func()) {
+	hold := make(chan struct{})
+	r.hold.Store(&hold)
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			r.hold.Store(nil)
+			close(hold)
+		})
+	}
+	r.t.Cleanup(release)
+	return release
 }
 
 // stop shuts the server down and closes its store, as a killed process leaves it.

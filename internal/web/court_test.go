@@ -125,16 +125,14 @@ func TestCourtAPIPlaysAGame(t *testing.T) {
 	}
 
 	// A question to a witness, held at the stand-in so the court is surely speaking.
-	hold := make(chan struct{})
-	r.hold.Store(&hold)
+	release := r.holdWitness()
 	if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Witness, what did you see? " + hostileText, "to": "Witness_nell"}); code != 202 {
 		t.Fatalf("POST defense to a witness = %d %v", code, out)
 	}
 	if code, _ := r.do("POST", "/api/court/games/"+id+"/rest", nil); code != 409 {
 		t.Errorf("rest while the witness speaks = %d; want 409", code)
 	}
-	r.hold.Store(nil)
-	close(hold)
+	release()
 	evs = st.until(t, "awaiting")
 	sawWitness := false
 	for _, ev := range evs {
@@ -346,8 +344,7 @@ func TestCourtGameSurvivesARestart(t *testing.T) {
 	r.waitFloor(id)
 	r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense will show she never left the pier office."})
 	r.waitFloor(id)
-	hold := make(chan struct{})
-	r.hold.Store(&hold)
+	release := r.holdWitness()
 	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Witness, who pawned it?", "to": "Witness_nell"}); code != 202 {
 		t.Fatal("question refused")
 	}
@@ -356,8 +353,7 @@ func TestCourtGameSurvivesARestart(t *testing.T) {
 		t.Fatalf("the court is not speaking while the witness is held: %+v", before)
 	}
 	r.stop()
-	r.hold.Store(nil)
-	close(hold)
+	release()
 
 	r.start(rigOptions{})
 	after := r.view(id)

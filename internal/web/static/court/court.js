@@ -43,7 +43,7 @@
 //                                          * verdict may carry "summary".
 //   POST /api/court/games/{id}/defense     {"text", "to"?, "objection"?*} -> 202; 409 when the
 //                                          defense does not have the floor; 400 {"error"}
-//   POST /api/court/games/{id}/rest        -> 202 (409 when it cannot rest now)
+//   POST /api/court/games/{id}/rest        {} -> 202 (409 when it cannot rest now)
 //   POST /api/court/games/{id}/restart  *  -> 202: the trial starts again (new seed); the
 //                                          page reloads
 //   GET  /api/court/games/{id}/transcript  -> transcript JSON (downloaded as a file); its
@@ -770,7 +770,7 @@
       btn.textContent = "Rest the defense";
       btn.classList.remove("primed");
       setFloor(false);
-      const r = await api("POST", gamePath(gameID) + "/rest");
+      const r = await api("POST", gamePath(gameID) + "/rest", {});
       if (r.status === 202 || r.ok) { notice($("#form-status"), "The defense rests. Closing statements follow.", "ok"); return; }
       notice($("#form-status"), r.status === 409 ? "The defense cannot rest right now." : r.message, "warn");
       if (r.status === 409) resync(); else setFloor(true);
@@ -785,7 +785,7 @@
     async function restart() {
       const btn = $("#restart-btn");
       if (btn) btn.disabled = true;
-      const r = await api("POST", gamePath(gameID) + "/restart");
+      const r = await api("POST", gamePath(gameID) + "/restart", {});
       if (r.status === 202 || r.ok) { location.reload(); return; }
       notice($("#trial-error"), r.message, "bad");
     }
