@@ -69,6 +69,10 @@ type courtState struct {
 
 	mu   sync.Mutex
 	live map[string]*liveGame
+	// checked and unreachable keep the last reachability check for a while, so the
+	// menu does not wait on a model server at every load.
+	checked     time.Time
+	unreachable error
 }
 
 // liveGame is a game in play; its fields are guarded by courtState.mu.
@@ -205,12 +209,23 @@ func (c *courtState) noModel(ctx context.Context) string {
 	if c.games == nil || len(c.names) == 0 && c.models.Judge == "" {
 		return noModelHint
 	}
-	if c.reachable != nil {
+	if c.reachable == nil {
+		return ""
+	}
+	c.mu.Lock()
+	fresh := time.Since(c.checked) < 30*time.Second
+	err := c.unreachable
+	c.mu.Unlock()
+	if !fresh {
 		rctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		defer cancel()
-		if err := c.reachable(rctx); err != nil {
-			return "No model answers: " + err.Error() + ". " + noModelHint
-		}
+		err = c.reachable(rctx)
+		cancel()
+		c.mu.Lock()
+		c.checked, c.unreachable = time.Now(), err
+		c.mu.Unlock()
+	}
+	if err != nil {
+		return "No model answers: " + err.Error() + ". " + noModelHint
 	}
 	return ""
 }

@@ -283,9 +283,8 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	// A question to a witness from the page: the witness answers.
 	before := evalIn[int](d, `document.querySelectorAll('#turns li.role-witness').length`)
 	var once sync.Once
-	measure := func() { once.Do(func() { witnessAsked.Store(time.Now().UnixMicro()) }) }
 	d.do("reset the timer", chromedp.Evaluate[chromedp.Void](`window.__witnessShown = 0; document.querySelectorAll('#turns li.role-witness').forEach(li => li.classList.remove('role-witness'))`))
-	hook := func() { measure() }
+	hook := func() { once.Do(func() { witnessAsked.Store(time.Now().UnixMicro()) }) }
 	r.firstByte.Store(&hook)
 	d.do("address the witness", chromedp.SetValue(chromedp.ID("defense-to"), "Witness_nell"))
 	d.do("question", chromedp.SendKeys(chromedp.ID("defense-text"), "Witness, who pawned the lantern? "+kb.Enter))
@@ -399,4 +398,18 @@ func TestCourtBrowserOffersARestart(t *testing.T) {
 	if v := r.view(gameURL[strings.LastIndex(gameURL, "/")+1:]); !v.AwaitingDefense || v.Phase != court.PhaseIntroduction {
 		t.Errorf("after the restart the game is %+v", v)
 	}
+}
+
+// TestCourtBrowserMenuWithoutAModel: with no court model the menu says, as text, how
+// to give it one (a screenshot shows how it looks).
+func TestCourtBrowserMenuWithoutAModel(t *testing.T) {
+	ctx := courtBrowser(t)
+	r := newCourtRig(t, rigOptions{noCourt: true})
+	d := &courtDriver{t: t, ctx: ctx, shots: shotsDir(t)}
+	d.do("open the menu", chromedp.Navigate(r.base+"/court"))
+	d.until("the hint", `document.querySelector('#no-model') !== null`)
+	if got := evalIn[string](d, `document.querySelector('#no-model').textContent`); !strings.Contains(got, "--court-model ollama/llama3.1:8b") || !strings.Contains(got, "OPENAI_API_KEY") {
+		t.Errorf("the hint reads %q", got)
+	}
+	d.shoot("menu-no-model")
 }
