@@ -259,6 +259,9 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	d.until("the introduction and the floor", `document.querySelectorAll('#turns li.turn.final').length === 2 && !document.querySelector('#defense-text').disabled`)
 	gameURL := evalIn[string](d, `location.href`)
 	id := gameURL[strings.LastIndex(gameURL, "/")+1:]
+	if p := r.view(id).Player; p.Name != "Ada Marsh" || p.Avatar != "avatar-c" {
+		t.Errorf("the game's player = %+v; want the options' name and avatar", p)
+	}
 	if got := evalIn[string](d, `Array.from(document.querySelectorAll('#turns li.turn')).map(li => li.dataset.role).join(',')`); got != "judge,prosecutor" {
 		t.Errorf("turns shown: %q; want judge,prosecutor", got)
 	}

@@ -130,6 +130,8 @@ type rigOptions struct {
 	generate GenerateCaseFunc
 	noCourt  bool
 	latency  time.Duration
+	// reachable is Options.CourtReachable.
+	reachable func(context.Context) error
 }
 
 // newCourtRig starts the stand-in, opens a store at opt.path (a temp file by default)
@@ -187,7 +189,7 @@ func (r *courtRig) start(opt rigOptions) {
 		models[name] = llm.WithRetry(m, policy, nil, nil)
 		names = append(names, string(name))
 	}
-	o := Options{Store: st, CourtModels: testModels, CourtModelNames: names, GenerateCase: opt.generate,
+	o := Options{Store: st, CourtModels: testModels, CourtModelNames: names, GenerateCase: opt.generate, CourtReachable: opt.reachable,
 		Judge: func(ctx context.Context, tr *court.Transcript, model llm.ModelName) (*check.Scores, error) {
 			return fakeScores(tr, model), nil
 		}}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -477,5 +478,29 @@ func TestCourtGamePage(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
 		}
+	}
+}
+
+// TestCourtMenuWhenNoModelAnswers: a court whose models do not answer shows the hint
+// with the reason, asking the model server once for several menu loads.
+func TestCourtMenuWhenNoModelAnswers(t *testing.T) {
+	calls := 0
+	r := newCourtRig(t, rigOptions{reachable: func(context.Context) error {
+		calls++
+		return errors.New("ollama at http://127.0.0.1:11434 does not answer")
+	}})
+	for range 3 {
+		res, err := r.client.Get(r.base + "/court")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(body), "does not answer") || !strings.Contains(string(body), "--court-model ollama/llama3.1:8b") {
+			t.Errorf("the menu lacks the reason or the hint")
+		}
+	}
+	if calls != 1 {
+		t.Errorf("the menu checked the models %d times in three loads; want once", calls)
 	}
 }

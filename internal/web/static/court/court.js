@@ -25,7 +25,8 @@
 //                                          or 4xx/5xx {"errors": ["...", ...]}
 //   POST /api/court/cases               *  {"case": {case record}} -> 201 {"case_id": "..."}
 //                                          or 4xx {"errors": [...]}
-//   POST /api/court/games                  {"case_id", "seed"?, "models"?} -> 201 {"game_id"}
+//   POST /api/court/games                  {"case_id", "seed"?, "models"?, "player"?*:
+//                                          {"name", "avatar"}} -> 201 {"game_id"}
 //   GET  /api/court/games/{id}             -> {"game_id", "case_id", "phase",
 //                                             "awaiting_defense", "outcome", "turns"}
 //   GET  /api/court/games/{id}/events      SSE: turn, delta, end, awaiting, verdict, error,
@@ -409,6 +410,7 @@
       const chosen = {};
       for (const role of ROLES) if (o.models[role]) chosen[role] = o.models[role];
       if (Object.keys(chosen).length) body.models = chosen;
+      if (o.name || o.avatar) body.player = { name: String(o.name || ""), avatar: String(o.avatar || "") };
       if (button) { button.disabled = true; button.textContent = "Calling the court…"; }
       const r = await api("POST", "/api/court/games", body);
       if (!r.ok || !r.data || !r.data.game_id) {
