@@ -96,7 +96,10 @@ func newCourtState(opt Options, log *slog.Logger) *courtState {
 
 // stop ends every court's speech and every event stream, and waits for the courts.
 func (c *courtState) stop() {
+	// Cancelled under mu, so that no court starts after it (advanceLocked checks).
+	c.mu.Lock()
 	c.cancel()
+	c.mu.Unlock()
 	c.wg.Wait()
 }
 

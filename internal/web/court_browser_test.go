@@ -349,6 +349,9 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	if n := evalIn[int](d, `document.querySelectorAll('#turns li.turn').length`); n != len(game.Turns) {
 		t.Errorf("the page shows %d turns; want the game's %d", n, len(game.Turns))
 	}
+	if n := evalIn[int](d, `document.querySelectorAll('img[src="x"], img:not([src^="/static/"])').length + document.scripts.length - 1`); n != 0 {
+		t.Errorf("the verdict page has %d stray img or script elements", n)
+	}
 	d.do("judge", chromedp.Click(chromedp.ID("judge-btn")))
 	d.until("the scores", `document.querySelectorAll('#scores li.score').length === 2`)
 	d.shoot("verdict")
@@ -363,7 +366,13 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	if got := evalIn[string](d, `document.querySelector('#game-list tr td:last-child').textContent`); got != "Won" {
 		t.Errorf("saved game outcome = %q; want Won", got)
 	}
+	if got := evalIn[string](d, `document.querySelector('#game-list tr').textContent`); !strings.Contains(got, hostileText) {
+		t.Errorf("saved game title shown as %q; want the raw text", got)
+	}
 	d.shoot("load")
+	if n := evalIn[int](d, `document.querySelectorAll('img[src="x"], img:not([src^="/static/"])').length + document.scripts.length - 1`); n != 0 {
+		t.Errorf("the load page has %d stray img or script elements", n)
+	}
 
 	if p := d.problems(); len(p) != 0 {
 		t.Errorf("page problems (CSP violations or script errors): %q", p)

@@ -119,6 +119,8 @@ type courtRig struct {
 	firstByte atomic.Pointer[func()]
 	// hold, when set, makes the stand-in wait on it before answering a witness.
 	hold atomic.Pointer[chan struct{}]
+	// held counts the witness requests that waited on hold.
+	held atomic.Int64
 	// failOnce makes the next prosecutor's reply empty (a failure the player restarts).
 	failOnce atomic.Bool
 	asked    atomic.Int64
@@ -149,6 +151,7 @@ func newCourtRig(t testing.TB, opt rigOptions) *courtRig {
 		}
 		if req.Model == "witness" {
 			if h := r.hold.Load(); h != nil {
+				r.held.Add(1)
 				<-*h
 			}
 		}
@@ -242,6 +245,19 @@ func (r *courtRig) holdWitness() (release func()) {
 	}
 	r.t.Cleanup(release)
 	return release
+}
+
+// waitHeld waits until a witness's request is held at the stand-in: the court is in the
+// middle of the witness's turn.
+func (r *courtRig) waitHeld() {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for r.held.Load() == 0 {
+		if time.Now().After(deadline) {
+			r.t.Fatal("no witness request came to the stand-in")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // stop shuts the server down and closes its store, as a killed process leaves it.

@@ -273,8 +273,8 @@ func TestCourtAPIRefuses(t *testing.T) {
 	}
 	r.saveLantern()
 	code, out = r.do("GET", "/api/court/cases", nil)
-	if cs, _ := out["cases"].([]any); len(cs) != 6 || cs[0].(map[string]any)["case_id"] != "lantern-theft" {
-		t.Errorf("after saving, GET cases has %d cases; want 6, the saved first", len(cs))
+	if cs, _ := out["cases"].([]any); code != 200 || len(cs) != 6 || cs[0].(map[string]any)["case_id"] != "lantern-theft" {
+		t.Errorf("after saving, GET cases = %d with %d cases; want 6, the saved first", code, len(cs))
 	}
 	rec, err := r.st.CourtCase(t.Context(), "lantern-theft")
 	if err != nil || rec.Origin != "saved" {
@@ -349,6 +349,7 @@ func TestCourtGameSurvivesARestart(t *testing.T) {
 	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "Witness, who pawned it?", "to": "Witness_nell"}); code != 202 {
 		t.Fatal("question refused")
 	}
+	r.waitHeld()
 	before := r.view(id)
 	if !before.Busy {
 		t.Fatalf("the court is not speaking while the witness is held: %+v", before)
@@ -503,4 +504,27 @@ func TestCourtMenuWhenNoModelAnswers(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("the menu checked the models %d times in three loads; want once", calls)
 	}
+}
+
+// FuzzResumeAt: any Last-Event-ID a client sends is either one of this process's ids,
+// read back to its number, or refused; it never panics or gives a negative count.
+func FuzzResumeAt(f *testing.F) {
+	c := &courtState{boot: "AbCdEfGh"}
+	for _, s := range []string{"AbCdEfGh-12", "AbCdEfGh-", "other-3", "", "-", "AbCdEfGh--1", "AbCdEfGh-99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		n, ok := c.resumeAt(id)
+		if !ok && n != 0 || n < 0 {
+			t.Fatalf("resumeAt(%q) = %d, %v", id, n, ok)
+		}
+		if ok && !strings.HasPrefix(id, c.boot+"-") {
+			t.Fatalf("resumeAt(%q) accepted another boot's id", id)
+		}
+		if ok {
+			if m, ok2 := c.resumeAt(c.boot + "-" + strconv.Itoa(n)); !ok2 || m != n {
+				t.Fatalf("resumeAt(own id %d) = %d, %v", n, m, ok2)
+			}
+		}
+	})
 }
