@@ -68,6 +68,8 @@ func courtScript(role, system, user string) string {
 	return "?"
 }
 
+var checkQuestion = regexp.MustCompile(`(?m)^Q(\d+) - (.+)$`)
+
 var routeLine = regexp.MustCompile(`(?m)^The turn to route: ([^:]+): (.*)$`)
 var beforeLine = regexp.MustCompile(`(?m)^The turn before \(for context\): ([^:]+):`)
 
@@ -132,6 +134,8 @@ type rigOptions struct {
 	generate GenerateCaseFunc
 	noCourt  bool
 	latency  time.Duration
+	// realJudge leaves Options.Judge unset: the checklist judge runs on the stand-in.
+	realJudge bool
 	// reachable is Options.CourtReachable.
 	reachable func(context.Context) error
 }
@@ -154,6 +158,18 @@ func newCourtRig(t testing.TB, opt rigOptions) *courtRig {
 				r.held.Add(1)
 				<-*h
 			}
+		}
+		if strings.Contains(req.System, "You grade transcripts") {
+			// The checklist judge: yes to every question but those about the judge.
+			var b strings.Builder
+			for _, m := range checkQuestion.FindAllStringSubmatch(req.LastUser(), -1) {
+				ans := "yes"
+				if strings.Contains(m[2], "judge") {
+					ans = "no"
+				}
+				fmt.Fprintf(&b, "Q%s - %s: %s (reasoning: [T2])\n", m[1], m[2], ans)
+			}
+			return llmtest.Response{Text: b.String()}
 		}
 		if req.Model == "prosecutor" && r.failOnce.CompareAndSwap(true, false) {
 			return llmtest.Response{Text: ""}
@@ -196,6 +212,9 @@ func (r *courtRig) start(opt rigOptions) {
 		Judge: func(ctx context.Context, tr *court.Transcript, model llm.ModelName) (*check.Scores, error) {
 			return fakeScores(tr, model), nil
 		}}
+	if opt.realJudge {
+		o.Judge = nil
+	}
 	if !opt.noCourt {
 		o.Court = &court.Games{Session: &runner.Session{Store: st, Models: models, NoCache: true}}
 	}
@@ -340,6 +359,32 @@ func (r *courtRig) waitFloor(id string) court.GameView {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// playToVerdict plays a game from the defense's first floor to the verdict: opening,
+// a question to a witness, rest, closing.
+func (r *courtRig) playToVerdict(id string) court.GameView {
+	r.t.Helper()
+	r.waitFloor(id)
+	for _, step := range []struct {
+		path string
+		body any
+	}{
+		{"/defense", map[string]any{"text": "The defense will show she never left the pier office."}},
+		{"/defense", map[string]any{"text": "Witness, who pawned it?", "to": "Witness_nell"}},
+		{"/rest", nil},
+		{"/defense", map[string]any{"text": "Nobody saw her face."}},
+	} {
+		if code, out := r.do("POST", "/api/court/games/"+id+step.path, step.body); code != 202 {
+			r.t.Fatalf("POST %s = %d %v", step.path, code, out)
+		}
+		r.waitFloor(id)
+	}
+	v := r.view(id)
+	if v.Outcome == nil {
+		r.t.Fatalf("no verdict after the closing: %+v", v)
+	}
+	return v
 }
 
 // sseEvent is one event of a stream.

@@ -528,3 +528,29 @@ func FuzzResumeAt(f *testing.F) {
 		}
 	})
 }
+
+// TestCourtJudgeRunsTheChecklist: "judge this trial" runs check.Judge with the bundled
+// checklist over the game's transcript through the court's session, and answers its
+// QS and per-dimension scores; judging again asks no model (the run is resumed).
+func TestCourtJudgeRunsTheChecklist(t *testing.T) {
+	r := newCourtRig(t, rigOptions{realJudge: true})
+	id := r.newGame()
+	r.playToVerdict(id)
+	asked := r.asked.Load()
+	code, out := r.do("POST", "/api/court/games/"+id+"/judge", map[string]any{})
+	qs, _ := out["qs"].(float64)
+	dims, _ := out["by_dimension"].(map[string]any)
+	if code != 200 || qs <= 0 || qs >= 1 || len(dims) != 3 {
+		t.Fatalf("POST judge = %d %v; want a QS strictly between 0 and 1 and three dimensions", code, out)
+	}
+	if r.asked.Load() == asked {
+		t.Fatal("the judge asked the stand-in nothing")
+	}
+	asked = r.asked.Load()
+	if code, again := r.do("POST", "/api/court/games/"+id+"/judge", map[string]any{"model": "openai/judge"}); code != 200 || again["qs"] != out["qs"] {
+		t.Errorf("judging again = %d %v; want the same %v", code, again, out["qs"])
+	}
+	if n := r.asked.Load() - asked; n != 0 {
+		t.Errorf("judging again asked %d requests; want none", n)
+	}
+}
