@@ -290,15 +290,15 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	hook := func() { once.Do(func() { witnessAsked.Store(time.Now().UnixMicro()) }) }
 	r.firstByte.Store(&hook)
 	d.do("address the witness", chromedp.SetValue(chromedp.ID("defense-to"), "Witness_nell"))
-	d.do("question", chromedp.SendKeys(chromedp.ID("defense-text"), "Witness, who pawned the lantern? "+kb.Enter))
+	d.do("question", chromedp.SendKeys(chromedp.ID("defense-text"), "Witness, who pawned the lantern?"+kb.Enter))
 	d.until("the witness's answer", `document.querySelectorAll('#turns li.turn.final[data-role=witness]').length > `+itoa(before)+` && !document.querySelector('#defense-text').disabled`)
 	r.firstByte.Store(nil)
 	if shown := evalIn[float64](d, `window.__witnessShown`); shown > 0 && witnessAsked.Load() > 0 {
 		// The stand-in's first byte follows the Responder call, so this is an upper bound.
 		t.Logf("first streamed byte to text in the page: %.1f ms (the first request after the question, to its text in the page)", shown-float64(witnessAsked.Load())/1000)
 	}
-	if got := evalIn[string](d, `document.querySelector('#defense-count').textContent`); got != "0 / 4,000" {
-		t.Errorf("counter = %q", got)
+	if got := evalIn[string](d, `document.querySelector('#defense-text').value + '|' + document.querySelector('#defense-count').textContent`); got != "|0 / 4,000" {
+		t.Errorf("after the question the text box and counter read %q; want an empty box and 0 / 4,000", got)
 	}
 	d.do("type a draft", chromedp.SendKeys(chromedp.ID("defense-text"), "No further"))
 	d.shoot("courtroom")
