@@ -587,10 +587,13 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request, g *court.Game) 
 	writeJSON(w, http.StatusOK, gameJSON{GameView: g.View(), Case: g.Case()})
 }
 
+// errNoRestart: a restart was asked for a trial that did not fail.
+var errNoRestart = errors.New("no restart is offered: the trial has not failed")
+
 // moveStatus is the HTTP status of an error from Submit or Restart.
 func moveStatus(err error) int {
 	switch {
-	case errors.Is(err, court.ErrBusy), errors.Is(err, court.ErrNotAwaiting), errors.Is(err, court.ErrOver):
+	case errors.Is(err, court.ErrBusy), errors.Is(err, court.ErrNotAwaiting), errors.Is(err, court.ErrOver), errors.Is(err, errNoRestart):
 		return http.StatusConflict
 	}
 	return http.StatusBadRequest
@@ -631,7 +634,7 @@ func (s *Server) apiDefense(w http.ResponseWriter, r *http.Request, g *court.Gam
 	if body.Objection {
 		m.Kind = court.MoveObject
 	}
-	if err := g.Submit(m); err != nil {
+	if err := whenSettled(r.Context(), g, func() error { return g.Submit(m) }); err != nil {
 		apiError(w, moveStatus(err), moveMessage(err))
 		return
 	}
@@ -639,12 +642,46 @@ func (s *Server) apiDefense(w http.ResponseWriter, r *http.Request, g *court.Gam
 	writeJSON(w, http.StatusAccepted, map[string]any{})
 }
 
+// settleWait bounds how long a move waits for a court that has given the floor to
+// finish its turn's bookkeeping.
+const settleWait = 5 * time.Second
+
+// whenSettled runs move, and once more each time the game changes while it is refused
+// with ErrBusy though the court has already given the defense the floor (or offered a
+// restart): the engine sends that event before its Advance returns, and a quick client
+// must not be told to wait for a floor it was just given.
+func whenSettled(ctx context.Context, g *court.Game, move func() error) error {
+	timeout := time.NewTimer(settleWait)
+	defer timeout.Stop()
+	for {
+		err := move()
+		if !errors.Is(err, court.ErrBusy) {
+			return err
+		}
+		all, changed := g.Events(0)
+		if len(all) == 0 {
+			return err
+		}
+		last := all[len(all)-1]
+		if last.Kind != court.EventAwaiting && !(last.Kind == court.EventError && last.Restart) {
+			return err
+		}
+		select {
+		case <-changed:
+		case <-timeout.C:
+			return err
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
 func (s *Server) apiRest(w http.ResponseWriter, r *http.Request, g *court.Game) {
 	if v := g.View(); v.AwaitingDefense && v.Phase != court.PhaseInterrogation {
 		apiError(w, http.StatusConflict, "the defense may rest only in the interrogation")
 		return
 	}
-	if err := g.Submit(court.Move{Kind: court.MoveRest}); err != nil {
+	if err := whenSettled(r.Context(), g, func() error { return g.Submit(court.Move{Kind: court.MoveRest}) }); err != nil {
 		apiError(w, moveStatus(err), moveMessage(err))
 		return
 	}
@@ -653,11 +690,16 @@ func (s *Server) apiRest(w http.ResponseWriter, r *http.Request, g *court.Game) 
 }
 
 func (s *Server) apiRestart(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	if v := g.View(); !v.RestartOffered {
-		apiError(w, http.StatusConflict, "no restart is offered: the trial has not failed")
-		return
+	restart := func() error {
+		if v := g.View(); !v.RestartOffered {
+			if v.Busy {
+				return court.ErrBusy
+			}
+			return errNoRestart
+		}
+		return g.Restart(r.Context())
 	}
-	if err := g.Restart(r.Context()); err != nil {
+	if err := whenSettled(r.Context(), g, restart); err != nil {
 		apiError(w, moveStatus(err), moveMessage(err))
 		return
 	}

@@ -400,7 +400,10 @@ type sseStream struct {
 
 func (r *courtRig) events(id, lastID string) *sseStream {
 	r.t.Helper()
-	req, _ := http.NewRequest("GET", r.base+"/api/court/games/"+id+"/events", nil)
+	// A stream that never brings the awaited event fails the test instead of hanging it.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	r.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", r.base+"/api/court/games/"+id+"/events", nil)
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}

@@ -32,10 +32,12 @@ func lastEventID(r *http.Request) string {
 // resumeAt is how many events of the log a client with Last-Event-ID id has seen; ok
 // is false when id is not one of this process's.
 func (c *courtState) resumeAt(id string) (n int, ok bool) {
-	boot, num, found := strings.Cut(id, "-")
-	if !found || boot != c.boot {
+	// The boot may hold a "-" itself (it is base64url): the number follows the last.
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 || id[:i] != c.boot {
 		return 0, false
 	}
+	num := id[i+1:]
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 0 {
 		return 0, false

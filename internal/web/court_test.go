@@ -509,8 +509,8 @@ func TestCourtMenuWhenNoModelAnswers(t *testing.T) {
 // FuzzResumeAt: any Last-Event-ID a client sends is either one of this process's ids,
 // read back to its number, or refused; it never panics or gives a negative count.
 func FuzzResumeAt(f *testing.F) {
-	c := &courtState{boot: "AbCdEfGh"}
-	for _, s := range []string{"AbCdEfGh-12", "AbCdEfGh-", "other-3", "", "-", "AbCdEfGh--1", "AbCdEfGh-99999999999999999999"} {
+	c := &courtState{boot: "Ab-d_fGh"}
+	for _, s := range []string{"Ab-d_fGh-12", "Ab-d_fGh-", "Ab-12", "other-3", "", "-", "Ab-d_fGh--1", "Ab-d_fGh-99999999999999999999"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
@@ -552,5 +552,38 @@ func TestCourtJudgeRunsTheChecklist(t *testing.T) {
 	}
 	if n := r.asked.Load() - asked; n != 0 {
 		t.Errorf("judging again asked %d requests; want none", n)
+	}
+}
+
+// TestCourtMoveRightAfterTheFloor: a move sent the moment the awaiting event arrives is
+// taken (202), though the engine sends that event before its court has quite finished;
+// so is a restart asked the moment the error event offers it.
+func TestCourtMoveRightAfterTheFloor(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	r.saveLantern()
+	for i := range 8 {
+		code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": i})
+		if code != 201 {
+			t.Fatalf("POST games = %d", code)
+		}
+		id := out["game_id"].(string)
+		r.events(id, "").until(t, "awaiting")
+		if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "At once."}); code != 202 {
+			t.Fatalf("game %d: a move right after the awaiting event = %d %v; want 202", i, code, out)
+		}
+		r.waitFloor(id) // no other game may take the failure below
+	}
+	for i := range 4 {
+		r.failOnce.Store(true)
+		code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": 100 + i})
+		if code != 201 {
+			t.Fatalf("POST games = %d", code)
+		}
+		id := out["game_id"].(string)
+		r.events(id, "").until(t, "error")
+		if code, out := r.do("POST", "/api/court/games/"+id+"/restart", nil); code != 202 {
+			t.Fatalf("game %d: a restart right after the error event = %d %v; want 202", i, code, out)
+		}
+		r.waitFloor(id)
 	}
 }
