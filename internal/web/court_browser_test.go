@@ -291,14 +291,16 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	r.firstByte.Store(&hook)
 	d.do("address the witness", chromedp.SetValue(chromedp.ID("defense-to"), "Witness_nell"))
 	d.do("question", chromedp.SendKeys(chromedp.ID("defense-text"), "Witness, who pawned the lantern?"+kb.Enter))
-	d.until("the witness's answer", `document.querySelectorAll('#turns li.turn.final[data-role=witness]').length > `+itoa(before)+` && !document.querySelector('#defense-text').disabled`)
+	d.until("the witness's answer", `document.querySelectorAll('#turns li.turn.final[data-role=witness]').length > `+itoa(before)+` && !document.querySelector('#defense-text').disabled && document.querySelector('#defense-text').value === ''`)
 	r.firstByte.Store(nil)
 	if shown := evalIn[float64](d, `window.__witnessShown`); shown > 0 && witnessAsked.Load() > 0 {
 		// The stand-in's first byte follows the Responder call, so this is an upper bound.
 		t.Logf("first streamed byte to text in the page: %.1f ms (the first request after the question, to its text in the page)", shown-float64(witnessAsked.Load())/1000)
 	}
 	if got := evalIn[string](d, `document.querySelector('#defense-text').value + '|' + document.querySelector('#defense-count').textContent`); got != "|0 / 4,000" {
-		t.Errorf("after the question the text box and counter read %q; want an empty box and 0 / 4,000", got)
+		t.Errorf("after the question the text box and counter read %q; want an empty box and 0 / 4,000 (status %q, turns %s)", got,
+			evalIn[string](d, `document.querySelector('#form-status').textContent`),
+			evalIn[string](d, `Array.from(document.querySelectorAll('#turns li.turn')).map(li => li.dataset.role + ':' + li.querySelector('.text').textContent.slice(0, 30)).join(' | ')`))
 	}
 	d.do("type a draft", chromedp.SendKeys(chromedp.ID("defense-text"), "No further"))
 	d.shoot("courtroom")
