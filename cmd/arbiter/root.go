@@ -81,7 +81,7 @@ func (a *app) rootCmd() *cobra.Command {
   seduce   the CoC-Seduce adjudication benchmark: must the Keeper call for a roll?
   check    RPA-Check: a yes/no checklist judged by an LLM over role-play transcripts
   court    LLM Court: play the defense, simulate trials, generate case records
-  serve    the web UI (runs, reports, recorded replies, the bundled dataset)
+  serve    the web UI: runs, reports, recorded replies, the bundled dataset, and the LLM Court game
 
 Models are named provider/model: openai/gpt-4.1, anthropic/claude-sonnet-4-5,
 google/gemini-2.5-flash, ollama/llama3.1:8b, baseline/keyword. Keys come from the

@@ -2,14 +2,20 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/store"
 	"github.com/arbiter-eval/arbiter/internal/web"
 )
 
@@ -19,12 +25,20 @@ const shutdownGrace = 5 * time.Second
 func (a *app) serveCmd() *cobra.Command {
 	var addr, db string
 	var public bool
+	var cf serveCourtFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the web UI: runs, report tables and figures, replies, the dataset",
+		Short: "Serve the web UI: runs, reports, replies, the dataset, and the LLM Court game",
 		Long: `Serve starts the web UI over a results store: every run with its counts, a run's
 report tables and figures rebuilt from the store (no model is asked), its recorded
-replies page by page, and the bundled reference set with filters.
+replies page by page, the bundled reference set with filters, and the LLM Court game
+at /court.
+
+The game needs a model for the court: --court-model for every role, or one flag per
+role (--court-judge-model, --court-prosecutor-model, --court-witness-model,
+--court-analyzer-model) over it. Every game is kept in the store after every turn, so
+a stopped server loses no finished turn. Without a court model the UI serves the rest
+and the game's menu says how to give it one.
 
 It listens on loopback only unless --public is given: the UI has no login, and a store
 holds every prompt and reply of your runs. For the same reason it answers only requests
@@ -32,19 +46,122 @@ addressed to it by its listening address (or localhost, 127.0.0.1, [::1] with it
 so a web page whose name was rebound to this machine reads nothing; --public lifts that
 check too. Ctrl-C stops it cleanly.`,
 		Example: `  arbiter serve
-  arbiter serve --addr 127.0.0.1:9000 --db study.db`,
+  arbiter serve --addr 127.0.0.1:9000 --db study.db
+  arbiter serve --court-model ollama/llama3.1:8b
+  arbiter serve --court-model openai/gpt-4.1-mini --court-witness-model openai/gpt-4.1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.serve(cmd.Context(), addr, db, public)
+			return a.serve(cmd.Context(), addr, db, public, &cf)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, host:port (port 0 picks a free one)")
 	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().BoolVar(&public, "public", false, "allow an address other than loopback, and any Host header (the UI has no login)")
+	cf.register(cmd)
 	return cmd
 }
 
-func (a *app) serve(ctx context.Context, addr, db string, public bool) error {
+// serveCourtFlags are serve's flags for the game's models: --court-model for every role
+// and one flag per role over it, with the endpoint flags of every model command.
+type serveCourtFlags struct {
+	model, judge, prosecutor, witness, analyzer string
+	baseURL, configPath                         string
+	timeout                                     time.Duration
+}
+
+func (f *serveCourtFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.model, "court-model", "", "the LLM Court's model for every role without its own flag, as provider/model")
+	fs.StringVar(&f.judge, "court-judge-model", "", "the court's Judge (also the verdict and the checklist judge); default --court-model")
+	fs.StringVar(&f.prosecutor, "court-prosecutor-model", "", "the court's Prosecutor; default --court-model")
+	fs.StringVar(&f.witness, "court-witness-model", "", "the court's witnesses; default --court-model")
+	fs.StringVar(&f.analyzer, "court-analyzer-model", "", "the court's Sentence Analyzer (who speaks next); default --court-model")
+	fs.StringVar(&f.baseURL, "base-url", "", "endpoint for the court's models (an OpenAI-compatible or stand-in server)")
+	fs.StringVar(&f.configPath, "config", "", "config file with extra endpoints, per-model limits and family overrides (YAML)")
+	fs.DurationVar(&f.timeout, "timeout", llm.DefaultRetry().Timeout, "time limit of one attempt of a court model")
+}
+
+// on says whether any court model was named.
+func (f *serveCourtFlags) on() bool {
+	return f.model != "" || f.judge != "" || f.prosecutor != "" || f.witness != "" || f.analyzer != ""
+}
+
+// models resolves every role's model; a role left without one is bad input.
+func (f *serveCourtFlags) models() (court.Models, error) {
+	var m court.Models
+	for _, r := range []struct {
+		role, v string
+		dst     *llm.ModelName
+	}{{"judge", f.judge, &m.Judge}, {"prosecutor", f.prosecutor, &m.Prosecutor}, {"witness", f.witness, &m.Witness}, {"analyzer", f.analyzer, &m.Analyzer}} {
+		v := r.v
+		if v == "" {
+			v = f.model
+		}
+		if v == "" {
+			return m, badInput("no model for the court's %s: pass --court-model provider/model (or --court-%s-model)", r.role, r.role)
+		}
+		*r.dst = llm.ModelName(v)
+	}
+	return m, nil
+}
+
+// courtOptions opens the court's models through a session on db, so the game's calls
+// are stored, and fills the game's part of the web options.
+func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, db string, opt *web.Options) (*store.Store, func(), error) {
+	m, err := f.models()
+	if err != nil {
+		return nil, nil, err
+	}
+	retry := llm.DefaultRetry()
+	rf := runFlags{models: courtModelNames(m), baseURL: f.baseURL, configPath: f.configPath, db: db,
+		concurrency: 4, retries: retry.MaxAttempts - 1, timeout: f.timeout, replicates: 1}
+	sess, ms, done, err := a.session(ctx, &rf, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt.Court = &court.Games{Session: sess}
+	opt.CourtModels = m
+	opt.CourtModelNames = rf.models
+	opt.CourtReachable = ms.Reachable
+	opt.GenerateCase = generateForPage(sess)
+	return sess.Store, done, nil
+}
+
+// generateForPage drafts a case for the game's case screen: each ask gets a fresh seed,
+// so "discard and ask again" gives another case, and its calls are stored in a court run
+// like the command's. The case is kept only when the player saves it.
+func generateForPage(sess *runner.Session) web.GenerateCaseFunc {
+	return func(ctx context.Context, prior string, model llm.ModelName) (*court.Case, []string, error) {
+		seed := rand.Int64N(1 << 31)
+		key := court.GenerateKey(prior, model, seed)
+		run, err := sess.Begin(ctx, runner.Identity{Kind: court.KindCourt,
+			Config: generateConfig{Generate: key, Prior: prior, Model: model, Seed: seed}})
+		if err != nil {
+			return nil, nil, err
+		}
+		taken := func(id string, _ json.RawMessage) bool {
+			_, err := sess.Store.CourtCase(ctx, id)
+			return !errors.Is(err, store.ErrNotFound)
+		}
+		g, err := court.Generate(ctx, &court.Recorded{Session: sess, Run: run, Label: "generate"},
+			court.GenerateOptions{Prior: prior, Model: model, Seed: seed, Key: key, Taken: taken})
+		err = sess.Finish(ctx, run, err, false)
+		var ge *court.GenerateError
+		switch {
+		case errors.As(err, &ge):
+			problems := make([]string, len(ge.Errs))
+			for i, fe := range ge.Errs {
+				problems[i] = fe.Error()
+			}
+			return nil, problems, nil
+		case err != nil:
+			return nil, nil, err
+		}
+		return g.Case, nil, nil
+	}
+}
+
+func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serveCourtFlags) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return badInput("--addr %q: want host:port, such as 127.0.0.1:8080", addr)
@@ -52,12 +169,25 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool) error {
 	if !public && !isLoopback(host) {
 		return badInput("--addr %s is not a loopback address: the UI has no login, so pass --public to serve it to the network anyway", addr)
 	}
-	st, err := a.openExistingStore(ctx, db)
-	if err != nil {
-		return err
+	opt := web.Options{Log: a.log, Public: public}
+	if cf.on() {
+		// The game writes to the store, so it may create it.
+		st, done, err := a.courtOptions(ctx, cf, db, &opt)
+		if err != nil {
+			return err
+		}
+		defer done()
+		opt.Store = st
+	} else {
+		st, err := a.openExistingStore(ctx, db)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		opt.Store = st
 	}
-	defer st.Close()
-	srv, err := web.New(web.Options{Store: st, Log: a.log, Public: public})
+	st := opt.Store
+	srv, err := web.New(opt)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -59,12 +63,18 @@ var servingURL = regexp.MustCompile(`serving .* on (http://127\.0\.0\.1:\d+)/`)
 // when the test ends.
 func serveStore(t *testing.T, db string, extra ...string) string {
 	t.Helper()
+	return serveStoreEnv(t, nil, db, extra...)
+}
+
+// serveStoreEnv is serveStore with environment variables.
+func serveStoreEnv(t *testing.T, env map[string]string, db string, extra ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr syncBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), strings.NewReader(""), io.Discard, &stderr,
-			config.Read(func(string) (string, bool) { return "", false }))
+			config.Read(func(k string) (string, bool) { v, ok := env[k]; return v, ok }))
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -421,5 +431,101 @@ func TestBrowser(t *testing.T) {
 	defer mu.Unlock()
 	if len(dialogs) != 1 || dialogs[0] != "probe" {
 		t.Errorf("dialogs opened: %q; want only the test's own probe", dialogs)
+	}
+}
+
+// TestServeCourt: with --court-model the game plays on the models it names, through
+// the store (created if missing), and the menu offers no hint; a role left without a
+// model is bad input.
+func TestServeCourt(t *testing.T) {
+	cases, err := court.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	drafted, _ := json.Marshal(cases[0])
+	var drafts atomic.Int64
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		if strings.HasPrefix(req.System, "You write case records") {
+			drafts.Add(1)
+			return llmtest.Response{Text: string(drafted)}
+		}
+		n := 0
+		if len(req.Messages) > 0 {
+			n = len(req.Messages[0].Text)
+		}
+		return llmtest.Response{Text: fmt.Sprintf("The %s speaks to the court (%d).", req.Model, n)}
+	}})
+	defer srv.Close()
+	env := map[string]string{"OPENAI_API_KEY": "sk-test-court"}
+	db := filepath.Join(t.TempDir(), "new", "court.db")
+	base := serveStoreEnv(t, env, db, "--court-model", "openai/court", "--court-witness-model", "openai/witness", "--base-url", srv.OpenAIBaseURL())
+
+	code, menu := httpGet(t, base+"/court")
+	if code != 200 || strings.Contains(menu, `id="no-model"`) {
+		t.Errorf("GET /court = %d, hint shown %v; want the menu without the hint", code, strings.Contains(menu, `id="no-model"`))
+	}
+	req, _ := http.NewRequest("POST", base+"/api/court/games", strings.NewReader(`{"case_id":"museum-code","seed":3}`))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made struct {
+		GameID string `json:"game_id"`
+	}
+	json.NewDecoder(res.Body).Decode(&made)
+	res.Body.Close()
+	if res.StatusCode != 201 || made.GameID == "" {
+		t.Fatalf("POST games = %d", res.StatusCode)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, body := httpGet(t, base+"/api/court/games/"+made.GameID)
+		var v struct {
+			Awaiting bool              `json:"awaiting_defense"`
+			Models   map[string]string `json:"models"`
+			Turns    []json.RawMessage `json:"turns"`
+		}
+		json.Unmarshal([]byte(body), &v)
+		if v.Awaiting {
+			if len(v.Turns) != 2 || v.Models["witness"] != "openai/witness" || v.Models["judge"] != "openai/court" {
+				t.Errorf("the game at the defense's floor: %s", body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the court never gave the defense the floor: %s", body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// The case screen drafts a case through court.Generate; asking again drafts another
+	// (a new seed, so a new request), and the bundled case's id is never reused.
+	for i := 1; i <= 2; i++ {
+		req, _ := http.NewRequest("POST", base+"/api/court/cases/generate", strings.NewReader(`{"prior":"a murder on a mountain"}`))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Case struct {
+				ID string `json:"case_id"`
+			} `json:"case"`
+			Errors []string `json:"errors"`
+		}
+		json.NewDecoder(res.Body).Decode(&got)
+		res.Body.Close()
+		if res.StatusCode != 200 || got.Case.ID == "" || got.Case.ID == cases[0].ID {
+			t.Errorf("generate %d = %d, case %q, errors %q; want a new case with its own id", i, res.StatusCode, got.Case.ID, got.Errors)
+		}
+		if drafts.Load() != int64(i) {
+			t.Errorf("after %d drafts the model was asked %d times", i, drafts.Load())
+		}
+	}
+
+	r := arbiter(t, env, "serve", "--addr", "127.0.0.1:0", "--db", db, "--court-judge-model", "openai/court")
+	if r.code != 2 || !strings.Contains(r.stderr, "no model for the court's prosecutor") {
+		t.Errorf("serve with only a judge model = %d %q; want 2 naming the prosecutor", r.code, r.stderr)
 	}
 }

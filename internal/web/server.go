@@ -1,6 +1,7 @@
 // Package web is arbiter's web UI: an HTTP server over a results store that lists the
-// runs, shows a run's report tables and figures, pages through its recorded replies, and
-// browses the bundled CoC-Seduce reference set.
+// runs, shows a run's report tables and figures, pages through its recorded replies,
+// browses the bundled CoC-Seduce reference set, and hosts the LLM Court game with its
+// game API (court.go, court_sse.go).
 //
 // Handlers are methods on *Server and stay thin: each reads its parameters, calls a small
 // data function that takes the store, and renders an html/template page. Every string a
@@ -28,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
@@ -50,6 +52,22 @@ type Options struct {
 	// Origin must still match the Host. Off, only the listening address and its
 	// loopback aliases are answered (see guard.go).
 	Public bool
+
+	// Court plays the LLM Court game (court.go); nil: the game pages say it needs a
+	// model and how to give it one.
+	Court *court.Games
+	// CourtModels are the models of each role of a new game unless it names its own.
+	CourtModels court.Models
+	// CourtModelNames are the models a player may pick from (court.Session has them open).
+	CourtModelNames []string
+	// CourtReachable, when set, says whether the court's models answer; the menu shows
+	// how to point the game at a model when they do not.
+	CourtReachable func(ctx context.Context) error
+	// GenerateCase drafts a case from a prior; nil: case generation answers 501.
+	GenerateCase GenerateCaseFunc
+	// Judge scores a game's transcript; nil: check.Judge with the bundled checklist
+	// through Court.Session.
+	Judge JudgeFunc
 }
 
 // Server serves the web UI. Create it with New, start it with Serve and stop it with
@@ -62,6 +80,7 @@ type Server struct {
 	http    *http.Server
 	reports *reportCache
 	public  bool
+	court   *courtState
 	// rescore scores a stored seduce run (seduce.Rescore; tests count the calls).
 	rescore func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error)
 }
@@ -88,6 +107,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s.pages = pages
 	s.public = opt.Public
+	s.court = newCourtState(opt, s.log)
 	s.http = s.httpServer()
 	return s, nil
 }
@@ -104,6 +124,21 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /runs/{id}/figures/{file}", s.figure)
 	mux.HandleFunc("GET /runs/{id}/replies", s.replies)
 	mux.HandleFunc("GET /dataset", s.datasetPage)
+	mux.HandleFunc("GET /court", s.courtMenu)
+	mux.HandleFunc("GET /court/games/{id}", s.courtGamePage)
+	mux.HandleFunc("GET /api/court/cases", s.apiCases)
+	mux.HandleFunc("POST /api/court/cases", s.apiSaveCase)
+	mux.HandleFunc("POST /api/court/cases/generate", s.apiGenerateCase)
+	mux.HandleFunc("GET /api/court/models", s.apiModels)
+	mux.HandleFunc("GET /api/court/games", s.apiListGames)
+	mux.HandleFunc("POST /api/court/games", s.apiNewGame)
+	mux.HandleFunc("GET /api/court/games/{id}", s.withGame(s.apiGame))
+	mux.HandleFunc("GET /api/court/games/{id}/events", s.withGame(s.apiEvents))
+	mux.HandleFunc("GET /api/court/games/{id}/transcript", s.withGame(s.apiTranscript))
+	mux.HandleFunc("POST /api/court/games/{id}/defense", s.withGame(s.apiDefense))
+	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(s.apiRest))
+	mux.HandleFunc("POST /api/court/games/{id}/restart", s.withGame(s.apiRestart))
+	mux.HandleFunc("POST /api/court/games/{id}/judge", s.withGame(s.apiJudge))
 	mux.HandleFunc("GET /static/", s.static)
 	mux.HandleFunc("GET /", s.notFound)
 	return s.guard(mux)
@@ -118,8 +153,13 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown stops accepting connections and waits, until ctx is done, for the requests
-// in flight to finish.
-func (s *Server) Shutdown(ctx context.Context) error { return s.http.Shutdown(ctx) }
+// in flight to finish. The courts of the games in play stop first, mid-turn if need be
+// (a turn not finished is asked again when the game is next loaded), and so do the
+// event streams, which would otherwise never finish.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.court.stop()
+	return s.http.Shutdown(ctx)
+}
 
 // static serves the embedded stylesheet and any other file under /static/; a folder,
 // listed by http.FileServer, is not found instead.

@@ -25,7 +25,8 @@
 //                                          or 4xx/5xx {"errors": ["...", ...]}
 //   POST /api/court/cases               *  {"case": {case record}} -> 201 {"case_id": "..."}
 //                                          or 4xx {"errors": [...]}
-//   POST /api/court/games                  {"case_id", "seed"?, "models"?} -> 201 {"game_id"}
+//   POST /api/court/games                  {"case_id", "seed"?, "models"?, "player"?*:
+//                                          {"name", "avatar"}} -> 201 {"game_id"}
 //   GET  /api/court/games/{id}             -> {"game_id", "case_id", "phase",
 //                                             "awaiting_defense", "outcome", "turns"}
 //   GET  /api/court/games/{id}/events      SSE: turn, delta, end, awaiting, verdict, error,
@@ -43,7 +44,7 @@
 //                                          * verdict may carry "summary".
 //   POST /api/court/games/{id}/defense     {"text", "to"?, "objection"?*} -> 202; 409 when the
 //                                          defense does not have the floor; 400 {"error"}
-//   POST /api/court/games/{id}/rest        -> 202 (409 when it cannot rest now)
+//   POST /api/court/games/{id}/rest        {} -> 202 (409 when it cannot rest now)
 //   POST /api/court/games/{id}/restart  *  -> 202: the trial starts again (new seed); the
 //                                          page reloads
 //   GET  /api/court/games/{id}/transcript  -> transcript JSON (downloaded as a file); its
@@ -409,6 +410,7 @@
       const chosen = {};
       for (const role of ROLES) if (o.models[role]) chosen[role] = o.models[role];
       if (Object.keys(chosen).length) body.models = chosen;
+      if (o.name || o.avatar) body.player = { name: String(o.name || ""), avatar: String(o.avatar || "") };
       if (button) { button.disabled = true; button.textContent = "Calling the court…"; }
       const r = await api("POST", "/api/court/games", body);
       if (!r.ok || !r.data || !r.data.game_id) {
@@ -770,7 +772,7 @@
       btn.textContent = "Rest the defense";
       btn.classList.remove("primed");
       setFloor(false);
-      const r = await api("POST", gamePath(gameID) + "/rest");
+      const r = await api("POST", gamePath(gameID) + "/rest", {});
       if (r.status === 202 || r.ok) { notice($("#form-status"), "The defense rests. Closing statements follow.", "ok"); return; }
       notice($("#form-status"), r.status === 409 ? "The defense cannot rest right now." : r.message, "warn");
       if (r.status === 409) resync(); else setFloor(true);
@@ -785,7 +787,7 @@
     async function restart() {
       const btn = $("#restart-btn");
       if (btn) btn.disabled = true;
-      const r = await api("POST", gamePath(gameID) + "/restart");
+      const r = await api("POST", gamePath(gameID) + "/restart", {});
       if (r.status === 202 || r.ok) { location.reload(); return; }
       notice($("#trial-error"), r.message, "bad");
     }
