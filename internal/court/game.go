@@ -249,9 +249,22 @@ func (g *Game) Advance(ctx context.Context) error {
 	// The trial is advanced outside the lock so that readers see its events as they
 	// come; only this goroutine touches the trial while busy.
 	var saveErr error
-	err := g.trial.Run(ctx, func(e Event) {
+	// The events that hand the floor back (awaiting, a failure offering the restart) are
+	// logged only once the game is no longer busy, so a client that acts on them at once
+	// is never refused for a court still finishing.
+	var held []Event
+	// A failure of the session itself (the store cannot write) stops the game with that
+	// error instead of being met with a restart as a model's failure is.
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	g.asker.rec.Stop = stop
+	err := g.trial.Run(runCtx, func(e Event) {
 		g.mu.Lock()
-		g.appendLocked(e)
+		if e.Kind == EventAwaiting || e.Kind == EventError {
+			held = append(held, e)
+		} else {
+			g.appendLocked(e)
+		}
 		if e.Kind == EventEnd || e.Kind == EventError {
 			if err := g.saveLocked(ctx); err != nil && saveErr == nil {
 				saveErr = err
@@ -259,9 +272,14 @@ func (g *Game) Advance(ctx context.Context) error {
 		}
 		g.mu.Unlock()
 	})
+	if cause := context.Cause(runCtx); err != nil && cause != nil && ctx.Err() == nil {
+		err = cause
+	}
+	afterRun()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.busy, g.running = false, false
+	g.log = append(g.log, held...)
 	g.snapLocked()
 	if errors.Is(err, ErrRestartOffered) {
 		g.offers++
@@ -279,6 +297,10 @@ func (g *Game) Advance(ctx context.Context) error {
 	g.notifyLocked()
 	return err
 }
+
+// afterRun is called between the trial's Run returning and the game settling; tests
+// widen that window.
+var afterRun = func() {}
 
 // Submit gives the waiting defense its move; call Advance next. It returns ErrBusy
 // while the court speaks, ErrOver after the verdict, ErrNotAwaiting when a restart is

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
@@ -251,5 +252,42 @@ func TestGameOffersRestart(t *testing.T) {
 	b, _ := json.Marshal(g2.View())
 	if string(a) != string(b) {
 		t.Errorf("the loaded game differs:\n%s\n%s", a, b)
+	}
+}
+
+// A client that moves the moment it sees the floor given is never told the court is
+// busy: the awaiting event is logged only once the game takes moves.
+func TestGameAwaitingMeansReady(t *testing.T) {
+	afterRun = func() { time.Sleep(20 * time.Millisecond) }
+	defer func() { afterRun = func() {} }()
+	ctx := context.Background()
+	gs := openGames(t, filepath.Join(t.TempDir(), "games.db"), counted(fakeModels(nil), new(atomic.Int64)))
+	g, err := gs.New(ctx, "g4", GameState{Case: fixture(t), Seed: 2, Models: gameModels()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 3; round++ {
+		evs, _ := g.Events(0)
+		n := len(evs)
+		done := make(chan error, 1)
+		go func() { done <- g.Advance(ctx) }()
+		for moved := false; !moved; {
+			evs, ch := g.Events(n)
+			n += len(evs)
+			for _, e := range evs {
+				if e.Kind == EventAwaiting {
+					if err := g.Submit(Move{Kind: MoveSpeak, Text: "The defense asks the court to note the fog."}); err != nil {
+						t.Fatalf("round %d: a move right after the awaiting event = %v", round, err)
+					}
+					moved = true
+				}
+			}
+			if !moved {
+				<-ch
+			}
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
