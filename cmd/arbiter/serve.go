@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
@@ -77,8 +78,30 @@ func (f *serveCourtFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.witness, "court-witness-model", "", "the court's witnesses; default --court-model")
 	fs.StringVar(&f.analyzer, "court-analyzer-model", "", "the court's Sentence Analyzer (who speaks next); default --court-model")
 	fs.StringVar(&f.baseURL, "base-url", "", "endpoint for the court's models (an OpenAI-compatible or stand-in server)")
-	fs.StringVar(&f.configPath, "config", "", "config file with extra endpoints, per-model limits and family overrides (YAML)")
+	fs.StringVar(&f.configPath, "config", "", "config file with extra endpoints, per-model limits, family overrides and the court's models (YAML)")
 	fs.DurationVar(&f.timeout, "timeout", llm.DefaultRetry().Timeout, "time limit of one attempt of a court model")
+}
+
+// fromConfig fills the court models the flags left empty from the --config file's court
+// section.
+func (f *serveCourtFlags) fromConfig(a *app) error {
+	if f.configPath == "" {
+		return nil
+	}
+	file, _, err := config.LoadFile(f.configPath, a.env.Look)
+	if err != nil {
+		return usageError{err}
+	}
+	for _, r := range []struct {
+		dst  *string
+		from string
+	}{{&f.model, file.Court.Model}, {&f.judge, file.Court.Judge}, {&f.prosecutor, file.Court.Prosecutor},
+		{&f.witness, file.Court.Witness}, {&f.analyzer, file.Court.Analyzer}} {
+		if *r.dst == "" {
+			*r.dst = r.from
+		}
+	}
+	return nil
 }
 
 // on says whether any court model was named.
@@ -170,6 +193,9 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 		return badInput("--addr %s is not a loopback address: the UI has no login, so pass --public to serve it to the network anyway", addr)
 	}
 	opt := web.Options{Log: a.log, Public: public}
+	if err := cf.fromConfig(a); err != nil {
+		return err
+	}
 	if cf.on() {
 		// The game writes to the store, so it may create it.
 		st, done, err := a.courtOptions(ctx, cf, db, &opt)

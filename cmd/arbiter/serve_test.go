@@ -524,6 +524,16 @@ func TestServeCourt(t *testing.T) {
 		}
 	}
 
+	// The config file's court section names the models when no flag does.
+	cfg := filepath.Join(t.TempDir(), "court.yaml")
+	if err := os.WriteFile(cfg, []byte("court:\n  model: openai/court\n  witness: openai/witness\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base2 := serveStoreEnv(t, env, db, "--config", cfg, "--base-url", srv.OpenAIBaseURL())
+	if _, body := httpGet(t, base2+"/api/court/models"); !strings.Contains(body, `"witness":"openai/witness"`) || !strings.Contains(body, `"judge":"openai/court"`) {
+		t.Errorf("models from the config file: %s", body)
+	}
+
 	r := arbiter(t, env, "serve", "--addr", "127.0.0.1:0", "--db", db, "--court-judge-model", "openai/court")
 	if r.code != 2 || !strings.Contains(r.stderr, "no model for the court's prosecutor") {
 		t.Errorf("serve with only a judge model = %d %q; want 2 naming the prosecutor", r.code, r.stderr)

@@ -23,6 +23,18 @@ type File struct {
 	Families map[string]string `yaml:"families"`
 	// Limits caps each model's requests: concurrency, rpm, tpm.
 	Limits map[string]LimitSpec `yaml:"limits"`
+	// Court names the LLM Court's default models (arbiter serve): model for every role,
+	// and one per role over it. Flags win over the file.
+	Court CourtSpec `yaml:"court"`
+}
+
+// CourtSpec is the config file's court section.
+type CourtSpec struct {
+	Model      string `yaml:"model"`
+	Judge      string `yaml:"judge"`
+	Prosecutor string `yaml:"prosecutor"`
+	Witness    string `yaml:"witness"`
+	Analyzer   string `yaml:"analyzer"`
 }
 
 // EndpointSpec describes one named OpenAI-compatible endpoint.
