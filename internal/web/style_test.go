@@ -1,0 +1,77 @@
+package web
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arbiter-eval/arbiter/internal/seduce"
+)
+
+func TestStylePageOfTheReferenceSet(t *testing.T) {
+	h := newFixture(t).server(t).Handler()
+	a := get(t, h, "/dataset/style")
+	if a.status != 200 || !strings.HasPrefix(a.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET /dataset/style = %d %s\n%s", a.status, a.header.Get("Content-Type"), a.body)
+	}
+	if !strings.Contains(a.header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Errorf("style page CSP = %q", a.header.Get("Content-Security-Policy"))
+	}
+	// 448 samples per style, 1,792 in all; the reference set's Pseudo-Logic says "therefore".
+	for _, want := range []string{`id="style"`, `id="style_terms"`, "<td>reference</td>", `<td class="num">448</td>`, `<td class="num">1792</td>`,
+		"therefore", `<img src="/dataset/style/style_em_dashes.svg"`, "o200k_base"} {
+		if !strings.Contains(a.body, want) {
+			t.Errorf("style page lacks %q", want)
+		}
+	}
+	if n := rows(t, a.body, "style"); n != 5 {
+		t.Errorf("style table has %d rows; want 4 styles + All", n)
+	}
+	fig := get(t, h, "/dataset/style/style_em_dashes.svg")
+	if fig.status != 200 || fig.header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(fig.body, "<svg") ||
+		!strings.Contains(fig.header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Errorf("GET figure = %d %q %.60s", fig.status, fig.header.Get("Content-Type"), fig.body)
+	}
+	if d := get(t, h, "/dataset"); !strings.Contains(d.body, `<a href="/dataset/style" id="style-link">`) {
+		t.Error("the dataset page does not link to the style page")
+	}
+}
+
+func TestStylePageEscapesHostileText(t *testing.T) {
+	stmt := strings.ReplaceAll(hostile, `"`, `\"`) + ` \u2014 </td></tr></table><script>alert(4)</script>`
+	line := `{"id":"x-1","generator":"evil","setting":"Wilderness","category":"PHY","skill":"Climb","scenario_id":"x",` +
+		`"context":"c","statement":"` + stmt + `","style":"Neutral","requires_roll":true,"gold_skill":"Climb"}` + "\n"
+	ds, err := seduce.ReadDataset(strings.NewReader(line), hostile+".jsonl", seduce.FormatJSONL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Store: newFixture(t).st, Dataset: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, s.Handler(), "/dataset/style")
+	if a.status != 200 {
+		t.Fatalf("GET /dataset/style = %d\n%s", a.status, a.body)
+	}
+	if strings.Contains(a.body, "<script") || strings.Contains(a.body, "<img src=x") || strings.Contains(a.body, "</td></tr></table><") {
+		t.Errorf("style page holds raw markup:\n%s", a.body)
+	}
+	// The file name is shown escaped; the statement's words are letters only.
+	if !strings.Contains(a.body, hostileEscaped+".jsonl") || !strings.Contains(a.body, "<td>evil</td>") || !strings.Contains(a.body, "alert") {
+		t.Errorf("style page does not show the name escaped, the generator and the term alert:\n%s", a.body)
+	}
+	fig := get(t, s.Handler(), "/dataset/style/style_em_dashes.svg")
+	if strings.Contains(fig.body, "<script") || !strings.Contains(fig.body, "evil, Neutral") {
+		t.Errorf("figure:\n%s", fig.body)
+	}
+}
+
+func TestStylePageOfAnEmptySelection(t *testing.T) {
+	s, err := New(Options{Store: newFixture(t).st, Dataset: &seduce.Dataset{Name: "none.jsonl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, s.Handler(), "/dataset/style")
+	if a.status != 200 || strings.Contains(a.body, "<img") || !strings.Contains(a.body, "none.jsonl") {
+		t.Errorf("GET /dataset/style of no samples = %d; want a page without a figure\n%s", a.status, a.body)
+	}
+}
