@@ -81,11 +81,14 @@ func TFIDF[K comparable](docs map[K]map[string]int, top int) map[K][]Term {
 	out := make(map[K][]Term, len(docs))
 	for k, d := range docs {
 		terms := make([]Term, 0, len(d))
-		var norm float64
 		for w, c := range d {
-			s := float64(c) * (math.Log((1+n)/(1+float64(df[w]))) + 1)
-			norm += s * s
-			terms = append(terms, Term{Term: w, Score: s})
+			terms = append(terms, Term{Term: w, Score: float64(c) * (math.Log((1+n)/(1+float64(df[w]))) + 1)})
+		}
+		// Sum in term order: map order would change the norm's last bits from run to run.
+		slices.SortFunc(terms, func(a, b Term) int { return strings.Compare(a.Term, b.Term) })
+		var norm float64
+		for _, t := range terms {
+			norm += t.Score * t.Score
 		}
 		norm = math.Sqrt(norm)
 		for i := range terms {
