@@ -109,6 +109,10 @@ type RunConfig struct {
 	// Lexicons are the --lexicon files the replies were parsed with, so that a report of
 	// the run reads them the same way.
 	Lexicons []string `json:"lexicons,omitempty"`
+	// Defense and DefenseIdentity name a defense study's defense other than none (spec
+	// section 6): each defense is its own run, and none is the run without one.
+	Defense         string `json:"defense,omitempty"`
+	DefenseIdentity string `json:"defense_identity,omitempty"`
 }
 
 // RunConfigOf reads a stored run's configuration.

@@ -1,0 +1,265 @@
+package seduce
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
+	"github.com/arbiter-eval/arbiter/internal/stats"
+	"github.com/arbiter-eval/arbiter/internal/store"
+)
+
+// DefenseComparison is one defense against none for one model, on the samples both
+// ruled on (spec section 6): FR under each, the delta with a scenario-clustered
+// bootstrap interval, the exact McNemar p-value, and the defense's cost per sample.
+type DefenseComparison struct {
+	Model             string      `json:"model"`
+	Defense           string      `json:"defense"`
+	Pairs             int         `json:"pairs"`
+	FR                *float64    `json:"fr"`
+	FRNone            *float64    `json:"fr_none"`
+	Delta             *float64    `json:"delta"`
+	DeltaCI           *[2]float64 `json:"delta_ci"`
+	McNemarP          float64     `json:"mcnemar_p"`
+	RequestsPerSample float64     `json:"requests_per_sample"`
+	TokensPerSample   float64     `json:"tokens_per_sample"`
+	// FixedByDefense counts the pairs none got wrong and the defense right; BrokenByDefense
+	// the reverse.
+	FixedByDefense  int `json:"fixed_by_defense"`
+	BrokenByDefense int `json:"broken_by_defense"`
+}
+
+// DefenseStudy is what ExecuteDefenses did: a run per defense and every ruling.
+type DefenseStudy struct {
+	Defenses []Defense
+	// Runs are the run ids, one per defense, in order.
+	Runs []store.RunID
+	// Rulings are by defense, then model (plan order), then replicate, then sample.
+	Rulings [][][][]Ruling
+	// Tally counts what was asked, over every defense.
+	Tally runner.Tally
+}
+
+// DefenseConfig is the run configuration of plan under d: none's is the plan's own, so a
+// run without defenses and the none arm of a study are one run.
+func DefenseConfig(p *RunPlan, d Defense, endpoints map[string]string) RunConfig {
+	cfg := p.Config(endpoints)
+	if d.Name() != "none" {
+		cfg.Defense, cfg.DefenseIdentity = d.Name(), d.Identity()
+	}
+	return cfg
+}
+
+// ExecuteDefenses runs every model of the plan under every defense, each defense in its
+// own run, and collects the rulings. Offline (a session with no models) it only reads
+// the store, which is how a study's report is rebuilt.
+func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defenses []Defense) (*DefenseStudy, error) {
+	st := &DefenseStudy{Defenses: defenses}
+	for _, d := range defenses {
+		cfg := DefenseConfig(p, d, sess.Endpoints())
+		run, err := sess.Begin(ctx, runner.Identity{Kind: RunKind, Config: cfg, InputHash: p.Dataset.Hash,
+			PromptHash: p.Prompt.Hash, PromptText: p.Prompt.System, EndpointsInConfig: true})
+		if err != nil {
+			return nil, err
+		}
+		a := &Asker{Session: sess, Run: run, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
+		byModel, err := ruleAll(ctx, a, d, p)
+		failed := false
+		for _, reps := range byModel {
+			for _, rs := range reps {
+				failed = failed || slices.ContainsFunc(rs, func(r Ruling) bool { return r.Err != "" })
+			}
+		}
+		if err := sess.Finish(ctx, run, err, failed); err != nil {
+			return nil, fmt.Errorf("defense %s: %w", d.Name(), err)
+		}
+		st.Runs = append(st.Runs, run)
+		st.Rulings = append(st.Rulings, byModel)
+		st.Tally.Jobs += a.Tally.Jobs
+		st.Tally.Resumed += a.Tally.Resumed
+		st.Tally.Cached += a.Tally.Cached
+		st.Tally.Asked += a.Tally.Asked
+		st.Tally.Answered += a.Tally.Answered
+		st.Tally.Failed += a.Tally.Failed
+		st.Tally.Rounds += a.Tally.Rounds
+	}
+	return st, nil
+}
+
+func ruleAll(ctx context.Context, a *Asker, d Defense, p *RunPlan) ([][][]Ruling, error) {
+	reps := max(p.Replicates, 1)
+	out := make([][][]Ruling, len(p.Models))
+	for m, name := range p.Models {
+		out[m] = make([][]Ruling, reps)
+		for rep := range reps {
+			rs, err := d.Rule(ctx, a, name, p.Dataset.Samples, rep)
+			if err != nil {
+				return nil, fmt.Errorf("defense %s: model %s: %w", d.Name(), name, err)
+			}
+			out[m][rep] = rs
+		}
+	}
+	return out, nil
+}
+
+// Predictions are the study's rulings of defense i as predictions.
+func (st *DefenseStudy) Predictions(i int, models []llm.ModelName, samples []Sample) []Prediction {
+	var preds []Prediction
+	for m, reps := range st.Rulings[i] {
+		for rep, rs := range reps {
+			for k, r := range rs {
+				p := Prediction{ID: samples[k].ID, Model: string(models[m]), Replicate: rep, Err: r.Err}
+				if r.Err == "" {
+					p.Decision, p.Skill, p.Rule = r.Parsed.Decision, r.Parsed.Skill, r.Parsed.Rule
+				}
+				preds = append(preds, p)
+			}
+		}
+	}
+	return preds
+}
+
+// cost is the requests and tokens per sample of one model under defense i.
+func (st *DefenseStudy) cost(i, m int) (requests, tokens float64) {
+	n := 0
+	for _, rs := range st.Rulings[i][m] {
+		for _, r := range rs {
+			n++
+			requests += float64(r.Requests)
+			tokens += float64(r.Tokens)
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return requests / float64(n), tokens / float64(n)
+}
+
+// Score scores the study: base is none's results as the run without defenses scores them
+// (nil: scored from the rulings); every other defense adds one entry per model, marked
+// with its defense, and a paired comparison with none. A study without none gets no
+// comparisons.
+func (st *DefenseStudy) Score(base *Results, models []llm.ModelName, samples []Sample, opt ScoreOptions) *Results {
+	none := slices.IndexFunc(st.Defenses, func(d Defense) bool { return d.Name() == "none" })
+	res := base
+	if res == nil || none < 0 {
+		first := max(none, 0)
+		res = Score(samples, st.Predictions(first, models, samples), opt)
+		if none < 0 {
+			res.Models = res.Models[:0]
+			res.Pairwise = nil
+		}
+	}
+	for i := range res.Models {
+		res.Models[i].Defense = "none"
+		if m := slices.Index(models, llm.ModelName(res.Models[i].Model)); m >= 0 && none >= 0 {
+			rq, tk := st.cost(none, m)
+			res.Models[i].RequestsPerSample, res.Models[i].TokensPerSample = &rq, &tk
+		}
+	}
+	for i, d := range st.Defenses {
+		if i == none {
+			continue
+		}
+		r := Score(samples, st.Predictions(i, models, samples), opt)
+		for _, mr := range r.Models {
+			mr.Defense = d.Name()
+			if m := slices.Index(models, llm.ModelName(mr.Model)); m >= 0 {
+				rq, tk := st.cost(i, m)
+				mr.RequestsPerSample, mr.TokensPerSample = &rq, &tk
+			}
+			res.Models = append(res.Models, mr)
+		}
+		if none < 0 {
+			continue
+		}
+		for m, name := range models {
+			c := PairedComparison(samples, st.Rulings[none][m], st.Rulings[i][m], opt.Bootstrap, opt.Seed^nameHash(string(name)+"\x00"+d.Name()))
+			c.Model, c.Defense = string(name), d.Name()
+			c.RequestsPerSample, c.TokensPerSample = st.cost(i, m)
+			res.Defenses = append(res.Defenses, c)
+		}
+	}
+	return res
+}
+
+// PairedComparison compares a defense's rulings with none's, replicate by replicate and
+// sample by sample, on the pairs where both ruled roll or pass. The interval resamples
+// scenarios (the clusters of the four variants) with replacement, reps times from seed;
+// reps ≤ 0 leaves it nil.
+func PairedComparison(samples []Sample, none, def [][]Ruling, reps int, seed uint64) DefenseComparison {
+	type cluster struct{ wrongDef, wrongNone, pairs int }
+	var order []string
+	byScenario := map[string]*cluster{}
+	var c DefenseComparison
+	var wrongDef, wrongNone int
+	for rep := range min(len(none), len(def)) {
+		for k, s := range samples {
+			if k >= len(none[rep]) || k >= len(def[rep]) {
+				break
+			}
+			x, y := none[rep][k], def[rep][k]
+			if !evaluated(x) || !evaluated(y) {
+				continue
+			}
+			wn, wd := wrongRuling(s, x.Parsed.Decision), wrongRuling(s, y.Parsed.Decision)
+			cl := byScenario[s.ScenarioID]
+			if cl == nil {
+				cl = &cluster{}
+				byScenario[s.ScenarioID] = cl
+				order = append(order, s.ScenarioID)
+			}
+			cl.pairs++
+			c.Pairs++
+			if wn {
+				cl.wrongNone++
+				wrongNone++
+			}
+			if wd {
+				cl.wrongDef++
+				wrongDef++
+			}
+			switch {
+			case wn && !wd:
+				c.FixedByDefense++
+			case wd && !wn:
+				c.BrokenByDefense++
+			}
+		}
+	}
+	c.McNemarP = stats.McNemarExact(c.FixedByDefense, c.BrokenByDefense)
+	if c.Pairs == 0 {
+		return c
+	}
+	fr, frNone := float64(wrongDef)/float64(c.Pairs), float64(wrongNone)/float64(c.Pairs)
+	delta := fr - frNone
+	c.FR, c.FRNone, c.Delta = &fr, &frNone, &delta
+	if reps <= 0 {
+		return c
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
+	deltas := make([]float64, reps)
+	for b := range deltas {
+		var wd, wn, n int
+		for range order {
+			cl := byScenario[order[r.IntN(len(order))]]
+			wd, wn, n = wd+cl.wrongDef, wn+cl.wrongNone, n+cl.pairs
+		}
+		deltas[b] = float64(wd-wn) / float64(n) // n > 0: every cluster has a pair
+	}
+	slices.Sort(deltas)
+	alpha := (1 - ConfidenceLevel) / 2
+	c.DeltaCI = &[2]float64{stats.Quantile(deltas, alpha), stats.Quantile(deltas, 1-alpha)}
+	return c
+}
+
+func evaluated(r Ruling) bool {
+	return r.Err == "" && (r.Parsed.Decision == DecisionRoll || r.Parsed.Decision == DecisionPass)
+}
+
+func wrongRuling(s Sample, d Decision) bool {
+	return s.RequiresRoll && d == DecisionPass || !s.RequiresRoll && d == DecisionRoll
+}
