@@ -28,8 +28,8 @@ type DefenseComparison struct {
 	TokensPerSample   float64     `json:"tokens_per_sample"`
 	// FixedByDefense counts the pairs none got wrong and the defense right; BrokenByDefense
 	// the reverse.
-	FixedByDefense  int `json:"fixed_by_defense"`
-	BrokenByDefense int `json:"broken_by_defense"`
+	FixedByDefense  int `json:"-"`
+	BrokenByDefense int `json:"-"`
 }
 
 // DefenseStudy is what ExecuteDefenses did: a run per defense and every ruling.
