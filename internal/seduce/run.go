@@ -70,6 +70,14 @@ type Experiment struct {
 	MaxTokens   int      `yaml:"max_tokens"`
 	Seed        *int64   `yaml:"seed"`
 	Bootstrap   *int     `yaml:"bootstrap"`
+	// Defenses, GuardModel, GuardPrompt, Shots and ShotSeed are the defense study's
+	// (spec section 6), as the --defense, --guard-model, --guard-prompt, --shots and
+	// --shot-seed flags.
+	Defenses    []string `yaml:"defenses"`
+	GuardModel  string   `yaml:"guard_model"`
+	GuardPrompt string   `yaml:"guard_prompt"`
+	Shots       string   `yaml:"shots"`
+	ShotSeed    *uint64  `yaml:"shot_seed"`
 }
 
 // LoadExperiment reads an experiment file; unknown fields are errors.
