@@ -172,6 +172,10 @@ func TestDefensesOfflineWithBaseline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(figs, "figure-defenses.svg")); err != nil {
 		t.Errorf("no figure of FR by style per defense: %v", err)
 	}
+	rep := arbiter(t, nil, "seduce", "report", "--db", db)
+	if rep.code == 0 || !strings.Contains(rep.stderr, "arm of a defense study") {
+		t.Errorf("report of a defense arm: exit %d, stderr %q; want it refused, pointing at the study", rep.code, rep.stderr)
+	}
 	bad := arbiter(t, nil, "seduce", "run", "-q", "--defense", "canonicalize", "--db", db)
 	if bad.code != 2 || !strings.Contains(bad.stderr, "baseline/keyword cannot be its own guard") || !strings.Contains(bad.stderr, "--guard-model") {
 		t.Errorf("canonicalize with a baseline: exit %d, stderr %q; want 2 saying a baseline cannot be a guard", bad.code, bad.stderr)

@@ -263,3 +263,15 @@ func evaluated(r Ruling) bool {
 func wrongRuling(s Sample, d Decision) bool {
 	return s.RequiresRoll && d == DecisionPass || !s.RequiresRoll && d == DecisionRoll
 }
+
+// DefenseRunError is a stored run that is one defense's arm of a study: its rulings
+// combine several stored requests per sample, so it is reported by the study.
+type DefenseRunError struct {
+	Run     store.RunID
+	Defense string
+}
+
+func (e *DefenseRunError) Error() string {
+	return fmt.Sprintf("run %s is the %s arm of a defense study, whose rulings combine several requests per sample: "+
+		"run the same 'arbiter seduce run --defense …' command again for the study's report (it asks nothing already stored)", e.Run, e.Defense)
+}

@@ -386,6 +386,9 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Defense != "" {
+		return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense}
+	}
 	tax := opt.Taxonomy
 	if tax == nil {
 		tax = DefaultTaxonomy()
