@@ -70,7 +70,7 @@ func (d *defenseFlags) build(ctx context.Context, tax *seduce.Taxonomy, temperat
 				if err != nil {
 					return nil, usageError{fmt.Errorf("--shots: %w", err)}
 				}
-				opt.Shots = shots
+				opt.Shots, opt.ShotsFrom = shots, []string{d.shots}
 			}
 		}
 		def, err := seduce.ParseDefense(name, opt)

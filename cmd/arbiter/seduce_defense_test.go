@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // persuadable is a stand-in Keeper that rules by the scenario's truth unless the
@@ -107,6 +109,10 @@ func TestDefenseCanonicalizeEndToEnd(t *testing.T) {
 	if len(res.Defenses) != 1 || res.Defenses[0].Delta == nil || *res.Defenses[0].Delta >= 0 || res.Defenses[0].RequestsPerSample != 2 {
 		t.Errorf("comparison = %+v; want one, with FR lowered at 2 requests per sample", res.Defenses)
 	}
+	rep := arbiter(t, nil, "seduce", "report", "--db", db, "--run", string(defenseRun(t, db, "canonicalize")), "--format", "json", "--bootstrap", "200")
+	if rep.code != 0 || rep.stdout != r.stdout {
+		t.Errorf("seduce report of the canonicalize run (exit %d, %s) differs from the study's report", rep.code, rep.stderr)
+	}
 	asked := srv.Requests()
 	again := arbiter(t, env, args...)
 	if again.code != 0 || again.stdout != r.stdout {
@@ -121,6 +127,36 @@ func TestDefenseCanonicalizeEndToEnd(t *testing.T) {
 			t.Errorf("markdown report lacks %q", want)
 		}
 	}
+}
+
+// defenseRun is the id of the stored run of defense in db.
+func defenseRun(t *testing.T, db, defense string) store.RunID {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background(), seduce.RunKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if cfg, err := seduce.RunConfigOf(r); err == nil && cfg.Defense == defense {
+			return r.ID
+		}
+	}
+	t.Fatalf("no run of %s in %s", defense, db)
+	return ""
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestDefensesOfflineWithBaseline runs the bundled set with baseline/keyword under every
@@ -172,9 +208,17 @@ func TestDefensesOfflineWithBaseline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(figs, "figure-defenses.svg")); err != nil {
 		t.Errorf("no figure of FR by style per defense: %v", err)
 	}
-	rep := arbiter(t, nil, "seduce", "report", "--db", db)
-	if rep.code == 0 || !strings.Contains(rep.stderr, "arm of a defense study") {
-		t.Errorf("report of a defense arm: exit %d, stderr %q; want it refused, pointing at the study", rep.code, rep.stderr)
+	// seduce report on a defense's run rebuilds it and none from the store alone.
+	fs := defenseRun(t, db, "few-shot:2")
+	rep := arbiter(t, nil, "seduce", "report", "--db", db, "--run", string(fs), "--format", "json", "--bootstrap", "100")
+	if rep.code != 0 {
+		t.Fatalf("report of a defense run: exit %d: %s", rep.code, rep.stderr)
+	}
+	rv := decodeJSON(t, rep.stdout)
+	if ms, ds := rv["models"].([]any), rv["defenses"].([]any); len(ms) != 2 || len(ds) != 1 || ds[0].(map[string]any)["defense"] != "few-shot:2" {
+		t.Errorf("report of the few-shot run: %d entries, %d comparisons; want none and few-shot:2 compared", len(ms), len(ds))
+	} else if a, b := mustMarshal(t, ds[0]), mustMarshal(t, cmps[1]); a != b {
+		t.Errorf("the report's comparison %s differs from the study's %s", a, b)
 	}
 	bad := arbiter(t, nil, "seduce", "run", "-q", "--defense", "canonicalize", "--db", db)
 	if bad.code != 2 || !strings.Contains(bad.stderr, "baseline/keyword cannot be its own guard") || !strings.Contains(bad.stderr, "--guard-model") {

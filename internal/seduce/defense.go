@@ -116,7 +116,7 @@ func ParseDefense(s string, opt DefenseOptions) (Defense, error) {
 		if opt.Shots == nil || len(opt.Shots.Samples) == 0 {
 			return nil, fmt.Errorf("defense %q: the shots set is empty", s)
 		}
-		return FewShot{K: k, Shots: opt.Shots, Seed: opt.ShotSeed}, nil
+		return FewShot{K: k, Shots: opt.Shots, Seed: opt.ShotSeed, From: opt.ShotsFrom}, nil
 	}
 	return nil, fmt.Errorf("defense %q: unknown (want none, canonicalize, self-consistency:K or few-shot:K)", s)
 }
@@ -132,6 +132,8 @@ type DefenseOptions struct {
 	// Shots is few-shot's example set; ShotSeed draws from it.
 	Shots    *Dataset
 	ShotSeed uint64
+	// ShotsFrom are the names Shots was loaded from, recorded so a report can load it again.
+	ShotsFrom []string
 }
 
 // None is the unified zero-shot prompt: the benchmark's own request, with the same

@@ -18,6 +18,8 @@ type FewShot struct {
 	K     int
 	Shots *Dataset
 	Seed  uint64
+	// From are the names Shots was loaded from ("builtin" or files), for the run's record.
+	From []string
 }
 
 // Name is "few-shot:K".

@@ -57,9 +57,16 @@ func DefenseConfig(p *RunPlan, d Defense, endpoints map[string]string) RunConfig
 // own run, and collects the rulings. Offline (a session with no models) it only reads
 // the store, which is how a study's report is rebuilt.
 func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defenses []Defense) (*DefenseStudy, error) {
+	// none goes first: every other defense's run records it.
+	defenses = slices.Clone(defenses)
+	slices.SortStableFunc(defenses, func(a, b Defense) int { return cmpBool(b.Name() == "none", a.Name() == "none") })
 	st := &DefenseStudy{Defenses: defenses}
+	var noneRun store.RunID
 	for _, d := range defenses {
 		cfg := DefenseConfig(p, d, sess.Endpoints())
+		if d.Name() != "none" {
+			cfg.DefenseSetup = setupOf(d, noneRun)
+		}
 		run, err := sess.Begin(ctx, runner.Identity{Kind: RunKind, Config: cfg, InputHash: p.Dataset.Hash,
 			PromptHash: p.Prompt.Hash, PromptText: p.Prompt.System, EndpointsInConfig: true})
 		if err != nil {
@@ -77,6 +84,9 @@ func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defe
 			return nil, fmt.Errorf("defense %s: %w", d.Name(), err)
 		}
 		st.Runs = append(st.Runs, run)
+		if d.Name() == "none" {
+			noneRun = run
+		}
 		st.Rulings = append(st.Rulings, byModel)
 		st.Tally.Jobs += a.Tally.Jobs
 		st.Tally.Resumed += a.Tally.Resumed
@@ -264,14 +274,102 @@ func wrongRuling(s Sample, d Decision) bool {
 	return s.RequiresRoll && d == DecisionPass || !s.RequiresRoll && d == DecisionRoll
 }
 
-// DefenseRunError is a stored run that is one defense's arm of a study: its rulings
-// combine several stored requests per sample, so it is reported by the study.
+// DefenseSetup is what a defense's run records beyond its name, so that its report can
+// be rebuilt from the store alone: the none run it is compared with and the defense's
+// own inputs.
+type DefenseSetup struct {
+	NoneRun     store.RunID `json:"none_run,omitempty"`
+	Guard       string      `json:"guard,omitempty"`
+	GuardPrompt string      `json:"guard_prompt,omitempty"`
+	Shots       []string    `json:"shots,omitempty"`
+	ShotSeed    uint64      `json:"shot_seed,omitempty"`
+	Temperature *float64    `json:"temperature,omitempty"`
+}
+
+func setupOf(d Defense, noneRun store.RunID) *DefenseSetup {
+	s := &DefenseSetup{NoneRun: noneRun}
+	switch d := d.(type) {
+	case *Canonicalize:
+		s.Guard, s.GuardPrompt = string(d.Guard), d.System
+	case SelfConsistency:
+		s.Temperature = d.Temperature
+	case FewShot:
+		s.Shots, s.ShotSeed = d.From, d.Seed
+	}
+	return s
+}
+
+// DefenseRunError is a stored defense run that cannot be reported alone.
 type DefenseRunError struct {
 	Run     store.RunID
 	Defense string
+	Why     string
 }
 
 func (e *DefenseRunError) Error() string {
-	return fmt.Sprintf("run %s is the %s arm of a defense study, whose rulings combine several requests per sample: "+
-		"run the same 'arbiter seduce run --defense …' command again for the study's report (it asks nothing already stored)", e.Run, e.Defense)
+	return fmt.Sprintf("run %s is the %s arm of a defense study and %s: "+
+		"run the same 'arbiter seduce run --defense …' command again for the study's report (it asks nothing already stored)", e.Run, e.Defense, e.Why)
+}
+
+// RescoreDefense rebuilds the report of one defense's run and the none run it records,
+// from the store alone: the defense is rebuilt from the run's configuration and asked
+// offline, so it only reads what was stored.
+func RescoreDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *RunConfig, ds *Dataset, popt ParseOptions, so ScoreOptions) (*Results, error) {
+	setup := cfg.DefenseSetup
+	if setup == nil {
+		setup = &DefenseSetup{}
+	}
+	opt := DefenseOptions{Guard: llm.ModelName(setup.Guard), GuardPrompt: setup.GuardPrompt, Temperature: setup.Temperature,
+		ShotSeed: setup.ShotSeed, ShotsFrom: setup.Shots}
+	if len(setup.Shots) > 0 {
+		shots, err := LoadDatasets(setup.Shots, popt.Taxonomy)
+		if err != nil {
+			return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its shots set cannot be read now: " + err.Error()}
+		}
+		opt.Shots = shots
+	}
+	d, err := ParseDefense(cfg.Defense, opt)
+	if err != nil {
+		return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: err.Error()}
+	}
+	if d.Identity() != cfg.DefenseIdentity {
+		return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its inputs (guard prompt or shots) have changed since"}
+	}
+	p := &RunPlan{Datasets: cfg.Datasets, Dataset: ds, Taxonomy: popt.Taxonomy, Prompt: Prompt{System: r.PromptText, Hash: r.PromptHash},
+		Replicates: max(cfg.Replicates, 1), Generation: Generation{Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed},
+		Lexicon: popt.Lexicon, LexiconPaths: cfg.Lexicons}
+	for _, m := range cfg.Models {
+		p.Models = append(p.Models, llm.ModelName(m))
+	}
+	offline := &runner.Session{Store: st}
+	study := &DefenseStudy{}
+	var base *Results
+	if setup.NoneRun != "" {
+		if base, err = ScoreRunWith(ctx, st, setup.NoneRun, ds, popt, so); err != nil {
+			return nil, err
+		}
+		a := &Asker{Session: offline, Run: setup.NoneRun, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
+		rs, err := ruleAll(ctx, a, None{}, p)
+		if err != nil {
+			return nil, err
+		}
+		study.Defenses, study.Runs, study.Rulings = append(study.Defenses, None{}), append(study.Runs, setup.NoneRun), append(study.Rulings, rs)
+	}
+	a := &Asker{Session: offline, Run: r.ID, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
+	rs, err := ruleAll(ctx, a, d, p)
+	if err != nil {
+		return nil, err
+	}
+	study.Defenses, study.Runs, study.Rulings = append(study.Defenses, d), append(study.Runs, r.ID), append(study.Rulings, rs)
+	return study.Score(base, p.Models, ds.Samples, so), nil
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

@@ -119,8 +119,9 @@ type RunConfig struct {
 	Lexicons []string `json:"lexicons,omitempty"`
 	// Defense and DefenseIdentity name a defense study's defense other than none (spec
 	// section 6): each defense is its own run, and none is the run without one.
-	Defense         string `json:"defense,omitempty"`
-	DefenseIdentity string `json:"defense_identity,omitempty"`
+	Defense         string        `json:"defense,omitempty"`
+	DefenseIdentity string        `json:"defense_identity,omitempty"`
+	DefenseSetup    *DefenseSetup `json:"defense_setup,omitempty"`
 }
 
 // RunConfigOf reads a stored run's configuration.
@@ -386,9 +387,6 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Defense != "" {
-		return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense}
-	}
 	tax := opt.Taxonomy
 	if tax == nil {
 		tax = DefaultTaxonomy()
@@ -417,6 +415,9 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 		if popt.Lexicon, err = LoadLexicons(cfg.Lexicons); err != nil {
 			return nil, &LexiconsError{Run: r.ID, Lexicons: cfg.Lexicons, Err: err}
 		}
+	}
+	if cfg.Defense != "" {
+		return RescoreDefense(ctx, st, r, cfg, ds, popt, so)
 	}
 	return ScoreRunWith(ctx, st, r.ID, ds, popt, so)
 }
