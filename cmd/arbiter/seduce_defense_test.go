@@ -71,6 +71,10 @@ func TestDefenseCanonicalizeEndToEnd(t *testing.T) {
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "d.db")
 	env := map[string]string{"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": srv.OpenAIBaseURL()}
+	// A plain run first: the study's none arm is that same run and asks nothing more.
+	if plain := arbiter(t, env, "seduce", "run", "-q", "--dataset", data, "-m", "openai/keeper", "--db", db); plain.code != 0 {
+		t.Fatalf("plain run: exit %d: %s", plain.code, plain.stderr)
+	}
 	args := []string{"seduce", "run", "-q", "--dataset", data, "-m", "openai/keeper", "--defense", "canonicalize",
 		"--guard-model", "openai/guard", "--db", db, "--format", "json", "--bootstrap", "200"}
 	r := arbiter(t, env, args...)
@@ -104,7 +108,7 @@ func TestDefenseCanonicalizeEndToEnd(t *testing.T) {
 		}
 	}
 	if withStatement != 40 || len(p.seen) <= 40 {
-		t.Errorf("%d of %d adjudicator requests hold a player's statement; want exactly none's 40, and canonicalize's none", withStatement, len(p.seen))
+		t.Errorf("%d of %d adjudicator requests hold a player's statement; want exactly the plain run's 40 (the study's none arm is that run), and canonicalize's none", withStatement, len(p.seen))
 	}
 	if len(res.Defenses) != 1 || res.Defenses[0].Delta == nil || *res.Defenses[0].Delta >= 0 || res.Defenses[0].RequestsPerSample != 2 {
 		t.Errorf("comparison = %+v; want one, with FR lowered at 2 requests per sample", res.Defenses)

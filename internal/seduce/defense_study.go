@@ -250,12 +250,16 @@ func PairedComparison(samples []Sample, none, def [][]Ruling, reps int, seed uin
 	if reps <= 0 {
 		return c
 	}
+	cls := make([]cluster, len(order))
+	for i, id := range order {
+		cls[i] = *byScenario[id]
+	}
 	r := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
 	deltas := make([]float64, reps)
 	for b := range deltas {
 		var wd, wn, n int
-		for range order {
-			cl := byScenario[order[r.IntN(len(order))]]
+		for range cls {
+			cl := &cls[r.IntN(len(cls))]
 			wd, wn, n = wd+cl.wrongDef, wn+cl.wrongNone, n+cl.pairs
 		}
 		deltas[b] = float64(wd-wn) / float64(n) // n > 0: every cluster has a pair

@@ -463,3 +463,76 @@ func FuzzParseGuardAction(f *testing.F) {
 		}
 	})
 }
+
+// TestGuardPromptKeepsFacts: the bundled guard prompt asks to keep the action's facts and
+// drop only the persuasion.
+func TestGuardPromptKeepsFacts(t *testing.T) {
+	d, err := NewCanonicalize("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := strings.ToLower(d.System)
+	for _, want := range []string{"keep every fact", "with what", "where", "conditions", "drop", "claims", "arguments", "appeals", `{"action"`} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the guard prompt does not say %q", want)
+		}
+	}
+	own, err := NewCanonicalize("", "Restate it.\n")
+	if err != nil || own.System != "Restate it." || own.Identity() == d.Identity() {
+		t.Errorf("a user's guard prompt: %+v, %v; want it used and in the identity", own, err)
+	}
+	if _, err := NewCanonicalize("", "  \n"); err == nil {
+		t.Error("a blank guard prompt was accepted")
+	}
+}
+
+// TestGuardThatNeverAnswers: a guard that never gives a valid action leaves the sample an
+// error (asked again next run) after its repairs, and the adjudicator is not asked.
+func TestGuardThatNeverAnswers(t *testing.T) {
+	ds := rhetoricSet()
+	ds.Samples = ds.Samples[:4]
+	var c counter
+	keeper, guard := llm.ModelName("test/keeper"), llm.ModelName("test/mute")
+	mute := llm.Func{ModelName: guard, Fn: func(_ context.Context, req *llm.Request) (*llm.Reply, error) {
+		c.add(guard, req)
+		return textReply("I would rather not say."), nil
+	}}
+	sess := defenseSession(t, filepath.Join(t.TempDir(), "m.db"), gullible(&c, keeper), mute)
+	canon, _ := NewCanonicalize(guard, "")
+	study, err := ExecuteDefenses(context.Background(), sess, defensePlan(ds, keeper), []Defense{canon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range study.Rulings[0][0][0] {
+		if !strings.Contains(r.Err, "no valid action") || r.Requests != 1+guardRepairs {
+			t.Errorf("ruling %+v; want an error after %d guard requests", r, 1+guardRepairs)
+		}
+	}
+	if c.count(keeper) != 0 || c.count(guard) != 4*(1+guardRepairs) {
+		t.Errorf("keeper asked %d, guard %d; want 0 and %d", c.count(keeper), c.count(guard), 4*(1+guardRepairs))
+	}
+	res := study.Score(nil, []llm.ModelName{keeper}, ds.Samples, ScoreOptions{})
+	if res.Models[0].Errors != 4 || res.Models[0].N != 0 {
+		t.Errorf("errors %d, n %d; want 4 and 0", res.Models[0].Errors, res.Models[0].N)
+	}
+}
+
+func BenchmarkPairedComparison(b *testing.B) {
+	ds, err := Builtin(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	none, def := make([]Ruling, len(ds.Samples)), make([]Ruling, len(ds.Samples))
+	for i := range ds.Samples {
+		none[i].Parsed.Decision, def[i].Parsed.Decision = DecisionRoll, DecisionRoll
+		if i%7 == 0 {
+			none[i].Parsed.Decision = DecisionPass
+		}
+		if i%11 == 0 {
+			def[i].Parsed.Decision = DecisionPass
+		}
+	}
+	for b.Loop() {
+		PairedComparison(ds.Samples, [][]Ruling{none}, [][]Ruling{def}, 1000, 1)
+	}
+}
