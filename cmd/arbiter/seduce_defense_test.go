@@ -117,6 +117,9 @@ func TestDefenseCanonicalizeEndToEnd(t *testing.T) {
 	if rep.code != 0 || rep.stdout != r.stdout {
 		t.Errorf("seduce report of the canonicalize run (exit %d, %s) differs from the study's report", rep.code, rep.stderr)
 	}
+	if runs := seduceRuns(t, db); runs != 2 {
+		t.Errorf("the store holds %d benchmark runs; want 2: the plain run, which is the study's none arm, and canonicalize", runs)
+	}
 	asked := srv.Requests()
 	again := arbiter(t, env, args...)
 	if again.code != 0 || again.stdout != r.stdout {
@@ -152,6 +155,20 @@ func defenseRun(t *testing.T, db, defense string) store.RunID {
 	}
 	t.Fatalf("no run of %s in %s", defense, db)
 	return ""
+}
+
+func seduceRuns(t *testing.T, db string) int {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background(), seduce.RunKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(runs)
 }
 
 func mustMarshal(t *testing.T, v any) string {

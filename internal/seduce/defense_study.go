@@ -63,7 +63,7 @@ func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defe
 	st := &DefenseStudy{Defenses: defenses}
 	var noneRun store.RunID
 	for _, d := range defenses {
-		cfg := DefenseConfig(p, d, sess.Endpoints())
+		cfg := DefenseConfig(p, d, endpointsOf(sess.Endpoints(), p.Models, d))
 		if d.Name() != "none" {
 			cfg.DefenseSetup = setupOf(d, noneRun)
 		}
@@ -97,6 +97,30 @@ func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defe
 		st.Tally.Rounds += a.Tally.Rounds
 	}
 	return st, nil
+}
+
+// endpointsOf keeps the endpoints of the models d asks: the targets and, for
+// canonicalize, its guard. A session opened with a guard thus gives its none arm the
+// configuration, and so the run, of a plain run of the same targets.
+func endpointsOf(all map[string]string, targets []llm.ModelName, d Defense) map[string]string {
+	var out map[string]string
+	keep := func(n llm.ModelName) {
+		if ep, ok := all[string(n)]; ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[string(n)] = ep
+		}
+	}
+	for _, n := range targets {
+		keep(n)
+		if c, ok := d.(*Canonicalize); ok {
+			if g, err := c.GuardOf(n); err == nil {
+				keep(g)
+			}
+		}
+	}
+	return out
 }
 
 func ruleAll(ctx context.Context, a *Asker, d Defense, p *RunPlan) ([][][]Ruling, error) {
