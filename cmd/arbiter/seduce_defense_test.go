@@ -249,6 +249,18 @@ func TestDefensesOfflineWithBaseline(t *testing.T) {
 	if bad.code != 2 || !strings.Contains(bad.stderr, "cannot be a guard") {
 		t.Errorf("a baseline guard: exit %d, stderr %q; want 2", bad.code, bad.stderr)
 	}
+	small, smallDB := smallDataset(t, 40), filepath.Join(dir, "s.db")
+	for _, format := range []string{"text", "md", "csv", "latex"} {
+		out := arbiter(t, nil, "seduce", "run", "-q", "--dataset", small, "--defense", "self-consistency:3", "--defense", "few-shot:2",
+			"--db", smallDB, "--format", format, "--bootstrap", "0")
+		if out.code != 0 || !strings.Contains(out.stdout, "baseline/keyword [few-shot:2]") || !strings.Contains(out.stdout, "self-consistency:3") {
+			t.Errorf("--format %s: exit %d, no defense rows: %s", format, out.code, out.stderr)
+		}
+	}
+	bad = arbiter(t, nil, "seduce", "run", "-q", "--defense", "canonicalize", "--guard-model", "openai/g", "--guard-prompt", filepath.Join(dir, "missing.txt"), "--db", db)
+	if bad.code != 2 || !strings.Contains(bad.stderr, "missing.txt") {
+		t.Errorf("a missing guard prompt: exit %d, stderr %q; want 2 naming the file", bad.code, bad.stderr)
+	}
 	bad = arbiter(t, nil, "seduce", "run", "-q", "--defense", "few-shot", "--db", db)
 	if bad.code != 2 || !strings.Contains(bad.stderr, "few-shot:3") {
 		t.Errorf("few-shot without K: exit %d, stderr %q; want 2 with an example", bad.code, bad.stderr)
