@@ -2,9 +2,11 @@ package seduce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
@@ -123,18 +125,42 @@ func endpointsOf(all map[string]string, targets []llm.ModelName, d Defense) map[
 	return out
 }
 
+// ruleAll rules with every model of the plan, the models at once (each still limited
+// to the session's concurrency), the replicates of one model in turn.
 func ruleAll(ctx context.Context, a *Asker, d Defense, p *RunPlan) ([][][]Ruling, error) {
 	reps := max(p.Replicates, 1)
 	out := make([][][]Ruling, len(p.Models))
+	askers := make([]Asker, len(p.Models))
+	errs := make([]error, len(p.Models))
+	var wg sync.WaitGroup
 	for m, name := range p.Models {
+		askers[m] = *a
+		askers[m].Tally = runner.Tally{}
 		out[m] = make([][]Ruling, reps)
-		for rep := range reps {
-			rs, err := d.Rule(ctx, a, name, p.Dataset.Samples, rep)
-			if err != nil {
-				return nil, fmt.Errorf("defense %s: model %s: %w", d.Name(), name, err)
+		wg.Go(func() {
+			for rep := range reps {
+				rs, err := d.Rule(ctx, &askers[m], name, p.Dataset.Samples, rep)
+				if err != nil {
+					errs[m] = fmt.Errorf("defense %s: model %s: %w", d.Name(), name, err)
+					return
+				}
+				out[m][rep] = rs
 			}
-			out[m][rep] = rs
-		}
+		})
+	}
+	wg.Wait()
+	for m := range askers {
+		t := askers[m].Tally
+		a.Tally.Jobs += t.Jobs
+		a.Tally.Resumed += t.Resumed
+		a.Tally.Cached += t.Cached
+		a.Tally.Asked += t.Asked
+		a.Tally.Answered += t.Answered
+		a.Tally.Failed += t.Failed
+		a.Tally.Rounds += t.Rounds
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -47,7 +47,8 @@ func defenseTables(r *Results) []report.Table {
 		Header: append(append([]string{"Model", "Defense", "n", "FR", "FP rate", "FC rate"}, styles...), "Requests/sample", "Tokens/sample"),
 		Notes: append(ratesNote(r), "A defense should blunt Authority and Pseudo-Logic, which argue; Omission hides a risk instead, "+
 			"which the context still states, so a defense can only help it by making the Keeper read the context. "+
-			"A guard that drops a fact the context needs shows up as a higher FC rate, not only in FR."),
+			"A guard that drops a fact the context needs shows up as a higher FC rate, not only in FR.",
+			"In the benchmark's tables above, averages, families and pairwise tests are over the none entries only."),
 	}
 	for i := range r.Models {
 		m := &r.Models[i]

@@ -536,3 +536,30 @@ func BenchmarkPairedComparison(b *testing.B) {
 		PairedComparison(ds.Samples, [][]Ruling{none}, [][]Ruling{def}, 1000, 1)
 	}
 }
+
+// TestDefensesManyModels: the models of a study are asked side by side; each gets its own
+// rulings and the tally counts them all.
+func TestDefensesManyModels(t *testing.T) {
+	ds := rhetoricSet()
+	var c counter
+	a, b := llm.ModelName("test/a"), llm.ModelName("test/b")
+	sess := defenseSession(t, filepath.Join(t.TempDir(), "two.db"), gullible(&c, a), gullible(&c, b))
+	sc, _ := ParseDefense("self-consistency:2", DefenseOptions{})
+	plan := defensePlan(ds, a, b)
+	plan.Replicates = 2
+	study, err := ExecuteDefenses(context.Background(), sess, plan, []Defense{sc, None{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if study.Defenses[0].Name() != "none" {
+		t.Errorf("defenses run as %s first; want none first", study.Defenses[0].Name())
+	}
+	per := len(ds.Samples) * 2 * (1 + 2) // samples x replicates x (none + two votes)
+	if c.count(a) != per || c.count(b) != per || study.Tally.Asked != 2*per {
+		t.Errorf("asked a %d, b %d, tally %d; want %d each", c.count(a), c.count(b), study.Tally.Asked, per)
+	}
+	res := study.Score(nil, plan.Models, ds.Samples, ScoreOptions{})
+	if len(res.Models) != 4 || len(res.Defenses) != 2 || res.Defenses[0].Pairs != 2*len(ds.Samples) {
+		t.Errorf("%d entries, %d comparisons, %d pairs; want 4, 2 and both replicates paired", len(res.Models), len(res.Defenses), res.Defenses[0].Pairs)
+	}
+}
