@@ -119,6 +119,7 @@ type RunConfig struct {
 	Lexicons []string `json:"lexicons,omitempty"`
 	// Defense and DefenseIdentity name a defense study's defense other than none (spec
 	// section 6): each defense is its own run, and none is the run without one.
+	// DefenseSetup holds what a report needs to rebuild the defense from the store.
 	Defense         string        `json:"defense,omitempty"`
 	DefenseIdentity string        `json:"defense_identity,omitempty"`
 	DefenseSetup    *DefenseSetup `json:"defense_setup,omitempty"`
