@@ -33,6 +33,8 @@ type seduceFlags struct {
 	// how replies are read: extra lexicon files, a model for what the rules leave unparsed
 	lexicons   []string
 	parseModel string
+	// the defense study (seduce_defense.go)
+	defense defenseFlags
 }
 
 func (a *app) seduceCmd() *cobra.Command {
@@ -178,6 +180,7 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 					return usageError{err}
 				}
 				applyExperiment(cmd, e, &f, &rf)
+				f.defense.apply(cmd, e)
 			}
 			return a.seduceRun(cmd.Context(), cmd, &f, &rf)
 		},
@@ -191,6 +194,7 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 	cmd.Flags().Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default: the provider's)")
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 0, "reply token limit (default: the provider's)")
 	cmd.Flags().Int64Var(&f.genSeed, "gen-seed", 0, "sampling seed sent to providers that take one")
+	f.defense.register(cmd)
 	return cmd
 }
 
@@ -251,6 +255,10 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	lex, err := f.loadLexicon()
 	if err != nil {
 		return err
+	}
+	if len(f.defense.names) > 0 {
+		return a.seduceDefenses(ctx, cmd, f, rf, &seduce.RunPlan{Datasets: f.datasets, Dataset: ds, TaxonomyPath: f.taxonomy,
+			Taxonomy: tax, Prompt: prompt, LexiconPaths: f.lexicons, Lexicon: lex})
 	}
 	sess, ms, done, err := a.session(ctx, rf, seduce.Baselines(tax))
 	if err != nil {

@@ -53,6 +53,9 @@ type Results struct {
 	Pairwise []PairTest `json:"pairwise,omitempty"`
 	// ParseModel is ScoreOptions.ParseModel: "" when only the rules read the replies.
 	ParseModel string `json:"parse_model,omitempty"`
+	// Defenses is a defense study's paired comparison of each defense with none (spec
+	// section 6); nil outside one.
+	Defenses []DefenseComparison `json:"defenses,omitempty"`
 
 	// first holds, per model and sample index, the outcome of the model's first
 	// replicate, for McNemar.
@@ -71,7 +74,10 @@ type BootstrapInfo struct {
 // ModelResult is one target model's scores. The fields up to AwayFR are the spec's, in
 // its order; a rate whose denominator is 0 is nil, which marshals as null.
 type ModelResult struct {
-	Model     string   `json:"model"`
+	Model string `json:"model"`
+	// Defense names the defense the model ruled under (spec section 6); "" in a run
+	// that named none.
+	Defense   string   `json:"defense,omitempty"`
 	Family    string   `json:"family"`
 	N         int      `json:"n"`
 	Errors    int      `json:"errors"`
@@ -112,6 +118,10 @@ type ModelResult struct {
 	// ModelParsed counts the rulings the parse model read rather than the rules; nil
 	// when the replies were read by the rules alone.
 	ModelParsed *int `json:"model_parsed,omitempty"`
+	// RequestsPerSample and TokensPerSample are what a defense study's ruling cost (nil
+	// outside one).
+	RequestsPerSample *float64 `json:"requests_per_sample,omitempty"`
+	TokensPerSample   *float64 `json:"tokens_per_sample,omitempty"`
 }
 
 // SliceFR is the failure rate inside one slice of the dataset. N counts the evaluated

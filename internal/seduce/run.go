@@ -70,6 +70,14 @@ type Experiment struct {
 	MaxTokens   int      `yaml:"max_tokens"`
 	Seed        *int64   `yaml:"seed"`
 	Bootstrap   *int     `yaml:"bootstrap"`
+	// Defenses, GuardModel, GuardPrompt, Shots and ShotSeed are the defense study's
+	// (spec section 6), as the --defense, --guard-model, --guard-prompt, --shots and
+	// --shot-seed flags.
+	Defenses    []string `yaml:"defenses"`
+	GuardModel  string   `yaml:"guard_model"`
+	GuardPrompt string   `yaml:"guard_prompt"`
+	Shots       string   `yaml:"shots"`
+	ShotSeed    *uint64  `yaml:"shot_seed"`
 }
 
 // LoadExperiment reads an experiment file; unknown fields are errors.
@@ -109,6 +117,12 @@ type RunConfig struct {
 	// Lexicons are the --lexicon files the replies were parsed with, so that a report of
 	// the run reads them the same way.
 	Lexicons []string `json:"lexicons,omitempty"`
+	// Defense and DefenseIdentity name a defense study's defense other than none (spec
+	// section 6): each defense is its own run, and none is the run without one.
+	// DefenseSetup holds what a report needs to rebuild the defense from the store.
+	Defense         string        `json:"defense,omitempty"`
+	DefenseIdentity string        `json:"defense_identity,omitempty"`
+	DefenseSetup    *DefenseSetup `json:"defense_setup,omitempty"`
 }
 
 // RunConfigOf reads a stored run's configuration.
@@ -402,6 +416,9 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 		if popt.Lexicon, err = LoadLexicons(cfg.Lexicons); err != nil {
 			return nil, &LexiconsError{Run: r.ID, Lexicons: cfg.Lexicons, Err: err}
 		}
+	}
+	if cfg.Defense != "" {
+		return RescoreDefense(ctx, st, r, cfg, ds, popt, so)
 	}
 	return ScoreRunWith(ctx, st, r.ID, ds, popt, so)
 }

@@ -15,6 +15,9 @@ import (
 // target family), home/away per model, family averages, and the counts of what was left
 // out of the rates.
 func Tables(r *Results) []report.Table {
+	if isStudy(r) { // a defense study: every table with the defenses side by side, then its own
+		return append(Tables(labelled(r)), defenseTables(r)...)
+	}
 	styles, settings := r.Average.ByStyle.Keys(), r.Average.BySetting.Keys()
 	return []report.Table{
 		table3(r, styles),
@@ -368,12 +371,19 @@ func charts(r *Results) []*report.BarChart {
 // FR by target family with a bar per generator, FR by style per model, and FR by setting
 // per model, the last two ending with the average over models.
 func Figures(r *Results) []report.Figure {
-	charts := charts(r)
+	base := r
+	if isStudy(r) {
+		base = labelled(r)
+	}
+	charts := charts(base)
 	out := make([]report.Figure, len(charts))
 	for i, c := range charts {
 		var buf bytes.Buffer
 		c.WriteSVG(&buf) // cannot fail: a bytes.Buffer does not
 		out[i] = report.Figure{Name: fmt.Sprintf("figure%d", i+3), Title: c.Title, SVG: buf.Bytes()}
+	}
+	if isStudy(r) {
+		out = append(out, defenseFigure(r))
 	}
 	return out
 }
