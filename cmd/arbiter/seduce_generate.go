@@ -77,15 +77,15 @@ asks the model nothing it has already answered. The file written passes 'seduce 
 
 // seduceGenerateConfig identifies a generation run: everything that shapes its requests.
 type seduceGenerateConfig struct {
-	Generate string          `json:"generate"`
-	Model    llm.ModelName   `json:"model"`
-	Settings []string        `json:"settings"`
-	Skills   []string        `json:"skills"`
-	PerCell  int             `json:"per_cell"`
-	Taxonomy string          `json:"taxonomy"`
-	Checks   string          `json:"checks"`
-	Slots    int             `json:"slots"`
-	Against  []string        `json:"against,omitempty"`
+	Generate string        `json:"generate"`
+	Model    llm.ModelName `json:"model"`
+	Settings []string      `json:"settings"`
+	Skills   []string      `json:"skills"`
+	PerCell  int           `json:"per_cell"`
+	Taxonomy string        `json:"taxonomy"`
+	Checks   string        `json:"checks"`
+	Slots    int           `json:"slots"`
+	Against  []string      `json:"against,omitempty"`
 }
 
 var familyWordRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$`)

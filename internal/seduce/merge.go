@@ -106,7 +106,9 @@ func countCells(samples []Sample) []MergeCount {
 		}
 		return len(xs)
 	}
-	setRank := func(s Setting) int { return rank([]string{string(Setting1920s), string(Setting2020s), string(SettingWilderness), string(SettingChina)}, string(s)) }
+	setRank := func(s Setting) int {
+		return rank([]string{string(Setting1920s), string(Setting2020s), string(SettingWilderness), string(SettingChina)}, string(s))
+	}
 	catRank := func(c Category) int { return rank([]string{"CMB", "PHY", "PRO", "INV"}, string(c)) }
 	slices.SortFunc(out, func(a, b MergeCount) int {
 		if d := rank(gens, a.Generator) - rank(gens, b.Generator); d != 0 {
