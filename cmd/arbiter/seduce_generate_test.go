@@ -474,4 +474,3 @@ func TestSeduceMergeClash(t *testing.T) {
 		t.Errorf("%d samples, the ninth %s", len(ds.Samples), ds.Samples[8].ID)
 	}
 }
-
