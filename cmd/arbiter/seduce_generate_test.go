@@ -443,6 +443,20 @@ func TestSeduceMergeThreeGeneratorsAndReport(t *testing.T) {
 	if m["family"] != "claude" || m["home_fr"] == nil || m["away_fr"] == nil {
 		t.Errorf("family %v home_fr %v away_fr %v; want claude and both rates", m["family"], m["home_fr"], m["away_fr"])
 	}
+	r = arbiter(t, s.env(), "seduce", "run", "-q", "--db", db, "--dataset", corpus, "-m", "openai/claude-judge", "--format", "md", "--bootstrap", "0")
+	if r.code != 0 {
+		t.Fatalf("run --format md = %d\n%s", r.code, r.stderr)
+	}
+	_, fig3, _ := strings.Cut(r.stdout, "Figure 3")
+	fig3, _, _ = strings.Cut(fig3, "\n\n#")
+	for _, g := range []string{"gpt", "claude", "gemini"} {
+		if !regexp.MustCompile(`(?m)^\| `+g+` +\| \d`).MatchString(fig3) {
+			t.Errorf("figure 3 has no row for generator %s:\n%s", g, fig3)
+		}
+	}
+	if !strings.Contains(r.stdout, "Home FR") {
+		t.Errorf("the report has no home/away table:\n%s", r.stdout)
+	}
 }
 
 // A clash is an error naming both files; --prefix-generator namespaces the ids apart.

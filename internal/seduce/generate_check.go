@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/arbiter-eval/arbiter/internal/input"
@@ -26,14 +27,17 @@ type Anachronisms struct {
 	re     map[Setting]*regexp.Regexp
 }
 
-// DefaultAnachronisms is the bundled list (data/anachronisms.yaml).
-func DefaultAnachronisms() *Anachronisms {
+// DefaultAnachronisms is the bundled list (data/anachronisms.yaml); every call returns
+// the same immutable value.
+func DefaultAnachronisms() *Anachronisms { return defaultAnachronisms() }
+
+var defaultAnachronisms = sync.OnceValue(func() *Anachronisms {
 	a, err := ParseAnachronisms(defaultAnachronismsYAML, "builtin", nil)
 	if err != nil {
 		panic(err) // the embedded file is tested
 	}
 	return a
-}
+})
 
 // LoadAnachronisms reads a file laid out like data/anachronisms.yaml; tax (nil: the
 // default) names the settings it may list.
