@@ -450,7 +450,7 @@ func TestSeduceMergeThreeGeneratorsAndReport(t *testing.T) {
 	_, fig3, _ := strings.Cut(r.stdout, "Figure 3")
 	fig3, _, _ = strings.Cut(fig3, "\n\n#")
 	for _, g := range []string{"gpt", "claude", "gemini"} {
-		if !regexp.MustCompile(`(?m)^\| `+g+` +\| \d`).MatchString(fig3) {
+		if !regexp.MustCompile(`(?m)^\| ` + g + ` +\| \d`).MatchString(fig3) {
 			t.Errorf("figure 3 has no row for generator %s:\n%s", g, fig3)
 		}
 	}
