@@ -110,12 +110,8 @@ func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error 
 	if f.reasks < 0 {
 		return badInput("--reasks %d: want 0 or more", f.reasks)
 	}
-	family := f.family
-	if family == "" {
-		family = seduce.ModelFamily(string(model))
-	}
-	if !familyWordRe.MatchString(family) {
-		return badInput("--family %q: want one lowercase word such as gpt, claude or gemini", family)
+	if f.family != "" && !familyWordRe.MatchString(f.family) {
+		return badInput("--family %q: want one lowercase word such as gpt, claude or gemini", f.family)
 	}
 	sf := seduceFlags{taxonomy: f.taxonomy}
 	tax, err := sf.loadTaxonomy()
@@ -160,11 +156,22 @@ func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error 
 	}
 	slots := seduce.Grid(tax, settings, skills, f.perCell)
 
-	sess, _, done, err := a.session(ctx, &f.run, nil)
+	sess, ms, done, err := a.session(ctx, &f.run, nil)
 	if err != nil {
 		return err
 	}
 	defer done()
+	// The family: --family, else the config file's families: entry, else the name's rule.
+	family := f.family
+	if family == "" && ms.file != nil {
+		family = ms.file.Families[string(model)]
+	}
+	if family == "" {
+		family = seduce.ModelFamily(string(model))
+	}
+	if !familyWordRe.MatchString(family) {
+		return badInput("the family %q of %s is not one lowercase word: pass --family, e.g. --family gpt", family, model)
+	}
 	checks := sha256.Sum256(fmt.Appendf(nil, "%v|%s|%v", seduce.DuplicateJaccard, an.Source, seduce.OmissionCopy))
 	if f.anachronisms != "" {
 		b, err := os.ReadFile(f.anachronisms)

@@ -318,6 +318,29 @@ func TestSeduceGenerateAgainst(t *testing.T) {
 	}
 }
 
+// --anachronisms replaces the bundled list: a word of the stand-in's own contexts fails
+// every 1920s scenario, and the Ancient China ones pass.
+func TestSeduceGenerateAnachronismsFile(t *testing.T) {
+	s := newGeneratorStandIn(t, 0, nil, false)
+	dir := t.TempDir()
+	list := filepath.Join(dir, "words.yaml")
+	if err := os.WriteFile(list, []byte("1920s Urban: [surveyor]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "gpt.jsonl")
+	r := arbiter(t, s.env(), generateArgs(filepath.Join(dir, "gen.db"), out, "--anachronisms", list, "--reasks", "0")...)
+	if r.code != 1 || strings.Count(r.stderr, `"surveyor" does not belong in the 1920s Urban setting`) != 6 {
+		t.Errorf("generate = %d; want 1 and the 6 1920s scenarios failed\n%s", r.code, r.stderr)
+	}
+	checkGrid(t, out, 6, "gpt")
+	if err := os.WriteFile(list, []byte("Mars: [rover]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := arbiter(t, s.env(), generateArgs(filepath.Join(dir, "gen.db"), out, "--anachronisms", list)...); r.code != 2 || !strings.Contains(r.stderr, list) {
+		t.Errorf("a bad list = %d; want 2 naming the file\n%s", r.code, r.stderr)
+	}
+}
+
 func TestSeduceGenerateBadUsage(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.jsonl")

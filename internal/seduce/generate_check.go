@@ -23,8 +23,9 @@ var defaultAnachronismsYAML []byte
 // Anachronisms lists, per setting, the words a scenario of that setting may not use.
 type Anachronisms struct {
 	Source string
-	words  map[Setting][]string
-	re     map[Setting]*regexp.Regexp
+	words map[Setting][]string
+	// phrases maps a setting to its entries as word sequences, by first word.
+	phrases map[Setting]map[string][][]string
 }
 
 // DefaultAnachronisms is the bundled list (data/anachronisms.yaml); every call returns
@@ -58,7 +59,7 @@ func ParseAnachronisms(data []byte, name string, tax *Taxonomy) (*Anachronisms, 
 	if err := input.DecodeYAML(name, data, &f); err != nil {
 		return nil, fmt.Errorf("anachronisms %s: %w", name, err)
 	}
-	a := &Anachronisms{Source: name, words: map[Setting][]string{}, re: map[Setting]*regexp.Regexp{}}
+	a := &Anachronisms{Source: name, words: map[Setting][]string{}, phrases: map[Setting]map[string][][]string{}}
 	settings := make([]string, 0, len(f))
 	for s := range f {
 		settings = append(settings, s)
@@ -68,37 +69,68 @@ func ParseAnachronisms(data []byte, name string, tax *Taxonomy) (*Anachronisms, 
 		if !tax.HasSetting(Setting(s)) {
 			return nil, fmt.Errorf("anachronisms %s: %q is not a setting of taxonomy %s (want one of %v)", name, s, tax.Source, tax.Settings())
 		}
-		var alts []string
+		byFirst := map[string][][]string{}
 		for i, w := range f[s] {
 			w = strings.ToLower(strings.TrimSpace(w))
-			if w == "" {
-				return nil, fmt.Errorf("anachronisms %s: %s[%d]: empty word", name, s, i)
+			ws := words(w)
+			if len(ws) == 0 {
+				return nil, fmt.Errorf("anachronisms %s: %s[%d]: %q holds no word", name, s, i, w)
 			}
-			a.words[Setting(s)] = append(a.words[Setting(s)], w)
-			alts = append(alts, regexp.QuoteMeta(w))
+			a.words[Setting(s)] = append(a.words[Setting(s)], strings.Join(ws, " "))
+			byFirst[ws[0]] = append(byFirst[ws[0]], ws)
 		}
-		if len(alts) > 0 {
-			// Whole words, plural s allowed: "rifle" finds "rifles", not "trifle".
-			a.re[Setting(s)] = regexp.MustCompile(`(?i)\b(` + strings.Join(alts, "|") + `)(s|es)?\b`)
-		}
+		a.phrases[Setting(s)] = byFirst
 	}
 	return a, nil
 }
 
-// Find lists the anachronisms of setting in text, lower case, each once, in text order.
+// Find lists the anachronisms of setting in text, each once, in text order: whole words
+// or phrases, case-insensitive, the last word also with a plural s or es ("rifles").
 func (a *Anachronisms) Find(setting Setting, text string) []string {
-	re := a.re[setting]
-	if re == nil {
+	byFirst := a.phrases[setting]
+	if len(byFirst) == 0 {
 		return nil
 	}
+	ws := words(text)
 	var out []string
-	for _, m := range re.FindAllStringSubmatch(text, -1) {
-		w := strings.ToLower(m[1])
-		if !slices.Contains(out, w) {
-			out = append(out, w)
+	for i, w := range ws {
+		for _, p := range byFirst[w] {
+			if wordsStartWith(ws[i:], p) {
+				if found := strings.Join(p, " "); !slices.Contains(out, found) {
+					out = append(out, found)
+				}
+			}
+		}
+		// A one-word plural: "rifles" under "rifle".
+		for _, stem := range []string{strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "es")} {
+			if stem == w {
+				continue
+			}
+			for _, p := range byFirst[stem] {
+				if len(p) == 1 && !slices.Contains(out, p[0]) {
+					out = append(out, p[0])
+				}
+			}
 		}
 	}
 	return out
+}
+
+// wordsStartWith reports whether ws begins with the words of p, the last one maybe plural.
+func wordsStartWith(ws, p []string) bool {
+	if len(ws) < len(p) {
+		return false
+	}
+	for j, pw := range p {
+		if ws[j] == pw {
+			continue
+		}
+		if j == len(p)-1 && (ws[j] == pw+"s" || ws[j] == pw+"es" || ws[j] == pw+"'s") {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // Near-duplicate detection: a scenario is the set of word 3-shingles of its context and

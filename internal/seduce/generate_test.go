@@ -310,3 +310,25 @@ func FuzzCheckReply(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseAnachronisms(f *testing.F) {
+	f.Add(defaultAnachronismsYAML)
+	f.Add([]byte("Wilderness: [ski lift, '(']\n"))
+	f.Add([]byte("Mars: []\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ParseAnachronisms(data, "fuzz.yaml", nil)
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		for s, ws := range a.words {
+			for _, w := range ws {
+				if got := a.Find(s, "x "+w+" y"); len(got) == 0 {
+					t.Fatalf("%q listed for %s but not found", w, s)
+				}
+			}
+		}
+	})
+}
