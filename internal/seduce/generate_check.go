@@ -23,7 +23,7 @@ var defaultAnachronismsYAML []byte
 // Anachronisms lists, per setting, the words a scenario of that setting may not use.
 type Anachronisms struct {
 	Source string
-	words map[Setting][]string
+	words  map[Setting][]string
 	// phrases maps a setting to its entries as word sequences, by first word.
 	phrases map[Setting]map[string][][]string
 }
