@@ -87,6 +87,8 @@ type generatorStandIn struct {
 	mu     sync.Mutex
 	by     map[string]int
 	n      atomic.Int64
+	// noSchema counts generation requests sent without a JSON schema.
+	noSchema atomic.Int64
 	// gate, while set, holds every request unanswered (and uncounted) until released.
 	gate    atomic.Bool
 	release chan struct{}
@@ -119,6 +121,9 @@ func (s *generatorStandIn) reply(req *llmtest.Request) llmtest.Response {
 	slot, ok := readGenSlot(req)
 	if !ok || !strings.Contains(req.System, "You write test material") {
 		return keeperReply(req)
+	}
+	if len(req.JSONSchema) == 0 {
+		s.noSchema.Add(1)
 	}
 	sc := validScenario(req.Model, slot)
 	stm := sc["statements"].(map[string]string)
@@ -222,6 +227,9 @@ func TestSeduceGenerateSmallGrid(t *testing.T) {
 	asked := s.n.Load()
 	if asked != 12 {
 		t.Errorf("asked %d requests; want 12", asked)
+	}
+	if n := s.noSchema.Load(); n != 0 {
+		t.Errorf("%d generation requests carried no JSON schema", n)
 	}
 	first, _ := os.ReadFile(out)
 	r := arbiter(t, s.env(), append(generateArgs(db, out), "--family", "gpt")...)

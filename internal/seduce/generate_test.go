@@ -332,3 +332,31 @@ func FuzzParseAnachronisms(f *testing.F) {
 		}
 	})
 }
+
+func TestMergeKeepsUnknownFields(t *testing.T) {
+	ref, err := Builtin(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := EncodeSamples(ref.Samples[:4], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withNote := strings.Replace(string(line), `{"id"`, `{"note":"kept","id"`, 1)
+	ds, err := ReadDataset(strings.NewReader(withNote), "notes.jsonl", FormatJSONL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Merge([]*Dataset{ds}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := EncodeSamples(m.Samples, m.Extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	if !strings.Contains(first, `"note":"kept"`) || !strings.Contains(first, `"id":"reference-ref-`) {
+		t.Errorf("merged line %s; want the note kept and the id namespaced", first)
+	}
+}
