@@ -360,3 +360,42 @@ func TestMergeKeepsUnknownFields(t *testing.T) {
 		t.Errorf("merged line %s; want the note kept and the id namespaced", first)
 	}
 }
+
+// A refusal and a request that fails are reported per slot, never turned into samples.
+func TestGenerateReportsRefusalsAndFailedRequests(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "gen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	name := llm.ModelName("local/shy")
+	model := &llm.Func{ModelName: name, Fn: func(_ context.Context, req *llm.Request) (*llm.Reply, error) {
+		if strings.Contains(req.Messages[0].Text, "Skill: Swim") {
+			return nil, fmt.Errorf("stand-in outage")
+		}
+		return &llm.Reply{Finish: llm.FinishRefusal, Refusal: "I will not write\nthat."}, nil
+	}}
+	sess := &runner.Session{Store: st, Models: map[llm.ModelName]llm.Model{name: model}, Concurrency: 1}
+	run, err := sess.Begin(ctx, runner.Identity{Kind: KindGenerate, Config: "refusals"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots := Grid(DefaultTaxonomy(), []Setting{SettingWilderness}, []string{"Climb", "Swim"}, 1)
+	res, err := Generate(ctx, sess, run, GenerateOptions{Model: name, Family: "shy", Slots: slots, Reasks: 1, Checker: NewChecker(nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Samples) != 0 || len(res.Failures) != len(slots) {
+		t.Fatalf("%d samples, %d failures; want 0 and %d", len(res.Samples), len(res.Failures), len(slots))
+	}
+	for _, f := range res.Failures {
+		want := "the model refused: I will not write that."
+		if f.Slot.Skill == "Swim" {
+			want = "request failed: "
+		}
+		if !strings.Contains(strings.Join(f.Problems, "; "), want) {
+			t.Errorf("%s: problems %v; want %q", f.Slot.Key(), f.Problems, want)
+		}
+	}
+}
