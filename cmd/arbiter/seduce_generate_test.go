@@ -459,6 +459,14 @@ func TestSeduceMergeThreeGeneratorsAndReport(t *testing.T) {
 	if _, err := seduce.LoadDataset(corpus, nil); err != nil {
 		t.Fatalf("the corpus does not validate: %v", err)
 	}
+	r = arbiter(t, nil, append(append([]string{"seduce", "merge", "--format", "json"}, files...), "--out", corpus)...)
+	var counts struct {
+		Samples int                 `json:"samples"`
+		Counts  []seduce.MergeCount `json:"counts"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &counts); err != nil || counts.Samples != 144 || len(counts.Counts) != 3*2*2 {
+		t.Errorf("merge --format json = %d, %+v (%v)\n%s", r.code, counts, err, r.stdout)
+	}
 	r = arbiter(t, s.env(), "seduce", "run", "-q", "--db", db, "--dataset", corpus, "-m", "openai/claude-judge", "--format", "json", "--bootstrap", "0")
 	if r.code != 0 {
 		t.Fatalf("run = %d\n%s", r.code, r.stderr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -11,7 +12,7 @@ import (
 )
 
 func (a *app) seduceMergeCmd() *cobra.Command {
-	var out, taxonomy string
+	var out, taxonomy, format string
 	var prefix bool
 	cmd := &cobra.Command{
 		Use:   "merge A B ... --out FILE",
@@ -26,6 +27,9 @@ setting × category is printed.`,
   arbiter seduce merge a.jsonl b.jsonl --prefix-generator --out corpus.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return badInput("--format %q: want text or json", format)
+			}
 			if out == "" || out == "-" {
 				return badInput("--out FILE is required: the corpus file to write (.jsonl)")
 			}
@@ -59,6 +63,14 @@ setting × category is printed.`,
 			if err := writeFileAtomic(out, data); err != nil {
 				return err
 			}
+			if format == "json" {
+				b, err := json.MarshalIndent(map[string]any{"samples": len(m.Samples), "out": out, "counts": m.Counts}, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(a.stdout, "%s\n", b)
+				return err
+			}
 			if !a.quiet {
 				writeMergeCounts(a, m, out)
 			}
@@ -67,6 +79,7 @@ setting × category is printed.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "corpus file to write (JSONL; required)")
 	cmd.Flags().StringVar(&taxonomy, "taxonomy", "", "skill taxonomy file (YAML) replacing the built-in 16 skills")
+	cmd.Flags().StringVar(&format, "format", "text", "how the counts are printed: text or json")
 	cmd.Flags().BoolVar(&prefix, "prefix-generator", false, "namespace every id and scenario_id by its generator")
 	return cmd
 }
