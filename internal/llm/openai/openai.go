@@ -40,6 +40,8 @@ type Model struct {
 	provider string
 	key      string
 	svc      sdk.ChatCompletionService
+	// ro are the client's options, for the Files and Batches services of batch.go.
+	ro []option.RequestOption
 }
 
 // New returns a Model for name (provider/model-id) at endpoint ep. With ep.Provider
@@ -77,6 +79,7 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 		name:     name,
 		provider: name.Provider(),
 		key:      key,
+		ro:       ro,
 		// The service, unlike sdk.NewClient, reads nothing from the environment.
 		svc: sdk.NewChatCompletionService(ro...),
 	}, nil

@@ -1,0 +1,20 @@
+package runner
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
+)
+
+// Batches implements BatchReporter: a line of the batches' states (validating, in
+// progress, counts) and the time waited, at most once per every.
+func (l *Lines) Batches(states []llm.BatchStatus, waited time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if time.Since(l.lastLine) < l.every {
+		return
+	}
+	l.lastLine = time.Now()
+	fmt.Fprintf(l.out, "%s: %s\n", l.label, batchLabel(states, waited))
+}
