@@ -73,3 +73,15 @@ func (s *Store) Batches(ctx context.Context, run RunID) ([]Batch, error) {
 	}
 	return out, rows.Err()
 }
+
+// OutputHistory is a model's average output tokens over the replies the store holds
+// from its provider (not the cache's copies), and how many replies that is.
+func (s *Store) OutputHistory(ctx context.Context, model llm.ModelName) (avg float64, n int, err error) {
+	var a sql.NullFloat64
+	err = s.db.QueryRowContext(ctx, `SELECT avg(output_tokens), count(*) FROM results WHERE model = ? AND error = '' AND source = ?`,
+		string(model), string(SourceProvider)).Scan(&a, &n)
+	if err != nil {
+		return 0, 0, fmt.Errorf("output history of %s: %w", model, err)
+	}
+	return a.Float64, n, nil
+}

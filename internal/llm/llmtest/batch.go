@@ -82,10 +82,14 @@ func NewBatchServer(opts Options, bopts BatchOptions) *BatchServer {
 	b := &BatchServer{Server: inner, URL: "http://" + ln.Addr().String(), bopts: bopts,
 		files: map[string][]byte{}, batches: map[string]*standBatch{}, seen: map[[sha256.Size]byte]int{}}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/files", b.uploadFile)
-	mux.HandleFunc("GET /v1/files/{id}/content", b.fileContent)
-	mux.HandleFunc("POST /v1/batches", b.createOpenAI)
-	mux.HandleFunc("GET /v1/batches/{id}", b.getOpenAI)
+	// OpenAI's paths are served at the root too, as /chat/completions is, so that one
+	// base URL serves both SDKs.
+	for _, root := range []string{"/v1", ""} {
+		mux.HandleFunc("POST "+root+"/files", b.uploadFile)
+		mux.HandleFunc("GET "+root+"/files/{id}/content", b.fileContent)
+		mux.HandleFunc("POST "+root+"/batches", b.createOpenAI)
+		mux.HandleFunc("GET "+root+"/batches/{id}", b.getOpenAI)
+	}
 	mux.HandleFunc("POST /v1/messages/batches", b.createAnthropic)
 	mux.HandleFunc("GET /v1/messages/batches/{id}", b.getAnthropic)
 	mux.HandleFunc("GET /v1/messages/batches/{id}/results", b.resultsAnthropic)
