@@ -27,9 +27,9 @@ const maxResultFile = 1 << 30
 
 // batchInputLine is one line of a batch input file.
 type batchInputLine struct {
-	CustomID string                     `json:"custom_id"`
-	Method   string                     `json:"method"`
-	URL      string                     `json:"url"`
+	CustomID string                      `json:"custom_id"`
+	Method   string                      `json:"method"`
+	URL      string                      `json:"url"`
 	Body     sdk.ChatCompletionNewParams `json:"body"`
 }
 
