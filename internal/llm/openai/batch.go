@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -223,4 +225,10 @@ func (m *Model) completion(c *sdk.ChatCompletion) *llm.Reply {
 		r.Finish, r.Refusal, r.Text = llm.FinishRefusal, ch.Message.Refusal, ""
 	}
 	return r
+}
+
+// promptCacheKey is the prompt_cache_key of requests with this system prompt.
+func promptCacheKey(system string) string {
+	sum := sha256.Sum256([]byte(system))
+	return "arbiter-" + hex.EncodeToString(sum[:8])
 }

@@ -131,6 +131,11 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 			return p, m.invalid(fmt.Sprintf("message %d has role %q; want user or assistant", i, msg.Role))
 		}
 	}
+	if req.System != "" && m.provider == "openai" {
+		// Requests with the same system prompt share a cache key, so OpenAI routes them
+		// to the same prompt cache. Other OpenAI-compatible servers may refuse the field.
+		p.PromptCacheKey = sdk.String(promptCacheKey(req.System))
+	}
 	if req.Temperature != nil {
 		p.Temperature = sdk.Float(*req.Temperature)
 	}
@@ -292,6 +297,8 @@ func usage(u sdk.CompletionUsage) llm.Usage {
 		InputTokens:     u.PromptTokens,
 		OutputTokens:    u.CompletionTokens,
 		ReasoningTokens: u.CompletionTokensDetails.ReasoningTokens,
+		// Cached prompt tokens are part of PromptTokens.
+		CachedInputTokens: u.PromptTokensDetails.CachedTokens,
 	}
 }
 
