@@ -382,7 +382,7 @@ func (b *BatchServer) openAIObject(bt *standBatch) map[string]any {
 		}
 	}
 	o := map[string]any{
-		"id": bt.id, "object": "batch", "endpoint": "/v1/chat/completions", "errors": nil,
+		"id": bt.id, "object": "batch", "endpoint": "/v1/chat/completions",
 		"input_file_id": bt.inputFile, "completion_window": "24h", "status": status,
 		"created_at": bt.created, "expires_at": bt.created + 86400,
 		"request_counts": map[string]any{"total": len(bt.lines), "completed": done, "failed": failed},
