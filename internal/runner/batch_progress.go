@@ -18,3 +18,10 @@ func (l *Lines) Batches(states []llm.BatchStatus, waited time.Duration) {
 	l.lastLine = time.Now()
 	fmt.Fprintf(l.out, "%s: %s\n", l.label, batchLabel(states, waited))
 }
+
+// Batches implements BatchReporter: the bar shows the batches' states and the time
+// waited after its counts.
+func (b *Bar) Batches(states []llm.BatchStatus, waited time.Duration) {
+	s := batchLabel(states, waited)
+	b.batches.Store(&s)
+}

@@ -242,3 +242,23 @@ func batchHelper(t *testing.T) {
 	runner.RunBatch(context.Background(), st, plan, runner.BatchOptions{Batchers: batchers, Poll: time.Hour})
 	t.Fatal("the helper's batch run returned; it should have been killed while polling")
 }
+
+// TestBatchProgressLines: a batch run reports its batches' states and the time waited.
+func TestBatchProgressLines(t *testing.T) {
+	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{Polls: 2})
+	defer srv.Close()
+	models, batchers := batchModels(t, srv.URL)
+	st := openFile(t, filepath.Join(t.TempDir(), "b.db"))
+	plan := batchPlan("seduce-progress", models, 5)
+	begin(t, st, plan.Run)
+	var out strings.Builder
+	plan.Progress = runner.NewLines(&out, "seduce", 0, nil)
+	if _, err := runner.RunBatch(context.Background(), st, plan, runner.BatchOptions{Batchers: batchers, Poll: time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"in_progress 0/5", "msgbatch_", "waited", "10/10 done"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, out.String())
+		}
+	}
+}
