@@ -89,6 +89,13 @@ func TestSeduceRunBatchAndDryRun(t *testing.T) {
 	if srv.Requests() != 0 || srv.BatchesCreated() != 0 {
 		t.Fatalf("dry run sent %d requests and %d batches; want none", srv.Requests(), srv.BatchesCreated())
 	}
+	if st, err := store.OpenExisting(context.Background(), db); err == nil {
+		runs, _ := st.Runs(context.Background(), "seduce")
+		st.Close()
+		if len(runs) != 0 {
+			t.Errorf("the dry run recorded %d runs; want none", len(runs))
+		}
+	}
 	est := estimateRequests(t, dry.stdout)
 	if est["openai/gpt-4.1"] != 30 || est["anthropic/claude-opus-4-7"] != 30 || est["total"] != 60 {
 		t.Fatalf("dry run estimate %v; want 30 per model\n%s", est, dry.stdout)

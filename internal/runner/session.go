@@ -110,7 +110,7 @@ func (s *Session) Begin(ctx context.Context, id Identity) (store.RunID, error) {
 		idKey = append(append(slices.Clone(b), 0), epb...)
 	}
 	run := store.RunIDFor(string(id.Kind), idKey)
-	if !s.Online() {
+	if !s.Online() || s.DryRun != nil { // a dry run records nothing
 		return run, nil
 	}
 	if _, err := s.Store.BeginRun(ctx, store.Run{ID: run, Kind: id.Kind, Config: b, DatasetHash: id.InputHash,
@@ -123,7 +123,7 @@ func (s *Session) Begin(ctx context.Context, id Identity) (store.RunID, error) {
 // Finish records how the run ended and returns err: interrupted (err while ctx is
 // done), failed (err), incomplete (some requests or replies still unusable) or done.
 func (s *Session) Finish(ctx context.Context, run store.RunID, err error, incomplete bool) error {
-	if !s.Online() || run == "" {
+	if !s.Online() || run == "" || s.DryRun != nil {
 		return err
 	}
 	status := store.StatusDone
