@@ -114,6 +114,10 @@ func (a *app) session(ctx context.Context, f *runFlags, builtins map[llm.ModelNa
 			return nil
 		},
 	}
+	if err := a.applyBatch(sess, ms, f); err != nil {
+		st.Close()
+		return nil, nil, nil, err
+	}
 	return sess, ms, func() { st.Close() }, nil
 }
 

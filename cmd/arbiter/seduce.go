@@ -187,6 +187,7 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 	}
 	f.registerData(cmd)
 	rf.register(cmd.Flags(), []string{"baseline/keyword"}, "model to evaluate")
+	a.registerBatch(cmd, &rf)
 	f.registerReport(cmd) // after rf: run's --config is rf's, which also names families
 	f.registerParse(cmd)
 	cmd.Flags().StringVar(&f.prompt, "prompt", "", "system prompt file replacing the built-in adjudicator prompt ({{skills}} lists the skills)")

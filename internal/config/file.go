@@ -26,6 +26,8 @@ type File struct {
 	// Court names the LLM Court's default models (arbiter serve): model for every role,
 	// and one per role over it. Flags win over the file.
 	Court CourtSpec `yaml:"court"`
+	// Prices overrides or adds model prices, by provider/model (see PriceSpec).
+	Prices map[string]PriceSpec `yaml:"prices"`
 }
 
 // CourtSpec is the config file's court section.

@@ -115,6 +115,9 @@ type Usage struct {
 	InputTokens     int64 `json:"input_tokens"`
 	OutputTokens    int64 `json:"output_tokens"`
 	ReasoningTokens int64 `json:"reasoning_tokens,omitempty"`
+	// CachedInputTokens are the input tokens the provider's prompt cache served (part
+	// of InputTokens), which it charges less for.
+	CachedInputTokens int64 `json:"cached_input_tokens,omitempty"`
 }
 
 // Total is input plus output tokens.

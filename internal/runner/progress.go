@@ -22,6 +22,7 @@ type Bar struct {
 	p        *mpb.Progress
 	bar      *mpb.Bar
 	failed   atomic.Int64
+	batches  atomic.Pointer[string] // how a batch run's batches stand (batch_progress.go)
 
 	mu   sync.Mutex // Done is called from every worker at once
 	last time.Time
@@ -43,8 +44,12 @@ func (b *Bar) Start(total, already int) {
 		mpb.AppendDecorators(
 			decor.AverageSpeed(0, " %.1f/s"),
 			decor.Any(func(decor.Statistics) string {
-				return fmt.Sprintf(" fail %d retry %d tok %s", b.failed.Load(), b.counters.Retrying.Load(),
+				s := fmt.Sprintf(" fail %d retry %d tok %s", b.failed.Load(), b.counters.Retrying.Load(),
 					humanCount(b.counters.InputTokens.Load()+b.counters.OutputTokens.Load()))
+				if bs := b.batches.Load(); bs != nil {
+					s += " " + *bs
+				}
+				return s
 			}),
 			decor.OnComplete(decor.AverageETA(decor.ET_STYLE_GO, decor.WC{W: 6}), " done"),
 		))

@@ -49,6 +49,10 @@ type Session struct {
 	// (may be nil). It scopes the cache and the run, so replies from a local or stand-in
 	// server never stand in for the real provider's.
 	Endpoint func(llm.ModelName) string
+	// Batch, when set, sends every round through the providers' batch APIs (RunBatch);
+	// DryRun, when set, sends nothing and hears each round's jobs still to ask instead.
+	Batch  *BatchOptions
+	DryRun func(run store.RunID, pending []Job)
 
 	mu      sync.Mutex
 	reached bool
@@ -106,7 +110,7 @@ func (s *Session) Begin(ctx context.Context, id Identity) (store.RunID, error) {
 		idKey = append(append(slices.Clone(b), 0), epb...)
 	}
 	run := store.RunIDFor(string(id.Kind), idKey)
-	if !s.Online() {
+	if !s.Online() || s.DryRun != nil { // a dry run records nothing
 		return run, nil
 	}
 	if _, err := s.Store.BeginRun(ctx, store.Run{ID: run, Kind: id.Kind, Config: b, DatasetHash: id.InputHash,
@@ -119,7 +123,7 @@ func (s *Session) Begin(ctx context.Context, id Identity) (store.RunID, error) {
 // Finish records how the run ended and returns err: interrupted (err while ctx is
 // done), failed (err), incomplete (some requests or replies still unusable) or done.
 func (s *Session) Finish(ctx context.Context, run store.RunID, err error, incomplete bool) error {
-	if !s.Online() || run == "" {
+	if !s.Online() || run == "" || s.DryRun != nil {
 		return err
 	}
 	status := store.StatusDone
@@ -142,6 +146,9 @@ func (s *Session) Finish(ctx context.Context, run store.RunID, err error, incomp
 // reachability check. An interruption is reported in the Summary, not as an error.
 // outcome may be nil.
 func (s *Session) Run(ctx context.Context, run store.RunID, label string, jobs []Job, outcome func(Job, *llm.Reply) string) (Summary, error) {
+	if s.DryRun != nil {
+		return s.dryRun(ctx, run, jobs)
+	}
 	if err := s.reach(ctx, run, jobs); err != nil {
 		return Summary{}, err
 	}
@@ -149,6 +156,9 @@ func (s *Session) Run(ctx context.Context, run store.RunID, label string, jobs [
 		Local: s.Local, Counters: s.Counters, Log: s.Log, Outcome: outcome}
 	if s.Progress != nil {
 		plan.Progress = s.Progress(label)
+	}
+	if s.Batch != nil {
+		return RunBatch(ctx, s.Store, plan, *s.Batch)
 	}
 	return Run(ctx, s.Store, plan)
 }

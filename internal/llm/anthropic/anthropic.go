@@ -109,7 +109,9 @@ func (m *Model) params(req *llm.Request) (sdk.MessageNewParams, []option.Request
 		p.MaxTokens = int64(req.MaxTokens)
 	}
 	if req.System != "" {
-		p.System = []sdk.TextBlockParam{{Text: req.System}}
+		// The system prompt is the prefix every request of a run shares: mark it for the
+		// prompt cache (a prefix below the model's minimum is simply not cached).
+		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
 	}
 	for i, msg := range req.Messages {
 		switch msg.Role {
@@ -260,9 +262,10 @@ func reply(msg *sdk.Message, raw json.RawMessage) *llm.Reply {
 		Finish:    finish(msg.StopReason),
 		Usage: llm.Usage{
 			// Cached prompt tokens are counted apart; the prompt is all three.
-			InputTokens:     u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
-			OutputTokens:    u.OutputTokens,
-			ReasoningTokens: u.OutputTokensDetails.ThinkingTokens,
+			InputTokens:       u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
+			OutputTokens:      u.OutputTokens,
+			ReasoningTokens:   u.OutputTokensDetails.ThinkingTokens,
+			CachedInputTokens: u.CacheReadInputTokens,
 		},
 		Model: string(msg.Model),
 		Raw:   raw,

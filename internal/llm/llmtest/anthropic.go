@@ -130,7 +130,7 @@ func (anthropicCodec) answer(o *outcome) string {
 func (anthropicCodec) usage(o *outcome, withInput bool) anUsage {
 	u := anUsage{OutputTokens: o.out}
 	if withInput {
-		u.InputTokens = o.in
+		u.InputTokens, u.CacheReadInputTokens = o.in-o.cached, o.cached
 	}
 	if o.thinking > 0 {
 		u.OutputTokensDetails = &struct {

@@ -102,6 +102,10 @@ type Response struct {
 	InputTokens     int64
 	OutputTokens    int64
 	ReasoningTokens int64
+	// CachedInputTokens is how many of the input tokens the provider's prompt cache
+	// served: prompt_tokens_details.cached_tokens for OpenAI, cache_read_input_tokens
+	// (and an input_tokens without them) for Anthropic.
+	CachedInputTokens int64
 	// Model overrides the model id reported back (default: the one requested).
 	Model string
 	Fault Fault
@@ -343,6 +347,7 @@ type outcome struct {
 	wireFinish               string
 	blocked                  bool
 	in, out, thinking        int64
+	cached                   int64
 	pieces                   int
 }
 
@@ -377,6 +382,7 @@ func (s *Server) resolve(req *Request, resp Response) *outcome {
 		}
 		o.in = max(n, 1)
 	}
+	o.cached = min(resp.CachedInputTokens, o.in)
 	o.thinking = resp.ReasoningTokens
 	if o.thinking == 0 {
 		o.thinking = words(resp.Reasoning)

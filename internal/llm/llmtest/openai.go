@@ -169,6 +169,7 @@ func (openaiCodec) finish(o *outcome) string {
 func (openaiCodec) usage(o *outcome) *oaUsage {
 	u := &oaUsage{PromptTokens: o.in, CompletionTokens: o.out, TotalTokens: o.in + o.out}
 	u.CompletionTokensDetails.ReasoningTokens = o.thinking
+	u.PromptTokensDetails.CachedTokens = o.cached
 	return u
 }
 

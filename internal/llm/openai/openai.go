@@ -40,6 +40,8 @@ type Model struct {
 	provider string
 	key      string
 	svc      sdk.ChatCompletionService
+	// ro are the client's options, for the Files and Batches services of batch.go.
+	ro []option.RequestOption
 }
 
 // New returns a Model for name (provider/model-id) at endpoint ep. With ep.Provider
@@ -77,6 +79,7 @@ func New(name llm.ModelName, ep config.Endpoint, opts Options) (*Model, error) {
 		name:     name,
 		provider: name.Provider(),
 		key:      key,
+		ro:       ro,
 		// The service, unlike sdk.NewClient, reads nothing from the environment.
 		svc: sdk.NewChatCompletionService(ro...),
 	}, nil
@@ -127,6 +130,11 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 		default:
 			return p, m.invalid(fmt.Sprintf("message %d has role %q; want user or assistant", i, msg.Role))
 		}
+	}
+	if req.System != "" && m.provider == "openai" {
+		// Requests with the same system prompt share a cache key, so OpenAI routes them
+		// to the same prompt cache. Other OpenAI-compatible servers may refuse the field.
+		p.PromptCacheKey = sdk.String(promptCacheKey(req.System))
 	}
 	if req.Temperature != nil {
 		p.Temperature = sdk.Float(*req.Temperature)
@@ -289,6 +297,8 @@ func usage(u sdk.CompletionUsage) llm.Usage {
 		InputTokens:     u.PromptTokens,
 		OutputTokens:    u.CompletionTokens,
 		ReasoningTokens: u.CompletionTokensDetails.ReasoningTokens,
+		// Cached prompt tokens are part of PromptTokens.
+		CachedInputTokens: u.PromptTokensDetails.CachedTokens,
 	}
 }
 

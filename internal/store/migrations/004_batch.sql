@@ -1,0 +1,16 @@
+-- Batches: every provider batch a run has submitted, recorded the moment the provider
+-- accepted it, so a rerun after a crash polls it instead of paying for its lines again.
+-- keys is a JSON array of the run's job keys; line i of the batch has custom id "l<i>".
+-- attempt counts the batches a line has been in (1 for its first); ended_at is set once
+-- the batch's results are in the results table.
+CREATE TABLE batches (
+    run_id       TEXT NOT NULL,
+    batch_id     TEXT NOT NULL,
+    model        TEXT NOT NULL,
+    attempt      INTEGER NOT NULL,
+    keys         TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    ended_at     TEXT,
+    PRIMARY KEY (run_id, batch_id)
+);
