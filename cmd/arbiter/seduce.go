@@ -44,7 +44,8 @@ whether a player's action needs a dice roll, under four rhetorical framings (Neu
 Authority, Pseudo-Logic, Omission), and reports failure rates (FR) by style, setting,
 skill, generator and family, with cluster-bootstrap intervals.`,
 	}
-	cmd.AddCommand(a.seduceRunCmd(), a.seduceReportCmd(), a.seduceScoreCmd(), a.seduceParseCmd(), a.seduceValidateCmd())
+	cmd.AddCommand(a.seduceRunCmd(), a.seduceReportCmd(), a.seduceScoreCmd(), a.seduceParseCmd(), a.seduceValidateCmd(),
+		a.seduceReviewCmd())
 	return cmd
 }
 

@@ -219,7 +219,7 @@ func (p *Project) Agreement(ctx context.Context) (*Agreement, error) {
 		return nil, err
 	}
 	ag := &Agreement{Samples: len(states), Disagreements: []seduce.SampleID{},
-		ConflictingCorrections: []seduce.SampleID{}, Unsettled: []seduce.SampleID{}}
+		ConflictingCorrections: []seduce.SampleID{}, Unsettled: []seduce.SampleID{}, ByCategory: []CategoryAgreement{}}
 	var a, b []string
 	var ga, gb []bool
 	cat := map[seduce.Category][2][]string{}
@@ -447,4 +447,14 @@ func (p *Project) WriteAudit(ctx context.Context, w io.Writer) error {
 // Audit returns the audit trail in order.
 func (p *Project) Audit(ctx context.Context) ([]store.ReviewEvent, error) {
 	return p.st.ReviewAudit(ctx, p.ID)
+}
+
+// EncodeDataset writes ds as JSONL, as an export writes it (the bundled set is reviewed
+// from this form).
+func EncodeDataset(ds *seduce.Dataset) []byte {
+	var buf bytes.Buffer
+	for _, s := range ds.Samples {
+		writeSample(&buf, s, ds.Extra[s.ID]) // marshalling a sample cannot fail
+	}
+	return buf.Bytes()
 }
