@@ -7,8 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
+		"strings"
 	"sync"
 
 	"github.com/arbiter-eval/arbiter/internal/review"
@@ -254,40 +253,39 @@ func (s *Server) reviewAgreement(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "review_agreement.html", v)
 }
 
-// reviewAdjudicate takes the agreement page's form: the final decision on a sample.
-func (s *Server) reviewAdjudicate(w http.ResponseWriter, r *http.Request) {
-	p := s.project(w, r, false)
+// apiReviewAdjudicate takes the agreement page's form (sent as JSON by review.js: the
+// guard wants JSON for a post): the final decision on a sample, whatever its reviewers said.
+func (s *Server) apiReviewAdjudicate(w http.ResponseWriter, r *http.Request) {
+	var req decideRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	p := s.project(w, r, true)
 	if p == nil {
 		return
 	}
 	if !s.allowed(w, r, p, "") {
-		s.fail(w, r, http.StatusForbidden, noTokenHint, nil)
+		apiError(w, http.StatusForbidden, noTokenHint)
 		return
 	}
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, http.StatusBadRequest, "The form could not be read.", nil)
-		return
-	}
-	d := review.Decision{Reviewer: strings.TrimSpace(r.PostForm.Get("adjudicator")), Sample: seduce.SampleID(r.PostForm.Get("sample")),
-		Decision: r.PostForm.Get("decision"), Note: r.PostForm.Get("note")}
-	for _, f := range review.Fields {
-		if v := r.PostForm.Get("set_" + f); v != "" && d.Decision == review.Correct {
-			if d.Set == nil {
-				d.Set = map[string]string{}
-			}
-			d.Set[f] = v
+	set := map[string]string{}
+	for f, v := range req.Set {
+		if v != "" && req.Decision == review.Correct {
+			set[f] = v
 		}
 	}
-	if _, err := p.Adjudicate(r.Context(), d); err != nil {
-		var ie *review.InputError
-		if errors.As(err, &ie) {
-			s.fail(w, r, http.StatusBadRequest, ie.Msg, nil)
-			return
-		}
-		s.fail(w, r, http.StatusInternalServerError, "", err)
+	if len(set) == 0 {
+		set = nil
+	}
+	changed, err := p.Adjudicate(r.Context(), review.Decision{Reviewer: strings.TrimSpace(req.Reviewer), Sample: seduce.SampleID(req.Sample),
+		Decision: req.Decision, Set: set, Note: req.Note})
+	if err != nil {
+		s.apiFail(w, err)
 		return
 	}
-	http.Redirect(w, r, "/review/"+url.PathEscape(p.ID)+"/agreement#s-"+url.PathEscape(string(d.Sample)), http.StatusSeeOther)
+	writeJSON(w, http.StatusOK, struct {
+		Changed bool `json:"changed"`
+	}{changed})
 }
 
 // reviewExport downloads the curated dataset.

@@ -4,6 +4,26 @@
 // decision it takes back. A request the server refuses puts its sample back.
 (() => {
   'use strict';
+  // The agreement page: each adjudication form is sent as JSON, then the page reloads.
+  for (const f of document.querySelectorAll('form.rv-adjudicate')) {
+    f.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const v = (name) => { const el = f.elements[name]; return el ? el.value : ''; };
+      const body = { reviewer: v('adjudicator'), sample: v('sample'), decision: v('decision'), note: v('note'),
+        set: { requires_roll: v('set_requires_roll'), skill: v('set_skill'), statement: v('set_statement') } };
+      const problem = f.querySelector('.rv-form-error');
+      try {
+        const res = await fetch('/api/review/' + encodeURIComponent(f.dataset.project) + '/adjudicate', {
+          method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const j = await res.json().catch(() => ({}));
+        if (!res.ok) throw new Error(j.error || ('the server answered ' + res.status));
+        location.hash = 's-' + body.sample;
+        location.reload();
+      } catch (err) {
+        problem.textContent = 'Not saved: ' + err.message;
+      }
+    });
+  }
   const root = document.getElementById('rv');
   if (!root) return;
   const project = root.dataset.project;
