@@ -309,6 +309,9 @@ func TestReviewBrowserTwoKeepers(t *testing.T) {
 	if n := evalIn[int](bobShots, `document.querySelectorAll('#rv img, #rv script:not([src])').length`); n != 0 {
 		t.Errorf("the statement's markup became %d elements", n)
 	}
+	if got := evalIn[string](bobShots, `getComputedStyle(document.getElementById('rv-correct')).display + '/' + getComputedStyle(document.getElementById('rv-reject')).display`); got != "none/none" {
+		t.Errorf("the closed forms show (display %s)", got)
+	}
 	bobShots.shoot("review")
 	bobShots.do("correct form", chromedp.KeyEvent("c"))
 	bobShots.shoot("review-correct")
@@ -331,6 +334,11 @@ func TestReviewBrowserTwoKeepers(t *testing.T) {
 	d.until("settled", `(document.querySelector('#s-`+cssEscape(string(rejected))+` .rv-status') || {}).textContent === 'settled'`)
 	if p := d.problems(); len(p) != 0 {
 		t.Errorf("page problems: %v", p)
+	}
+	for _, dec := range ds {
+		if dec.Decision == review.Reject && dec.Note != "off setting" || dec.Decision == review.Correct && dec.Note != "clearer wording" {
+			t.Errorf("%s's %s note on %s = %q; want exactly what was typed", dec.Reviewer, dec.Decision, dec.SampleID, dec.Note)
+		}
 	}
 
 	// The export carries the correction and leaves the rejected sample out.

@@ -188,8 +188,16 @@
       return;
     }
     const act = { a: () => decide('approve', null, ''), c: () => openForm('rv-correct'), r: () => openForm('rv-reject'), u: undo }[e.key];
-    if (act) { e.preventDefault(); act(); }
+    if (act) { e.preventDefault(); swallow = e.key; act(); }
   });
+  // The key that opened a form must not also type itself into the field it focused
+  // (a browser drops it after preventDefault; a synthetic char event may not).
+  let swallow = null;
+  document.addEventListener('keypress', (e) => {
+    if (swallow && e.key === swallow) e.preventDefault();
+    swallow = null;
+  }, true);
+  document.addEventListener('keyup', () => { swallow = null; }, true);
 
   fetch(api('/queue?reviewer=' + encodeURIComponent(reviewer)), { credentials: 'same-origin' })
     .then(async (res) => {
