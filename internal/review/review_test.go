@@ -403,3 +403,20 @@ func TestConcurrentDecisions(t *testing.T) {
 		t.Errorf("audit lines = %d, assignments %d; want %d each", len(evs), total, 2*30+ThirdCount(30))
 	}
 }
+
+// BenchmarkDecide is one decision stored and audited, then taken back: what a Keeper's
+// key press costs the server.
+func BenchmarkDecide(b *testing.B) {
+	ctx := context.Background()
+	p, _ := newProject(b, 40, "a", "b", "c")
+	q := p.Queue("a")
+	for i := 0; b.Loop(); i++ {
+		id := q[i%len(q)]
+		if _, err := p.Decide(ctx, Decision{Reviewer: "a", Sample: id, Decision: Approve}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Undo(ctx, "a", id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

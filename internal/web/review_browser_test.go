@@ -302,7 +302,7 @@ func TestReviewBrowserTwoKeepers(t *testing.T) {
 		t.Fatal(err)
 	}
 	bobShots.do("reload", chromedp.Navigate(rig.base+"/review/"+rig.project+"/as/cy"))
-	bobShots.until("the sample", `document.getElementById('rv').dataset.shown !== ''`)
+	bobShots.until("the sample", `document.getElementById('rv').dataset.ready === '1' && document.getElementById('rv').dataset.shown !== ''`)
 	if got := evalIn[string](bobShots, `document.getElementById('f-statement').textContent`); !strings.Contains(got, "<script>alert(1)</script>") {
 		t.Errorf("the statement reads %q; want its markup as text", got)
 	}
