@@ -398,4 +398,3 @@ func (a *app) reviewInviteCmd() *cobra.Command {
 	f.register(cmd, true)
 	return cmd
 }
-

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-		"strings"
+	"strings"
 	"sync"
 
 	"github.com/arbiter-eval/arbiter/internal/review"

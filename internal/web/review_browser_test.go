@@ -166,7 +166,9 @@ func keeper(ctx context.Context, base, project, who string, plan func(i int, id 
 	return lat, err
 }
 
-func jsString(s string) string { return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'" }
+func jsString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
 
 // TestReviewBrowserTwoKeepers has two Keepers review the same project at the same time in
 // two browser tabs with the keyboard: both correct one shared sample the same way, one
