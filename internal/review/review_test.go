@@ -420,3 +420,23 @@ func BenchmarkDecide(b *testing.B) {
 		}
 	}
 }
+
+func TestExportRefusesConflictingScenarioTruths(t *testing.T) {
+	ctx := context.Background()
+	p, _ := newProject(t, 4, "a", "b", "c") // one scenario, four variants
+	ss := p.Dataset.Samples
+	// Variant 0 is corrected to the other truth, variant 1 "corrected" to the truth it has.
+	vals := []string{fmt.Sprint(!ss[0].RequiresRoll), fmt.Sprint(ss[1].RequiresRoll)}
+	for i, val := range vals {
+		for _, r := range p.Slots(ss[i].ID) {
+			if r != "" {
+				p.Decide(ctx, Decision{Reviewer: r, Sample: ss[i].ID, Decision: Correct, Set: map[string]string{"requires_roll": val}})
+			}
+		}
+	}
+	var out bytes.Buffer
+	_, err := p.Export(ctx, &out)
+	if err == nil || !strings.Contains(err.Error(), "adjudicate") || out.Len() != 0 {
+		t.Errorf("Export with two corrections of one scenario's truth that disagree = %v, %d bytes; want an error and nothing written", err, out.Len())
+	}
+}
