@@ -181,8 +181,8 @@ func figure(v *float64) string {
 
 func agreementRows(ag *review.Agreement) []agreementRow {
 	rows := []agreementRow{
-		{Label: "Decision (approve / correct / reject)", N: ag.DoubleReviewed, Raw: figure(ag.RawAgreement), Kappa: figure(ag.Kappa)},
-		{Label: "Ground truth (requires_roll)", N: ag.GroundTruth.N, Raw: figure(ag.GroundTruth.RawAgreement), Kappa: figure(ag.GroundTruth.Kappa)},
+		{Label: "Decision", N: ag.DoubleReviewed, Raw: figure(ag.RawAgreement), Kappa: figure(ag.Kappa)},
+		{Label: "requires_roll", N: ag.GroundTruth.N, Raw: figure(ag.GroundTruth.RawAgreement), Kappa: figure(ag.GroundTruth.Kappa)},
 	}
 	for _, c := range ag.ByCategory {
 		rows = append(rows, agreementRow{Label: "Decision, " + string(c.Category), N: c.N, Raw: figure(c.RawAgreement), Kappa: figure(c.Kappa)})
