@@ -440,3 +440,24 @@ func TestExportRefusesConflictingScenarioTruths(t *testing.T) {
 		t.Errorf("Export with two corrections of one scenario's truth that disagree = %v, %d bytes; want an error and nothing written", err, out.Len())
 	}
 }
+
+// FuzzCorrection feeds any field and value to a correction: it is refused as bad input
+// or stored, never a panic, and a stored value reads back as sent (skills canonical).
+func FuzzCorrection(f *testing.F) {
+	for _, seed := range [][2]string{{"statement", "I climb."}, {"requires_roll", "TRUE"}, {"skill", "brawl"}, {"gold_skill", ""}, {"style", "Neutral"}, {"truth", "\x00"}} {
+		f.Add(seed[0], seed[1])
+	}
+	p, _ := newProject(f, 4, "a", "b", "c")
+	id := p.Dataset.Samples[0].ID
+	who := p.Slots(id)[0]
+	f.Fuzz(func(t *testing.T, field, value string) {
+		_, err := p.Decide(context.Background(), Decision{Reviewer: who, Sample: id, Decision: Correct, Set: map[string]string{field: value}})
+		var ie *InputError
+		if err != nil && !errors.As(err, &ie) {
+			t.Fatalf("Decide(%q=%q) = %v; want nil or an *InputError", field, value, err)
+		}
+		if err == nil && !slices.Contains(Fields, field) {
+			t.Fatalf("Decide stored the unknown field %q", field)
+		}
+	})
+}
