@@ -141,20 +141,8 @@ func writeTranscript(dir string, tr *court.Transcript) error {
 	if err != nil {
 		return fmt.Errorf("transcript %s: %w", tr.TrialID, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".trial-*.tmp")
-	if err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, tr.TrialID+".json"), append(b, '\n')); err != nil {
 		return fmt.Errorf("transcript %s: %w", tr.TrialID, err)
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, tr.TrialID+".json"))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("transcript %s: %w", tr.TrialID, werr)
 	}
 	return nil
 }

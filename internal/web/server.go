@@ -81,6 +81,7 @@ type Server struct {
 	reports *reportCache
 	public  bool
 	court   *courtState
+	reviews reviewCache
 	// rescore scores a stored seduce run (seduce.Rescore; tests count the calls).
 	rescore func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error)
 }
@@ -141,6 +142,14 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(s.apiRest))
 	mux.HandleFunc("POST /api/court/games/{id}/restart", s.withGame(s.apiRestart))
 	mux.HandleFunc("POST /api/court/games/{id}/judge", s.withGame(s.apiJudge))
+	mux.HandleFunc("GET /review", s.reviewList)
+	mux.HandleFunc("GET /review/{id}/as/{reviewer}", s.reviewPage)
+	mux.HandleFunc("GET /review/{id}/agreement", s.reviewAgreement)
+	mux.HandleFunc("GET /review/{id}/export", s.reviewExport)
+	mux.HandleFunc("GET /api/review/{id}/queue", s.apiReviewQueue)
+	mux.HandleFunc("POST /api/review/{id}/decide", s.apiReviewDecide)
+	mux.HandleFunc("POST /api/review/{id}/undo", s.apiReviewUndo)
+	mux.HandleFunc("POST /api/review/{id}/adjudicate", s.apiReviewAdjudicate)
 	mux.HandleFunc("GET /static/", s.static)
 	mux.HandleFunc("GET /", s.notFound)
 	return s.guard(mux)
