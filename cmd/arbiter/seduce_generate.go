@@ -254,4 +254,3 @@ func settingList(tax *seduce.Taxonomy) string {
 	}
 	return strings.Join(q, ", ")
 }
-

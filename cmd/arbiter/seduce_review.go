@@ -350,7 +350,6 @@ without its .jsonl).`,
 	return cmd
 }
 
-
 func (a *app) reviewInviteCmd() *cobra.Command {
 	var f reviewFlags
 	cmd := &cobra.Command{
