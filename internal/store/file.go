@@ -85,14 +85,22 @@ func inspect(ctx context.Context, path, uri string, mustExist bool) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
+	// Every read below in one transaction, so they see one snapshot: another process
+	// creating this store at the same moment commits its mark (the migration table and
+	// the application id together) either before all of them or after.
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
 	var id int64
-	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
+	if err := tx.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
 		return err
 	}
 	if id == appID {
 		return nil
 	}
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
 	if err != nil {
 		return err
 	}
@@ -112,7 +120,7 @@ func inspect(ctx context.Context, path, uri string, mustExist bool) error {
 	if id == 0 && len(tables) == 0 {
 		return nil // an empty database: ours to set up
 	}
-	if id == 0 && legacy(ctx, db, tables) {
+	if id == 0 && legacy(ctx, tx, tables) {
 		return nil
 	}
 	if id != 0 {
@@ -126,13 +134,13 @@ func inspect(ctx context.Context, path, uri string, mustExist bool) error {
 
 // legacy recognises a store written before stores carried appID: it has the tables of
 // the first migration and says it applied it.
-func legacy(ctx context.Context, db *sql.DB, tables []string) bool {
+func legacy(ctx context.Context, tx *sql.Tx, tables []string) bool {
 	for _, t := range []string{"schema_migrations", "runs", "results", "cache"} {
 		if !slices.Contains(tables, t) {
 			return false
 		}
 	}
 	var n int
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = 'migrations/001_init.sql'`).Scan(&n)
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name = 'migrations/001_init.sql'`).Scan(&n)
 	return err == nil && n == 1
 }
