@@ -206,7 +206,7 @@ func applyExperiment(cmd *cobra.Command, e *seduce.Experiment, f *seduceFlags, r
 		f.datasets = e.Datasets
 	}
 	if !set("model") {
-		rf.models = e.Models
+		setModelEntries(rf, modelEntries(e.Models))
 	}
 	if !set("replicates") && e.Replicates > 0 {
 		rf.replicates = e.Replicates

@@ -7,7 +7,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
-// VariantSpec asks for a variant of an opened model: Base with Params under Label
+// VariantSpec names one model of a run: Base itself, or Base with Params under Label
 // (the default label when empty).
 type VariantSpec struct {
 	Base   llm.ModelName
@@ -15,53 +15,61 @@ type VariantSpec struct {
 	Params llm.Params
 }
 
-// AddVariants turns the set's models into the variants specs ask for. A spec's base
-// must be in the set; a base no spec keeps as itself is dropped from Names, so that
-// only what was asked for is run. Parameters a provider cannot carry, and two models
-// under one label, are errors naming the model, before any request.
-func (s *Set) AddVariants(specs []VariantSpec, keepBase map[llm.ModelName]bool) error {
-	if len(specs) == 0 {
-		return nil
-	}
+// Arrange makes the set's models the entries, in their order: an entry with neither
+// parameters nor a label is its base model itself, any other is a variant of it. Every
+// base must be in the set; a model no entry names is dropped, so only what was asked
+// for is run. Parameters a provider cannot carry, and two models under one label, are
+// errors naming the model, before any request.
+func (s *Set) Arrange(entries []VariantSpec) error {
 	if s.variants == nil {
 		s.variants = map[llm.ModelName]*llm.Variant{}
 	}
 	var names []llm.ModelName
 	seen := map[llm.ModelName]bool{}
-	for _, n := range s.Names {
-		if keepBase[n] {
-			names = append(names, n)
-			seen[n] = true
-		}
-	}
-	for _, sp := range specs {
-		inner, ok := s.Models[sp.Base]
+	for _, e := range entries {
+		inner, ok := s.Models[e.Base]
 		if !ok {
-			return fmt.Errorf("model %s: not opened", sp.Base)
+			return fmt.Errorf("model %s: not opened", e.Base)
 		}
-		if _, isVariant := s.variants[sp.Base]; isVariant {
-			return fmt.Errorf("model %s: a variant cannot be the base of another", sp.Base)
+		if _, isVariant := s.variants[e.Base]; isVariant {
+			return fmt.Errorf("model %s: a variant cannot be the base of another", e.Base)
 		}
-		v, err := llm.NewVariant(inner, sp.Base, sp.Label, sp.Params)
-		if err != nil {
-			return err
+		label := e.Base
+		var v *llm.Variant
+		if e.Label != "" || !e.Params.IsZero() {
+			var err error
+			if v, err = llm.NewVariant(inner, e.Base, e.Label, e.Params); err != nil {
+				return err
+			}
+			label = v.Name()
 		}
-		label := v.Name()
 		if seen[label] {
-			return fmt.Errorf("model %s: label %q is used twice; give each variant a label of its own", sp.Base, label)
+			if _, taken := s.variants[label]; v == nil && !taken {
+				continue // a base named twice is asked once
+			}
+			return fmt.Errorf("model %s: label %q is used twice; give each variant a label of its own", e.Base, label)
 		}
 		seen[label] = true
 		names = append(names, label)
-		s.variants[label] = v
-		s.local[label] = s.local[sp.Base]
-		s.Models[label] = v
-	}
-	for n := range s.Models {
-		if !seen[n] {
-			delete(s.Models, n)
+		if v != nil {
+			s.variants[label] = v
+			s.local[label] = s.local[e.Base]
 		}
 	}
-	s.Names = names
+	models := make(map[llm.ModelName]llm.Model, len(names))
+	for _, n := range names {
+		if v, ok := s.variants[n]; ok {
+			models[n] = v
+		} else {
+			models[n] = s.Models[n]
+		}
+	}
+	for n := range s.local {
+		if !seen[n] {
+			delete(s.local, n)
+		}
+	}
+	s.Models, s.Names = models, names
 	return nil
 }
 
