@@ -84,3 +84,23 @@ func modelEntries(es []seduce.ModelEntry) []providers.VariantSpec {
 	}
 	return out
 }
+
+// reasoningPairs are the study's models run with and without reasoning: each variant
+// with a budget or an effort whose base model is in the study as itself.
+func reasoningPairs(set *providers.Set) []seduce.ReasoningPair {
+	plain := map[llm.ModelName]bool{}
+	for _, n := range set.Names {
+		if set.Variant(n) == nil {
+			plain[n] = true
+		}
+	}
+	var out []seduce.ReasoningPair
+	for _, n := range set.Names {
+		v := set.Variant(n)
+		if v == nil || v.Params().ThinkingBudget == 0 && v.Params().ReasoningEffort == "" || !plain[v.Base()] {
+			continue
+		}
+		out = append(out, seduce.ReasoningPair{Standard: string(v.Base()), Reasoning: string(n)})
+	}
+	return out
+}

@@ -50,8 +50,15 @@ func TestReasoningVariantsStudy(t *testing.T) {
 				t.Errorf("%s report does not name %s:\n%s", format, label, r.stdout)
 			}
 		}
+		if format != "json" && !strings.Contains(r.stdout, "Reasoning vs standard") {
+			t.Errorf("%s report has no reasoning vs standard table", format)
+		}
 		if format == "json" {
 			v := decodeJSON(t, r.stdout)
+			rs, _ := v["reasoning"].(map[string]any)
+			if pairs, _ := rs["pairs"].([]any); len(pairs) != 1 || pairs[0].(map[string]any)["reasoning"] != "claude-x-thinking" {
+				t.Errorf("JSON reasoning = %v; want one pair, anthropic/claude-x against claude-x-thinking", v["reasoning"])
+			}
 			models, _ := v["models"].([]any)
 			var names []string
 			for _, m := range models {

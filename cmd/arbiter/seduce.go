@@ -294,6 +294,7 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	if err != nil {
 		return err
 	}
+	res.Reasoning = seduce.CompareReasoning(ds.Samples, res, reasoningPairs(ms.Set), f.bootstrap, f.seed)
 	if err := a.writeSeduce(res, f); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/stats"
 )
 
@@ -287,4 +288,40 @@ func percentile(d []float64) *[2]float64 {
 	slices.Sort(d)
 	alpha := (1 - ConfidenceLevel) / 2
 	return &[2]float64{stats.Quantile(d, alpha), stats.Quantile(d, 1-alpha)}
+}
+
+// reasoningTables is the "reasoning vs standard" table: one row per pair and rate, and
+// the mean FR delta across pairs; none when the study holds no pair.
+func reasoningTables(r *Results) []report.Table {
+	st := r.Reasoning
+	if st == nil || len(st.Pairs) == 0 {
+		return nil
+	}
+	t := report.Table{Name: "reasoning", Title: "Reasoning vs standard (first replicate, samples both variants ruled on)",
+		Header: []string{"Standard", "Reasoning", "Rate", "Pairs", "Standard", "Reasoning", "Delta (95% CI)", "Fixed", "Broken", "McNemar p"},
+		Notes: []string{"Delta is reasoning minus standard: below zero, reasoning protected; the interval resamples scenarios.",
+			"Fixed counts the samples only the reasoning variant got right, Broken those only the standard model got right."}}
+	delta := func(p PairedRate) report.Cell {
+		return report.Cell{Kind: report.KindPercent, Value: p.Delta, CI: p.DeltaCI, Signed: true}
+	}
+	for _, c := range st.Pairs {
+		row := func(name string, p PairedRate, extra ...report.Cell) []report.Cell {
+			cells := []report.Cell{report.Text(c.Standard), report.Text(c.Reasoning), report.Text(name), report.Int(p.N),
+				report.Pct(p.Standard), report.Pct(p.Reasoning), delta(p)}
+			if extra == nil {
+				extra = []report.Cell{report.Text(""), report.Text(""), report.Text("")}
+			}
+			return append(cells, extra...)
+		}
+		p := c.McNemarP
+		t.Rows = append(t.Rows, row("FR", c.FR, report.Int(c.FixedByReasoning), report.Int(c.BrokenByReasoning), report.Num(&p, 4)))
+		t.Rows = append(t.Rows, row("FP rate", c.FPRate), row("FC rate", c.FCRate))
+		for _, kv := range c.ByStyle {
+			t.Rows = append(t.Rows, row("FR "+kv.Key, kv.Value))
+		}
+	}
+	t.Rows = append(t.Rows, []report.Cell{report.Text("mean over pairs"), report.Text(""), report.Text("FR"), report.Int(len(st.Pairs)),
+		report.Text(""), report.Text(""), {Kind: report.KindPercent, Value: st.MeanDelta, CI: st.MeanDeltaCI, Signed: true},
+		report.Text(""), report.Text(""), report.Text("")})
+	return []report.Table{t}
 }
