@@ -31,9 +31,16 @@ func TestExampleStudyOpens(t *testing.T) {
 	if len(file.Limits) == 0 {
 		t.Error("the example config sets no limits")
 	}
-	set, err := providers.OpenAll(e.Models, providers.Settings{Env: env, PerModel: file.Limits, Retry: llm.DefaultRetry(),
+	var names []string
+	for _, m := range e.Models {
+		names = append(names, string(m.Model))
+	}
+	set, err := providers.OpenAll(names, providers.Settings{Env: env, PerModel: file.Limits, Retry: llm.DefaultRetry(),
 		Builtins: seduce.Baselines(seduce.DefaultTaxonomy())})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Arrange(modelEntries(e.Models)); err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Names) != len(e.Models) {

@@ -44,6 +44,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, defaultModels []string, modelHelp
 	fs.Float64Var(&f.tpm, "tpm", 0, "tokens per minute per model, estimated before sending (0: no limit)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask providers again even for requests answered before")
 	fs.IntVar(&f.replicates, "replicates", 1, "ask each model this many times per item")
+	registerReasoning(fs, f)
 }
 
 // models is a set of opened models with the config file that named their limits.
@@ -87,6 +88,9 @@ func (a *app) openModels(f *runFlags, builtins map[llm.ModelName]llm.Model) (*mo
 	}
 	if len(set.Names) == 0 {
 		return nil, badInput("no model given: pass --model provider/model")
+	}
+	if err := applyReasoning(set, f); err != nil {
+		return nil, usageError{err}
 	}
 	return &models{Set: set, file: file}, nil
 }

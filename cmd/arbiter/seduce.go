@@ -206,7 +206,7 @@ func applyExperiment(cmd *cobra.Command, e *seduce.Experiment, f *seduceFlags, r
 		f.datasets = e.Datasets
 	}
 	if !set("model") {
-		rf.models = e.Models
+		setModelEntries(rf, modelEntries(e.Models))
 	}
 	if !set("replicates") && e.Replicates > 0 {
 		rf.replicates = e.Replicates
@@ -294,6 +294,7 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	if err != nil {
 		return err
 	}
+	res.Reasoning = seduce.CompareReasoning(ds.Samples, res, reasoningPairs(ms.Set), f.bootstrap, f.seed)
 	if err := a.writeSeduce(res, f); err != nil {
 		return err
 	}

@@ -66,6 +66,10 @@ type Request struct {
 	TopP        *float64  `json:"top_p,omitempty"`
 	MaxTokens   int       `json:"max_tokens,omitempty"`
 	Seed        *int64    `json:"seed,omitempty"`
+	// ReasoningEffort (minimal, low, medium, high) and ThinkingBudget (tokens) ask for
+	// reasoning, each sent as the provider's own parameter (see reasoning.go).
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
+	ThinkingBudget  int    `json:"thinking_budget,omitempty"`
 	// JSONSchema, when set, asks for a reply that is a JSON object matching this schema.
 	JSONSchema json.RawMessage `json:"json_schema,omitempty"`
 	// SchemaName names the schema for providers that want a name.

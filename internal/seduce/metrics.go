@@ -56,6 +56,9 @@ type Results struct {
 	// Defenses is a defense study's paired comparison of each defense with none (spec
 	// section 6); nil outside one.
 	Defenses []DefenseComparison `json:"defenses,omitempty"`
+	// Reasoning compares each model run with and without reasoning (reasoning.go); nil
+	// when the study holds no such pair.
+	Reasoning *ReasoningStudy `json:"reasoning,omitempty"`
 
 	// first holds, per model and sample index, the outcome of the model's first
 	// replicate, for McNemar.

@@ -59,17 +59,17 @@ func LoadDatasets(names []string, tax *Taxonomy) (*Dataset, error) {
 
 // Experiment is a study in one file: datasets, models, parameters, replicates.
 type Experiment struct {
-	Name        string   `yaml:"name"`
-	Datasets    []string `yaml:"datasets"`
-	Models      []string `yaml:"models"`
-	Replicates  int      `yaml:"replicates"`
-	Concurrency int      `yaml:"concurrency"`
-	Prompt      string   `yaml:"prompt"`
-	Taxonomy    string   `yaml:"taxonomy"`
-	Temperature *float64 `yaml:"temperature"`
-	MaxTokens   int      `yaml:"max_tokens"`
-	Seed        *int64   `yaml:"seed"`
-	Bootstrap   *int     `yaml:"bootstrap"`
+	Name        string       `yaml:"name"`
+	Datasets    []string     `yaml:"datasets"`
+	Models      []ModelEntry `yaml:"models"`
+	Replicates  int          `yaml:"replicates"`
+	Concurrency int          `yaml:"concurrency"`
+	Prompt      string       `yaml:"prompt"`
+	Taxonomy    string       `yaml:"taxonomy"`
+	Temperature *float64     `yaml:"temperature"`
+	MaxTokens   int          `yaml:"max_tokens"`
+	Seed        *int64       `yaml:"seed"`
+	Bootstrap   *int         `yaml:"bootstrap"`
 	// Defenses, GuardModel, GuardPrompt, Shots and ShotSeed are the defense study's
 	// (spec section 6), as the --defense, --guard-model, --guard-prompt, --shots and
 	// --shot-seed flags.
@@ -95,6 +95,9 @@ func LoadExperiment(path string) (*Experiment, error) {
 	}
 	if len(e.Models) == 0 {
 		return nil, fmt.Errorf("experiment %s: models: list at least one model", path)
+	}
+	if err := checkEntries(path, e.Models); err != nil {
+		return nil, err
 	}
 	return &e, nil
 }

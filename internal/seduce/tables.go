@@ -19,7 +19,7 @@ func Tables(r *Results) []report.Table {
 		return append(Tables(labelled(r)), defenseTables(r)...)
 	}
 	styles, settings := r.Average.ByStyle.Keys(), r.Average.BySetting.Keys()
-	return []report.Table{
+	return append([]report.Table{
 		table3(r, styles),
 		table4(r),
 		table6(r, settings, styles),
@@ -34,7 +34,7 @@ func Tables(r *Results) []report.Table {
 		familyTable(r, styles),
 		pairwiseTable(r),
 		countsTable(r),
-	}
+	}, reasoningTables(r)...)
 }
 
 // categoryTable is FR per skill domain for each model.

@@ -130,6 +130,9 @@ func (m *Model) params(req *llm.Request) (sdk.MessageNewParams, []option.Request
 		}
 		p.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: schema}}
 	}
+	if err := m.thinking(req, &p); err != nil {
+		return p, nil, err
+	}
 	var ro []option.RequestOption
 	if req.Temperature != nil {
 		ro = append(ro, option.WithJSONSet("temperature", *req.Temperature))

@@ -143,6 +143,9 @@ func (m *Model) params(req *llm.Request) ([]*genai.Content, *genai.GenerateConte
 	if req.MaxTokens > 0 {
 		cfg.MaxOutputTokens = int32(min(req.MaxTokens, math.MaxInt32))
 	}
+	if err := m.thinking(req, cfg); err != nil {
+		return nil, nil, err
+	}
 	if len(req.JSONSchema) > 0 {
 		var schema any
 		if err := json.Unmarshal(req.JSONSchema, &schema); err != nil {

@@ -24,9 +24,10 @@ type anRequest struct {
 		Role    string      `json:"role"`
 		Content textContent `json:"content"`
 	} `json:"messages"`
-	Temperature  *float64 `json:"temperature"`
-	TopP         *float64 `json:"top_p"`
-	Stream       bool     `json:"stream"`
+	Temperature  *float64    `json:"temperature"`
+	TopP         *float64    `json:"top_p"`
+	Stream       bool        `json:"stream"`
+	Thinking     *anThinking `json:"thinking"`
 	OutputConfig *struct {
 		Format *struct {
 			Type   string          `json:"type"`
@@ -60,6 +61,9 @@ func (anthropicCodec) decode(_ *http.Request, body []byte, req *Request) error {
 		}
 	}
 	req.Temperature, req.TopP, req.Stream = in.Temperature, in.TopP, in.Stream
+	if err := anReasoning(in.Thinking, req); err != nil {
+		return err
+	}
 	if oc := in.OutputConfig; oc != nil && oc.Format != nil {
 		req.JSONSchema = oc.Format.Schema
 	}

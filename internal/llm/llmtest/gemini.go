@@ -42,6 +42,7 @@ type geRequest struct {
 		ResponseMIMEType   string          `json:"responseMimeType"`
 		ResponseJSONSchema json.RawMessage `json:"responseJsonSchema"`
 		ResponseSchema     json.RawMessage `json:"responseSchema"`
+		ThinkingConfig     *geThinking     `json:"thinkingConfig"`
 	} `json:"generationConfig"`
 }
 
@@ -82,6 +83,9 @@ func (geminiCodec) decode(r *http.Request, body []byte, req *Request) error {
 	}
 	if g := in.GenerationConfig; g != nil {
 		req.Temperature, req.TopP, req.Seed, req.MaxTokens = g.Temperature, g.TopP, g.Seed, g.MaxOutputTokens
+		if t := g.ThinkingConfig; t != nil {
+			req.ThinkingBudget, req.IncludeThoughts = t.ThinkingBudget, t.IncludeThoughts
+		}
 		if g.ResponseJSONSchema != nil {
 			req.JSONSchema = g.ResponseJSONSchema
 		} else if g.ResponseSchema != nil {

@@ -57,6 +57,12 @@ type Request struct {
 	TopP        *float64
 	MaxTokens   int64
 	Seed        *int64
+	// ReasoningEffort is OpenAI's reasoning_effort; ThinkingBudget is Anthropic's
+	// thinking.budget_tokens or Gemini's thinkingConfig.thinkingBudget (nil: not sent).
+	ReasoningEffort string
+	ThinkingBudget  *int64
+	// IncludeThoughts is Gemini's thinkingConfig.includeThoughts.
+	IncludeThoughts bool
 	// JSONSchema is the schema of a structured-output request.
 	JSONSchema json.RawMessage
 	Stream     bool

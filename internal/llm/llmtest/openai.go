@@ -29,6 +29,7 @@ type oaRequest struct {
 	MaxCompletionTokens *int64   `json:"max_completion_tokens"`
 	MaxTokens           *int64   `json:"max_tokens"`
 	Stream              bool     `json:"stream"`
+	ReasoningEffort     *string  `json:"reasoning_effort"`
 	StreamOptions       *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -73,6 +74,9 @@ func (openaiCodec) decode(_ *http.Request, body []byte, req *Request) error {
 		req.MaxTokens = *in.MaxCompletionTokens
 	} else if in.MaxTokens != nil {
 		req.MaxTokens = *in.MaxTokens
+	}
+	if err := oaReasoning(in.ReasoningEffort, req); err != nil {
+		return err
 	}
 	req.Stream = in.Stream
 	req.IncludeUsage = in.StreamOptions != nil && in.StreamOptions.IncludeUsage

@@ -148,6 +148,9 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 	if req.MaxTokens > 0 {
 		p.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
 	}
+	if err := m.reasoning(req, &p); err != nil {
+		return p, err
+	}
 	if len(req.JSONSchema) > 0 {
 		if !json.Valid(req.JSONSchema) {
 			return p, m.invalid("JSON schema is not valid JSON")

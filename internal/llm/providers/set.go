@@ -40,9 +40,11 @@ type Set struct {
 	// Counters are the retry and token counts of every remote model of the set.
 	Counters *llm.Counters
 
-	local   map[llm.ModelName]bool
-	env     config.Env
-	baseURL string
+	local map[llm.ModelName]bool
+	// variants maps each variant's label to the model it asks (reasoning.go).
+	variants map[llm.ModelName]*llm.Variant
+	env      config.Env
+	baseURL  string
 }
 
 // OpenAll checks every model name, opens each model's provider and wraps the remote ones
@@ -86,6 +88,9 @@ func (s *Set) Local(name llm.ModelName) bool { return s.local[name] }
 // Endpoint names, for the cache and the run id, where a remote model is asked when that
 // is not its provider's own endpoint; credentials in the URL are dropped.
 func (s *Set) Endpoint(name llm.ModelName) string {
+	if v, ok := s.variants[name]; ok {
+		return s.variantEndpoint(v)
+	}
 	if s.local[name] {
 		return ""
 	}
@@ -94,6 +99,9 @@ func (s *Set) Endpoint(name llm.ModelName) string {
 
 // endpointOf is the URL a remote model will be asked at.
 func (s *Set) endpointOf(name llm.ModelName) string {
+	if v, ok := s.variants[name]; ok {
+		name = v.Base()
+	}
 	if s.baseURL != "" {
 		return s.baseURL
 	}

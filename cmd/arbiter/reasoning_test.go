@@ -1,0 +1,108 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
+)
+
+// TestReasoningVariantsStudy runs one Anthropic model with and without thinking in one
+// study: two labelled models in every report format, a rerun that asks nothing, and a
+// changed budget under the same label that asks again.
+func TestReasoningVariantsStudy(t *testing.T) {
+	var thinking, plain atomic.Int64
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		r := keeperReply(req)
+		if req.ThinkingBudget != nil {
+			thinking.Add(1)
+			r.Reasoning = "The flattery changes nothing; the rules decide."
+			r.ReasoningTokens = 9
+		} else {
+			plain.Add(1)
+		}
+		return r
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	data := smallDataset(t, 6)
+	write := func(budget string) string {
+		p := filepath.Join(dir, "study.yaml")
+		body := "datasets: [" + data + "]\nmodels:\n  - anthropic/claude-x\n  - {model: anthropic/claude-x, label: claude-x-thinking, thinking_budget: " + budget + "}\n"
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "fake-anthropic-key-123456", "ANTHROPIC_BASE_URL": srv.URL}
+	exp := write("2048")
+	for _, format := range []string{"json", "text", "md", "csv", "latex"} {
+		r := arbiter(t, env, "seduce", "run", "--experiment", exp, "--db", db, "--format", format)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, r.code, r.stderr)
+		}
+		for _, label := range []string{"anthropic/claude-x", "claude-x-thinking"} {
+			if !strings.Contains(r.stdout, label) {
+				t.Errorf("%s report does not name %s:\n%s", format, label, r.stdout)
+			}
+		}
+		if format != "json" && !strings.Contains(r.stdout, "Reasoning vs standard") {
+			t.Errorf("%s report has no reasoning vs standard table", format)
+		}
+		if format == "json" {
+			v := decodeJSON(t, r.stdout)
+			rs, _ := v["reasoning"].(map[string]any)
+			if pairs, _ := rs["pairs"].([]any); len(pairs) != 1 || pairs[0].(map[string]any)["reasoning"] != "claude-x-thinking" {
+				t.Errorf("JSON reasoning = %v; want one pair, anthropic/claude-x against claude-x-thinking", v["reasoning"])
+			}
+			models, _ := v["models"].([]any)
+			var names []string
+			for _, m := range models {
+				if mm, ok := m.(map[string]any); ok {
+					names = append(names, mm["model"].(string))
+				}
+			}
+			if len(names) != 2 || !strings.Contains(strings.Join(names, ","), "claude-x-thinking") {
+				t.Errorf("JSON models %v; want the base and claude-x-thinking", names)
+			}
+		}
+	}
+	if thinking.Load() != 6 || plain.Load() != 6 {
+		t.Fatalf("asked %d with thinking and %d without; want 6 each, once (reruns ask nothing)", thinking.Load(), plain.Load())
+	}
+	exp = write("4096")
+	if r := arbiter(t, env, "seduce", "run", "--experiment", exp, "--db", db, "--format", "json"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if thinking.Load() != 12 || plain.Load() != 6 {
+		t.Errorf("after changing only the budget: %d with thinking, %d without; want 12 and 6", thinking.Load(), plain.Load())
+	}
+}
+
+func TestReasoningFlagRefusedBeforeAnyRequest(t *testing.T) {
+	srv := llmtest.NewServer(llmtest.Options{Responder: keeperReply})
+	defer srv.Close()
+	env := map[string]string{"OPENAI_API_KEY": "fake-openai-key-123456", "OPENAI_BASE_URL": srv.OpenAIBaseURL()}
+	data := smallDataset(t, 3)
+	for _, args := range [][]string{
+		{"-m", "openai/o4-mini", "--thinking-budget", "4096"},
+		{"-m", "baseline/keyword", "--reasoning-effort", "high"},
+		{"-m", "openai/o4-mini", "--reasoning-effort", "extreme"},
+	} {
+		r := arbiter(t, env, append([]string{"seduce", "run", "--dataset", data, "--db", ":memory:"}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, args[1]) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming the model", args, r.code, r.stderr)
+		}
+	}
+	if n := srv.Requests(); n != 0 {
+		t.Errorf("%d requests sent; want none", n)
+	}
+	r := arbiter(t, env, "seduce", "run", "--dataset", data, "--db", ":memory:", "-m", "openai/o4-mini", "--reasoning-effort", "high", "--format", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, "openai/o4-mini+reasoning-high") {
+		t.Errorf("exit %d; want the report under openai/o4-mini+reasoning-high:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
