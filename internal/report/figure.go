@@ -130,8 +130,10 @@ func parseLength(v string) (vg.Length, error) {
 type Figure struct {
 	Name  string
 	Title string
-	SVG   []byte
-	Chart *BarChart
+	// Caption is the sentence under the figure: its title and what its whiskers are.
+	Caption string
+	SVG     []byte
+	Chart   *BarChart
 }
 
 // NewFigure draws c as SVG at DefaultSize under the file stem name.
@@ -141,7 +143,7 @@ func NewFigure(name string, c *BarChart) Figure {
 	if err := c.WriteSVG(&buf); err != nil {
 		panic(err)
 	}
-	return Figure{Name: name, Title: c.Title, SVG: buf.Bytes(), Chart: c}
+	return Figure{Name: name, Title: c.Title, Caption: c.Caption(), SVG: buf.Bytes(), Chart: c}
 }
 
 // Render draws f in format at size; SVG at DefaultSize is the copy f holds.

@@ -1,7 +1,6 @@
 package seduce
 
 import (
-
 	"github.com/arbiter-eval/arbiter/internal/report"
 )
 
