@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -23,7 +21,7 @@ type seduceFlags struct {
 	format     string
 	bootstrap  int
 	seed       uint64
-	figures    string
+	figures    figureFlags
 	experiment string
 	configPath string
 	// generation parameters, sent only when set
@@ -63,7 +61,7 @@ func (f *seduceFlags) registerReport(cmd *cobra.Command) {
 	reportFormatFlag(cmd.Flags(), &f.format)
 	cmd.Flags().IntVar(&f.bootstrap, "bootstrap", 1000, "cluster-bootstrap replicates behind the 95% intervals (0: none)")
 	cmd.Flags().Uint64Var(&f.seed, "seed", 1, "seed of the bootstrap")
-	cmd.Flags().StringVar(&f.figures, "figures", "", "also write the SVG figures into this folder")
+	f.figures.register(cmd, "figures")
 }
 
 // registerParse adds the reply-reading flags of run, score and report.
@@ -327,17 +325,8 @@ func (a *app) writeSeduce(res *seduce.Results, f *seduceFlags) error {
 	if err := seduce.WriteReport(a.stdout, res, f.format); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
-	if f.figures == "" {
+	if f.figures.dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(f.figures, 0o755); err != nil {
-		return fmt.Errorf("figures: %w", err)
-	}
-	for _, fig := range seduce.Figures(res) {
-		path := filepath.Join(f.figures, fig.Name+".svg")
-		if err := os.WriteFile(path, fig.SVG, 0o644); err != nil {
-			return fmt.Errorf("figure %s: %w", path, err)
-		}
-	}
-	return nil
+	return f.figures.write(seduce.Figures(res))
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/input"
+	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/stylometry"
 )
 
@@ -59,23 +58,12 @@ em-dash chart as SVG.`,
 			if err := stylometry.Write(a.stdout, rep, f.format); err != nil {
 				return fmt.Errorf("write style report: %w", err)
 			}
-			if f.figures == "" {
-				return nil
-			}
-			if err := os.MkdirAll(f.figures, 0o755); err != nil {
-				return fmt.Errorf("figures: %w", err)
-			}
-			fig := stylometry.Figure(rep)
-			path := filepath.Join(f.figures, fig.Name+".svg")
-			if err := os.WriteFile(path, fig.SVG, 0o644); err != nil {
-				return fmt.Errorf("figure %s: %w", path, err)
-			}
-			return nil
+			return f.figures.write([]report.Figure{stylometry.Figure(rep)})
 		},
 	}
 	f.registerData(cmd)
 	reportFormatFlag(cmd.Flags(), &f.format)
-	cmd.Flags().StringVar(&f.figures, "figures", "", "also write the SVG figure into this folder")
+	f.figures.register(cmd, "figure")
 	cmd.Flags().StringVar(&stopWords, "stop-words", "", "stop-word file (one word a line, # comments) replacing the built-in list")
 	cmd.Flags().IntVar(&top, "top", stylometry.DefaultTopTerms, "TF-IDF terms listed per generator and per generator x style")
 	return cmd

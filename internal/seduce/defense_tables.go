@@ -1,8 +1,6 @@
 package seduce
 
 import (
-	"bytes"
-
 	"github.com/arbiter-eval/arbiter/internal/report"
 )
 
@@ -116,7 +114,5 @@ func defenseFigure(r *Results) report.Figure {
 		c.Groups = append(c.Groups, m.Model+" · "+m.Defense)
 		c.Values = append(c.Values, row)
 	}
-	var buf bytes.Buffer
-	c.WriteSVG(&buf) // cannot fail: a bytes.Buffer does not
-	return report.Figure{Name: "figure-defenses", Title: c.Title, SVG: buf.Bytes()}
+	return report.NewFigure("figure-defenses", c)
 }

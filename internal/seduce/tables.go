@@ -1,7 +1,6 @@
 package seduce
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -378,10 +377,9 @@ func Figures(r *Results) []report.Figure {
 	charts := charts(base)
 	out := make([]report.Figure, len(charts))
 	for i, c := range charts {
-		var buf bytes.Buffer
-		c.WriteSVG(&buf) // cannot fail: a bytes.Buffer does not
-		out[i] = report.Figure{Name: fmt.Sprintf("figure%d", i+3), Title: c.Title, SVG: buf.Bytes()}
+		out[i] = report.NewFigure(fmt.Sprintf("figure%d", i+3), c)
 	}
+	out = append(out, frFigure(r))
 	if isStudy(r) {
 		out = append(out, defenseFigure(r))
 	}

@@ -202,8 +202,8 @@ func TestMarkdownEscapesPipes(t *testing.T) {
 
 func TestFigures(t *testing.T) {
 	figs := seduce.Figures(tablesFixture())
-	if len(figs) != 3 {
-		t.Fatalf("Figures = %d figures; want 3", len(figs))
+	if len(figs) != 4 {
+		t.Fatalf("Figures = %d figures; want 4", len(figs))
 	}
 	for _, fig := range figs {
 		t.Run(fig.Name, func(t *testing.T) {

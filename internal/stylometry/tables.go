@@ -1,7 +1,6 @@
 package stylometry
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -86,10 +85,7 @@ const FigureName = "style_em_dashes"
 
 // Figure renders Chart(rep) as SVG.
 func Figure(rep *Report) report.Figure {
-	c := Chart(rep)
-	var buf bytes.Buffer
-	c.WriteSVG(&buf) // cannot fail: a bytes.Buffer does not
-	return report.Figure{Name: FigureName, Title: c.Title, SVG: buf.Bytes()}
+	return report.NewFigure(FigureName, Chart(rep))
 }
 
 // generators lists the generators of rep's rows in row order.
