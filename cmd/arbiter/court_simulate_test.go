@@ -3,11 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,90 +16,19 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/court/courttest"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
 
-var (
-	courtHistoryLine = regexp.MustCompile(`(?m)^\[\d+\] `)
-	courtRouteLine   = regexp.MustCompile(`(?m)^The turn to route: ([^:]+): (.*)$`)
-	courtBeforeLine  = regexp.MustCompile(`(?m)^The turn before \(for context\): ([^:]+):`)
-	courtWitnessLine = regexp.MustCompile(`(?m)^- (Witness_[a-z0-9-]+):`)
-)
-
-// courtScript answers like a small, well-behaved court of any case, by role (the model
-// id: judge, prosecutor, witness, analyzer, defense). It depends only on the request, so
-// the same request always gets the same answer; the verdicts vary with the trial.
+// courtScript is courttest's scripted court of any case, tagged by the roles' system
+// prompts (the case and the seed), so no two trials ever send the same request and the
+// verdicts vary with the trial.
 func courtScript(req *llmtest.Request) string {
 	user := ""
 	if len(req.Messages) > 0 {
 		user = req.Messages[0].Text
 	}
-	n := len(courtHistoryLine.FindAllString(user, -1)) + 1
-	h := fnv.New32a()
-	h.Write([]byte(user))
-	// The roles' system prompts hold the case and the seed: a tag of it keeps the turns
-	// of different trials apart, so no two trials ever send the same request.
-	sys := fnv.New32a()
-	sys.Write([]byte(req.System))
-	tag := sys.Sum32() % 10000
-	switch req.Model {
-	case "judge":
-		switch {
-		case strings.HasPrefix(req.System, "You are the court reporter"):
-			return fmt.Sprintf("Summary %d: the witnesses saw part of it and no one saw all of it.", h.Sum32()%1000)
-		case strings.HasPrefix(req.System, "You decide the outcome"):
-			outcome := court.OutcomeWin
-			if h.Sum32()%2 == 0 {
-				outcome = court.OutcomeLoss
-			}
-			return fmt.Sprintf(`{"outcome": %q, "justification": "The record as summarised decides it."}`, outcome)
-		case strings.Contains(user, "Pronounce the verdict now"):
-			return fmt.Sprintf("The court has reached its verdict. The trial is closed. (%d)", tag)
-		case n >= 10:
-			return fmt.Sprintf("The court has heard the case and will proceed to closing statements. (turn %d, %d)", n, tag)
-		}
-		return fmt.Sprintf("Counsel, continue. (turn %d, %d)", n, tag)
-	case "prosecutor", "defense":
-		if strings.Contains(user, "Phase: interrogation") && n%4 == 1 {
-			return fmt.Sprintf("Witness, tell the court what you saw. (%s, turn %d, %d)", req.Model, n, tag)
-		}
-		return fmt.Sprintf("Your Honour, the record speaks for itself. (%s, turn %d, %d)", req.Model, n, tag)
-	case "witness":
-		return fmt.Sprintf("I can only say what I saw myself. (turn %d, %d)", n, tag)
-	case "analyzer":
-		return courtRoute(user)
-	}
-	return "?"
-}
-
-// courtRoute is the analyzer of courtScript: a question to a witness goes to the first
-// witness the court lists (the prosecution's) or the last (the defense's), the bench to
-// the Judge, and the Judge hands the floor to the side that did not speak before it.
-func courtRoute(user string) string {
-	m := courtRouteLine.FindStringSubmatch(user)
-	if m == nil {
-		return "I cannot tell."
-	}
-	speaker, text := m[1], m[2]
-	switch {
-	case speaker == "Judge" && strings.Contains(text, "closing"):
-		return "<NextSpeaker: Verdict>"
-	case speaker == "Judge":
-		if b := courtBeforeLine.FindStringSubmatch(user); b != nil && b[1] == "Prosecutor" {
-			return "<NextSpeaker: Defense>"
-		}
-		return "<NextSpeaker: Prosecutor>"
-	case strings.HasPrefix(text, "Witness,"):
-		ws := courtWitnessLine.FindAllStringSubmatch(user, -1)
-		if len(ws) == 0 {
-			return "<NextSpeaker: Judge>"
-		}
-		if strings.Contains(text, "defense") {
-			return "<NextSpeaker: " + ws[len(ws)-1][1] + ">"
-		}
-		return "<NextSpeaker: " + ws[0][1] + ">"
-	}
-	return "<NextSpeaker: Judge>"
+	return courttest.Script{Tagged: true}.Reply(req.Model, req.System, user)
 }
 
 // courtStandIn plays the court and, for 'check judge', the checklist judge; it counts

@@ -3,80 +3,20 @@ package court
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/arbiter-eval/arbiter/internal/court/courttest"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
 // Every role of the scripted court has its own fake model.
 var testModels = Models{Judge: "fake/judge", Prosecutor: "fake/prosecutor", Witness: "fake/witness", Analyzer: "fake/analyzer", Defense: "fake/defense"}
 
-var historyLine = regexp.MustCompile(`(?m)^\[\d+\] `)
-
-// turnOf is the number of the turn a role request asks for: one past the history.
-func turnOf(user string) int { return len(historyLine.FindAllString(user, -1)) + 1 }
-
-// script answers like a small, well-behaved court: it depends only on the request, so
-// a retried request gets the same answer. role is the model's role (its name's id).
-func script(role, system, user string) string {
-	n := turnOf(user)
-	switch role {
-	case "judge":
-		switch {
-		case strings.HasPrefix(system, "You are the court reporter"):
-			return "Summary: the watchman saw a figure but no face; the pawnbroker saw a bearded man."
-		case strings.HasPrefix(system, "You decide the outcome"):
-			return `{"outcome": "win", "justification": "No witness placed the defendant at the theft or the pawn shop."}`
-		case strings.Contains(user, "Pronounce the verdict now"):
-			return "The court finds the defendant not guilty. The trial is closed."
-		case n >= 10:
-			return fmt.Sprintf("The court has heard the case and will proceed to closing statements. (turn %d)", n)
-		}
-		return fmt.Sprintf("Counsel, continue. (turn %d)", n)
-	case "prosecutor", "defense":
-		if strings.Contains(user, "Phase: interrogation") && n%4 == 1 {
-			return fmt.Sprintf("Witness, tell the court what you saw that night. (%s, turn %d)", role, n)
-		}
-		return fmt.Sprintf("Your Honour, the record speaks for itself. (%s, turn %d)", role, n)
-	case "witness":
-		return fmt.Sprintf("I saw a figure in the fog, no face. (turn %d)", n)
-	case "analyzer":
-		return analyzerScript(user)
-	}
-	return "?"
-}
-
-var routeLine = regexp.MustCompile(`(?m)^The turn to route: ([^:]+): (.*)$`)
-var beforeLine = regexp.MustCompile(`(?m)^The turn before \(for context\): ([^:]+):`)
-
-// analyzerScript routes as the scripted court's clerk: witness questions go to a
-// witness (the two in turn), addresses of the bench to the Judge, and the Judge hands
-// the floor to the side that did not speak before it, or to closing.
-func analyzerScript(user string) string {
-	m := routeLine.FindStringSubmatch(user)
-	if m == nil {
-		return "I cannot tell."
-	}
-	speaker, text := m[1], m[2]
-	switch {
-	case speaker == "Judge" && strings.Contains(text, "closing"):
-		return "<NextSpeaker: Verdict>"
-	case speaker == "Judge":
-		if b := beforeLine.FindStringSubmatch(user); b != nil && b[1] == "Prosecutor" {
-			return "<NextSpeaker: Defense>"
-		}
-		return "<NextSpeaker: Prosecutor>"
-	case strings.HasPrefix(text, "Witness,"):
-		if strings.Contains(text, "defense") {
-			return "<NextSpeaker: Witness_nell>"
-		}
-		return "<NextSpeaker: Witness_tomas>"
-	}
-	return "<NextSpeaker: Judge>"
-}
+// script answers as the scripted court of courttest; role is the model's role (its
+// name's id).
+func script(role, system, user string) string { return courttest.Script{}.Reply(role, system, user) }
 
 // fakeModels is one llm.Func per role running script, with an optional override.
 func fakeModels(override func(role string, req *llm.Request) (string, bool)) Direct {

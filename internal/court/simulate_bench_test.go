@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/court/courttest"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/llm/openai"
@@ -26,7 +27,7 @@ func benchLongScript(req *llmtest.Request) llmtest.Response {
 	if len(req.Messages) > 0 {
 		first = req.Messages[0].Text
 	}
-	n := turnOf(first)
+	n := courttest.TurnOf(first)
 	text := script(req.Model, req.System, first)
 	switch {
 	case req.Model == "judge" && strings.HasPrefix(text, "The court has heard the case") && n < 28:

@@ -21,6 +21,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/court/courttest"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/llm/openai"
@@ -32,69 +33,13 @@ import (
 // used it as markup.
 const hostileText = `<script>alert(1)</script> <img src=x onerror=alert(1)> {{.}}`
 
-// The scripted court below is a copy of internal/court's test script (helpers_test.go),
-// played by the llmtest stand-in over the OpenAI wire format with one model per role. It
-// answers from the request alone, so a request asked again gets the same answer.
-
-var historyLine = regexp.MustCompile(`(?m)^\[\d+\] `)
-
-func turnOf(user string) int { return len(historyLine.FindAllString(user, -1)) + 1 }
-
+// The scripted court is courttest's, played by the llmtest stand-in over the OpenAI wire
+// format with one model per role; its prosecutor says hostileText in every statement.
 func courtScript(role, system, user string) string {
-	n := turnOf(user)
-	switch role {
-	case "judge":
-		switch {
-		case strings.HasPrefix(system, "You are the court reporter"):
-			return "Summary: the watchman saw a figure but no face; the pawnbroker saw a bearded man."
-		case strings.HasPrefix(system, "You decide the outcome"):
-			return `{"outcome": "win", "justification": "No witness placed the defendant at the theft or the pawn shop."}`
-		case strings.Contains(user, "Pronounce the verdict now"):
-			return "The court finds the defendant not guilty. The trial is closed."
-		case n >= 10:
-			return fmt.Sprintf("The court has heard the case and will proceed to closing statements. (turn %d)", n)
-		}
-		return fmt.Sprintf("Counsel, continue. (turn %d)", n)
-	case "prosecutor":
-		if strings.Contains(user, "Phase: interrogation") && n%4 == 1 {
-			return fmt.Sprintf("Witness, tell the court what you saw that night. (%s, turn %d)", role, n)
-		}
-		return fmt.Sprintf("Your Honour, the record speaks for itself: %s (turn %d)", hostileText, n)
-	case "witness":
-		return fmt.Sprintf("I saw a figure in the fog, no face. (turn %d)", n)
-	case "analyzer":
-		return analyzerScript(user)
-	}
-	return "?"
+	return courttest.Script{Aside: hostileText}.Reply(role, system, user)
 }
 
 var checkQuestion = regexp.MustCompile(`(?m)^Q(\d+) - (.+)$`)
-
-var routeLine = regexp.MustCompile(`(?m)^The turn to route: ([^:]+): (.*)$`)
-var beforeLine = regexp.MustCompile(`(?m)^The turn before \(for context\): ([^:]+):`)
-
-func analyzerScript(user string) string {
-	m := routeLine.FindStringSubmatch(user)
-	if m == nil {
-		return "I cannot tell."
-	}
-	speaker, text := m[1], m[2]
-	switch {
-	case speaker == "Judge" && strings.Contains(text, "closing"):
-		return "<NextSpeaker: Verdict>"
-	case speaker == "Judge":
-		if b := beforeLine.FindStringSubmatch(user); b != nil && b[1] == "Prosecutor" {
-			return "<NextSpeaker: Defense>"
-		}
-		return "<NextSpeaker: Prosecutor>"
-	case strings.HasPrefix(text, "Witness,"):
-		if strings.Contains(text, "defense") {
-			return "<NextSpeaker: Witness_nell>"
-		}
-		return "<NextSpeaker: Witness_tomas>"
-	}
-	return "<NextSpeaker: Judge>"
-}
 
 var testModels = court.Models{Judge: "openai/judge", Prosecutor: "openai/prosecutor", Witness: "openai/witness", Analyzer: "openai/analyzer"}
 
