@@ -10,7 +10,9 @@ import (
 )
 
 // playScript is courttest's scripted court; role is the model id.
-func playScript(role, system, user string) string { return courttest.Script{}.Reply(role, system, user) }
+func playScript(role, system, user string) string {
+	return courttest.Script{}.Reply(role, system, user)
+}
 
 // playStandIn serves the scripted court over the OpenAI wire format (model ids judge,
 // prosecutor, witness, analyzer); override, when it returns true, answers instead. It
