@@ -9,12 +9,10 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/goccy/go-yaml"
 	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -39,7 +37,7 @@ type spec struct {
 func loadSpec(t *testing.T) *spec {
 	t.Helper()
 	if *updateSpec != "" {
-		extractSpec(t, *updateSpec)
+		extractSchemas(t, *updateSpec, specRoots, specFile)
 	}
 	b, err := os.ReadFile(specFile)
 	if err != nil {
@@ -50,48 +48,6 @@ func loadSpec(t *testing.T) *spec {
 		t.Fatalf("%s: %v", specFile, err)
 	}
 	return &sp
-}
-
-// extractSpec copies specRoots and the schemas they refer to out of the full spec.
-func extractSpec(t *testing.T, path string) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Components struct {
-			Schemas map[string]map[string]any `yaml:"schemas"`
-		} `yaml:"components"`
-	}
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	version, _ := os.ReadFile(filepath.Join(filepath.Dir(path), "VERSION"))
-	out := spec{Source: "openai-openapi " + strings.TrimSpace(string(version)), Schemas: map[string]map[string]any{}}
-	var visit func(name string)
-	visit = func(name string) {
-		if _, ok := out.Schemas[name]; ok {
-			return
-		}
-		s, ok := doc.Components.Schemas[name]
-		if !ok {
-			t.Fatalf("%s: no schema %s", path, name)
-		}
-		out.Schemas[name] = s
-		for _, ref := range refs(s) {
-			visit(ref)
-		}
-	}
-	for _, r := range specRoots {
-		visit(r)
-	}
-	js, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(specFile, append(js, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // refs lists the component schemas that v refers to.
