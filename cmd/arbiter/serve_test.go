@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/arbiter-eval/arbiter/internal/web/webtest"
+
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -28,9 +30,6 @@ import (
 )
 
 var screenshots = flag.String("screenshots", "", "browser tests: also save screenshots of the pages into this folder")
-
-// chromium is Debian's browser, which scripts/test installs.
-const chromium = "/usr/bin/chromium"
 
 // hostileReply is model output that would run script if a page showed it unescaped.
 const hostileReply = `<script>alert(1)</script><img src=x onerror=alert(2)>`
@@ -271,43 +270,8 @@ func TestServeCommand(t *testing.T) {
 	}
 }
 
-// browser starts Debian's chromium headless with nothing that reaches the network, and
-// returns a tab. Without chromium the test fails under CI and is skipped elsewhere.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromium); err != nil {
-		msg := "browser tests need Debian's chromium at " + chromium + " (scripts/test installs it; or: apt-get install chromium)"
-		if _, ci := os.LookupEnv("CI"); ci {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("metrics-recording-only", true),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	return bctx
-}
+// browser is a tab of webtest's headless chromium for one test.
+func browser(t *testing.T) context.Context { return webtest.Browser(t, 2*time.Minute) }
 
 // eval runs a JavaScript expression in the page and decodes its result as T.
 func eval[T any](t *testing.T, ctx context.Context, expr string) T {

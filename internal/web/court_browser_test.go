@@ -20,49 +20,12 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/arbiter-eval/arbiter/internal/web/webtest"
 )
 
-// chromiumPath is Debian's browser, which scripts/test installs.
-const chromiumPath = "/usr/bin/chromium"
-
-// courtBrowser starts headless chromium with nothing that reaches the network, as
-// cmd/arbiter's browser tests do. Without chromium the test fails under CI and is
-// skipped elsewhere.
-func courtBrowser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		msg := "browser tests need Debian's chromium at " + chromiumPath + " (apt-get install chromium)"
-		if _, ci := os.LookupEnv("CI"); ci {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-default-apps", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("metrics-recording-only", true),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	return bctx
-}
+// courtBrowser is a tab of webtest's headless chromium for one test.
+func courtBrowser(t *testing.T) context.Context { return webtest.Browser(t, 3*time.Minute) }
 
 // watchScript runs before each page's own scripts (CDP scripts are outside the CSP):
 // it records CSP violations and script errors, which the test asserts are none.
