@@ -94,7 +94,8 @@ func buildReport(ctx context.Context, st *store.Store, run *store.Run, score fun
 		if err != nil {
 			return nil, err
 		}
-		return &runReport{Tables: check.Tables(check.Score(j))}, nil
+		s := check.Score(j)
+		return &runReport{Tables: check.Tables(s), Figures: check.Figures(s)}, nil
 	}
 	return &runReport{}, nil
 }
