@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,5 +76,179 @@ func TestCheckJudgeAndReportFigures(t *testing.T) {
 	}
 	if n := srv.Requests() - asked; n != 0 {
 		t.Errorf("check report sent %d requests", n)
+	}
+}
+
+// svgDoc parses an SVG document: its root's width and height in points and the text of
+// each text element. It fails the test unless b is well-formed XML with an <svg> root.
+func svgDoc(t *testing.T, b []byte) (w, h float64, texts []string) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	root, inText := true, false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if root {
+				if tok.Name.Local != "svg" {
+					t.Fatalf("root element is <%s>; want <svg>", tok.Name.Local)
+				}
+				for _, a := range tok.Attr {
+					v, _ := strconv.ParseFloat(strings.TrimSuffix(a.Value, "pt"), 64)
+					switch a.Name.Local {
+					case "width":
+						w = v
+					case "height":
+						h = v
+					}
+				}
+				root = false
+			}
+			inText = tok.Name.Local == "text"
+		case xml.EndElement:
+			inText = false
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(tok))
+			}
+		}
+	}
+	if root {
+		t.Fatal("SVG has no root element")
+	}
+	return w, h, texts
+}
+
+// svgPath is one <path> of an SVG: its points and its style.
+type svgPath struct {
+	pts   [][2]float64
+	style string
+}
+
+// svgPaths reads every path of b whose d is made of M and L commands (what gonum/plot
+// writes for bars and lines).
+func svgPaths(t *testing.T, b []byte) []svgPath {
+	t.Helper()
+	var out []svgPath
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		el, ok := tok.(xml.StartElement)
+		if !ok || el.Name.Local != "path" {
+			continue
+		}
+		var p svgPath
+		for _, a := range el.Attr {
+			switch a.Name.Local {
+			case "style":
+				p.style = a.Value
+			case "d":
+				for _, cmd := range regexp.MustCompile(`[ML]([-0-9.e]+),([-0-9.e]+)`).FindAllStringSubmatch(a.Value, -1) {
+					x, _ := strconv.ParseFloat(cmd[1], 64)
+					y, _ := strconv.ParseFloat(cmd[2], 64)
+					p.pts = append(p.pts, [2]float64{x, y})
+				}
+			}
+		}
+		out = append(out, p)
+	}
+}
+
+// TestFigureWhiskersMatchTheJSONReport scores predictions with a bootstrap, printing the
+// JSON report and writing the figures in the same run, then reads figure 4's SVG: the
+// bar of one model and style gives the y of 0 and of its FR, and the whisker standing
+// on the bar's centre must end at the JSON's fr_ci for that slice.
+func TestFigureWhiskersMatchTheJSONReport(t *testing.T) {
+	data := smallDataset(t, 40)
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Wrong on every third sample, by position, so each style has failures and successes
+	// spread over several scenarios.
+	var preds strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var s struct {
+			ID   string `json:"id"`
+			Roll bool   `json:"requires_roll"`
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatal(err)
+		}
+		roll := s.Roll != (i%3 == 0)
+		decision := map[bool]string{true: "roll", false: "pass"}[roll]
+		fmt.Fprintf(&preds, `{"id": %q, "model": "openai/gpt-x", "decision": %q, "skill": "Spot Hidden"}`+"\n", s.ID, decision)
+	}
+	dir := t.TempDir()
+	predsFile := filepath.Join(dir, "p.jsonl")
+	os.WriteFile(predsFile, []byte(preds.String()), 0o644)
+	figs := filepath.Join(dir, "figs")
+	r := arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", predsFile, "--format", "json",
+		"--bootstrap", "300", "--seed", "7", "--figures", figs)
+	if r.code != 0 {
+		t.Fatalf("seduce score: exit %d\n%s", r.code, r.stderr)
+	}
+	var rep struct {
+		Models []struct {
+			ByStyle map[string]struct {
+				FR *float64    `json:"fr"`
+				CI *[2]float64 `json:"fr_ci"`
+			} `json:"by_style"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Models) != 1 {
+		t.Fatalf("JSON report: %v, %d models", err, len(rep.Models))
+	}
+	slice := rep.Models[0].ByStyle["Authority"]
+	if slice.FR == nil || slice.CI == nil || *slice.FR == 0 || slice.CI[0] == slice.CI[1] {
+		t.Fatalf("Authority: fr %v, fr_ci %v; want a rate above 0 with an interval of some width", slice.FR, slice.CI)
+	}
+	svg, err := os.ReadFile(filepath.Join(figs, "figure4.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := svgPaths(t, svg)
+	// Authority is the second series: the second colour of the palette (Okabe-Ito
+	// orange). The first group is the model; the Average group comes after it.
+	var bar []([2]float64)
+	for _, p := range paths {
+		if strings.Contains(p.style, "fill:#E69F00") && len(p.pts) == 4 && (bar == nil || p.pts[0][0] < bar[0][0]) {
+			bar = p.pts
+		}
+	}
+	if bar == nil {
+		t.Fatal("figure 4 has no Authority bar")
+	}
+	// A bar is (x0,y0) (x1,y0) (x1,y1) (x0,y1): y0 at zero, y1 at the FR.
+	mid, y0, y1 := (bar[0][0]+bar[1][0])/2, bar[0][1], bar[2][1]
+	value := func(y float64) float64 { return (y - y0) / (y1 - y0) * *slice.FR }
+	found := false
+	for _, p := range paths {
+		if !strings.Contains(p.style, "stroke:#000000;stroke-width:0.7") || len(p.pts) != 2 ||
+			math.Abs(p.pts[0][0]-mid) > 0.01 || math.Abs(p.pts[1][0]-mid) > 0.01 {
+			continue
+		}
+		lo, hi := min(value(p.pts[0][1]), value(p.pts[1][1])), max(value(p.pts[0][1]), value(p.pts[1][1]))
+		// The SVG keeps five significant digits: half a thousandth of a point is well
+		// under 1e-3 of the axis.
+		if math.Abs(lo-slice.CI[0]) > 1e-3 || math.Abs(hi-slice.CI[1]) > 1e-3 {
+			t.Errorf("whisker on the Authority bar runs %.4f-%.4f; want the JSON's fr_ci %.4f-%.4f", lo, hi, slice.CI[0], slice.CI[1])
+		}
+		found = true
+	}
+	if !found {
+		t.Errorf("no whisker stands on the Authority bar's centre x=%.3f", mid)
 	}
 }
