@@ -110,7 +110,7 @@ func (a *app) writeJudgement(j *check.Judgement, format, answers string, figures
 	if err := check.WriteScores(a.stdout, s, format); err != nil {
 		return err
 	}
-	if err := figures.write(check.Figures(s)); err != nil {
+	if err := figures.writeListed(a.stdout, format, check.Figures(s)); err != nil {
 		return err
 	}
 	if answers == "" {

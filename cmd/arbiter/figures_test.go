@@ -70,6 +70,9 @@ func TestCheckJudgeAndReportFigures(t *testing.T) {
 	if rep.code != 0 {
 		t.Fatalf("check report: exit %d\n%s", rep.code, rep.stderr)
 	}
+	if want := filepath.Join(reported, "figure-qs.svg") + ": Quality Score per dimension."; !strings.Contains(rep.stdout, want) {
+		t.Errorf("the text report does not list its figure (%q):\n%s", want, rep.stdout)
+	}
 	svg, err := os.ReadFile(filepath.Join(reported, "figure-qs.svg"))
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("Quality Score per dimension")) {
 		t.Errorf("check report --figures: %v %.80q", err, svg)
@@ -199,6 +202,13 @@ func TestFigureWhiskersMatchTheJSONReport(t *testing.T) {
 		"--bootstrap", "300", "--seed", "7", "--figures", figs)
 	if r.code != 0 {
 		t.Fatalf("seduce score: exit %d\n%s", r.code, r.stderr)
+	}
+	// The LaTeX report of the same figures says what the whiskers are under each.
+	tex := arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", predsFile, "--format", "latex",
+		"--bootstrap", "300", "--figures", filepath.Join(dir, "tex"), "--figure-format", "pdf")
+	include := `\includegraphics[width=\textwidth]{` + filepath.ToSlash(filepath.Join(dir, "tex", "figure4.pdf")) + "}"
+	if tex.code != 0 || !strings.Contains(tex.stdout, include) || !strings.Contains(tex.stdout, `\caption{FR by rhetorical style. Whiskers: 95\% cluster-bootstrap interval`) {
+		t.Errorf("LaTeX report with --figures: exit %d, lacks %s or the whiskers caption:\n%s", tex.code, include, tex.stdout[max(0, len(tex.stdout)-1500):])
 	}
 	var rep struct {
 		Models []struct {
