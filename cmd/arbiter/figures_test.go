@@ -169,19 +169,17 @@ func svgPaths(t *testing.T, b []byte) []svgPath {
 	}
 }
 
-// TestFigureWhiskersMatchTheJSONReport scores predictions with a bootstrap, printing the
-// JSON report and writing the figures in the same run, then reads figure 4's SVG: the
-// bar of one model and style gives the y of 0 and of its FR, and the whisker standing
-// on the bar's centre must end at the JSON's fr_ci for that slice.
-func TestFigureWhiskersMatchTheJSONReport(t *testing.T) {
-	data := smallDataset(t, 40)
+// wrongEveryThird writes 40 samples of the reference set and one model's predictions
+// about them, wrong on every third sample by position, so each style has failures and
+// successes spread over several scenarios.
+func wrongEveryThird(t *testing.T) (data, preds string) {
+	t.Helper()
+	data = smallDataset(t, 40)
 	raw, err := os.ReadFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Wrong on every third sample, by position, so each style has failures and successes
-	// spread over several scenarios.
-	var preds strings.Builder
+	var b strings.Builder
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		var s struct {
 			ID   string `json:"id"`
@@ -192,11 +190,71 @@ func TestFigureWhiskersMatchTheJSONReport(t *testing.T) {
 		}
 		roll := s.Roll != (i%3 == 0)
 		decision := map[bool]string{true: "roll", false: "pass"}[roll]
-		fmt.Fprintf(&preds, `{"id": %q, "model": "openai/gpt-x", "decision": %q, "skill": "Spot Hidden"}`+"\n", s.ID, decision)
+		fmt.Fprintf(&b, `{"id": %q, "model": "openai/gpt-x", "decision": %q, "skill": "Spot Hidden"}`+"\n", s.ID, decision)
 	}
+	preds = filepath.Join(t.TempDir(), "p.jsonl")
+	if err := os.WriteFile(preds, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return data, preds
+}
+
+func TestSeduceFiguresInEveryFormatAndSize(t *testing.T) {
+	data, preds := wrongEveryThird(t)
 	dir := t.TempDir()
-	predsFile := filepath.Join(dir, "p.jsonl")
-	os.WriteFile(predsFile, []byte(preds.String()), 0o644)
+	r := arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", preds, "--bootstrap", "100",
+		"--figures", dir, "--figure-format", "svg,pdf", "--figure-format", "png", "--figure-size", "3.5in,2.4in")
+	if r.code != 0 {
+		t.Fatalf("seduce score: exit %d\n%s", r.code, r.stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 9 {
+		t.Errorf("wrote %d files; want figures 3, 4 and 5 in three formats", len(entries))
+	}
+	box := regexp.MustCompile(`/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\]`)
+	for _, name := range []string{"figure3", "figure4", "figure5"} {
+		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, h, _ := svgDoc(t, svg); math.Abs(w-252) > 0.5 || math.Abs(h-172.8) > 0.5 {
+			t.Errorf("%s.svg is %gx%gpt; want 252x172.8", name, w, h)
+		}
+		pdf, err := os.ReadFile(filepath.Join(dir, name+".pdf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := box.FindSubmatch(pdf)
+		if !bytes.HasPrefix(pdf, []byte("%PDF-")) || !bytes.Contains(pdf[max(0, len(pdf)-32):], []byte("%%EOF")) || m == nil {
+			t.Fatalf("%s.pdf is not a whole PDF with a page box", name)
+		}
+		if w, _ := strconv.ParseFloat(string(m[1]), 64); math.Abs(w-252) > 0.5 {
+			t.Errorf("%s.pdf is %s pt wide; want 252", name, m[1])
+		}
+		if h, _ := strconv.ParseFloat(string(m[2]), 64); math.Abs(h-172.8) > 0.5 {
+			t.Errorf("%s.pdf is %s pt high; want 172.8", name, m[2])
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s.png: %v", name, err)
+		}
+		if r := img.Bounds(); r.Dx() != 336 || r.Dy() != 230 {
+			t.Errorf("%s.png is %dx%d; want 336x230", name, r.Dx(), r.Dy())
+		}
+	}
+}
+
+// TestFigureWhiskersMatchTheJSONReport scores predictions with a bootstrap, printing the
+// JSON report and writing the figures in the same run, then reads figure 4's SVG: the
+// bar of one model and style gives the y of 0 and of its FR, and the whisker standing
+// on the bar's centre must end at the JSON's fr_ci for that slice.
+func TestFigureWhiskersMatchTheJSONReport(t *testing.T) {
+	data, predsFile := wrongEveryThird(t)
+	dir := t.TempDir()
 	figs := filepath.Join(dir, "figs")
 	r := arbiter(t, nil, "seduce", "score", "--dataset", data, "--predictions", predsFile, "--format", "json",
 		"--bootstrap", "300", "--seed", "7", "--figures", figs)
