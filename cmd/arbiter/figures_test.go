@@ -80,6 +80,24 @@ func TestCheckJudgeAndReportFigures(t *testing.T) {
 	if n := srv.Requests() - asked; n != 0 {
 		t.Errorf("check report sent %d requests", n)
 	}
+
+	// The judge run's page in arbiter serve shows the figure and offers its PDF.
+	var scores struct {
+		Run string `json:"run"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &scores); err != nil || scores.Run == "" {
+		t.Fatalf("judge JSON has no run id: %v", err)
+	}
+	base := serveStore(t, db)
+	code, page := httpGet(t, base+"/runs/"+scores.Run)
+	if code != 200 || !strings.Contains(page, `<img src="/runs/`+scores.Run+`/figures/figure-qs.svg" alt="Quality Score per dimension">`) ||
+		!strings.Contains(page, `download="`+scores.Run+`-figure-qs.pdf">PDF</a>`) {
+		t.Errorf("judge run page (%d) does not show figure-qs with its downloads", code)
+	}
+	code, body := httpGet(t, base+"/runs/"+scores.Run+"/figures/figure-qs.pdf")
+	if code != 200 || !strings.HasPrefix(body, "%PDF-") {
+		t.Errorf("GET figure-qs.pdf = %d %.20q", code, body)
+	}
 }
 
 // svgDoc parses an SVG document: its root's width and height in points and the text of
