@@ -19,6 +19,7 @@ func (a *app) checkJudgeCmd() *cobra.Command {
 	var transcripts []string
 	var checklist, cases, format, answers string
 	var opt check.JudgeOptions
+	var figures figureFlags
 	cmd := &cobra.Command{
 		Use:   "judge",
 		Short: "Have a judge model answer the checklist about transcripts and print the scores",
@@ -82,7 +83,7 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 				fmt.Fprintf(a.stderr, "judge: run %s; %d transcripts, %d questions; %s\n", j.Run, len(j.Transcripts),
 					len(cl.Items()), requestsText(j.Requests))
 			}
-			if err := a.writeJudgement(j, format, answers); err != nil {
+			if err := a.writeJudgement(j, format, answers, &figures); err != nil {
 				return err
 			}
 			if j.Failed > 0 {
@@ -99,12 +100,17 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 	cmd.Flags().IntVar(&opt.BatchSize, "batch", 10, "questions per judge request")
 	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (0: none)")
 	registerModelFlags(cmd, &rf, "judge", "judge model (repeatable)")
+	figures.register(cmd, "figure of the Quality Score per dimension")
 	return cmd
 }
 
-// writeJudgement prints the scores and, when asked, writes every rating.
-func (a *app) writeJudgement(j *check.Judgement, format, answers string) error {
-	if err := check.WriteScores(a.stdout, check.Score(j), format); err != nil {
+// writeJudgement prints the scores and, when asked, writes the figures and every rating.
+func (a *app) writeJudgement(j *check.Judgement, format, answers string, figures *figureFlags) error {
+	s := check.Score(j)
+	if err := check.WriteScores(a.stdout, s, format); err != nil {
+		return err
+	}
+	if err := figures.writeListed(a.stdout, format, check.Figures(s)); err != nil {
 		return err
 	}
 	if answers == "" {
@@ -154,6 +160,7 @@ func loadCases(path string) (map[string]string, error) {
 
 func (a *app) checkReportCmd() *cobra.Command {
 	var db, runRef, format, answers string
+	var figures figureFlags
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Re-render a stored judge run without calling any model",
@@ -176,12 +183,13 @@ replies again, and prints them in any format. It never calls a model.`,
 			if err != nil {
 				return usageError{err}
 			}
-			return a.writeJudgement(j, format, answers)
+			return a.writeJudgement(j, format, answers, &figures)
 		},
 	}
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
 	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().StringVar(&runRef, "run", "latest", "judge run id (or a unique prefix); see 'arbiter runs --kind check-judge'")
 	reportFormatFlag(cmd.Flags(), &format)
+	figures.register(cmd, "figure of the Quality Score per dimension")
 	return cmd
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/report"
@@ -46,6 +49,21 @@ func (ff *figureFlags) parse() error {
 		return badInput("%v", err)
 	}
 	ff.parsedFormats, ff.parsedSize = formats, size
+	return nil
+}
+
+// writeListed writes figs as write does, then tells the report's reader on w, in the
+// report's format, where they are and what their whiskers are; nothing without --figures.
+func (ff *figureFlags) writeListed(w io.Writer, format string, figs []report.Figure) error {
+	if ff.dir == "" {
+		return nil
+	}
+	if err := ff.write(figs); err != nil {
+		return err
+	}
+	if err := report.WriteFigureList(w, format, ff.dir, figs, ff.parsedFormats); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
 	return nil
 }
 

@@ -328,5 +328,5 @@ func (a *app) writeSeduce(res *seduce.Results, f *seduceFlags) error {
 	if f.figures.dir == "" {
 		return nil
 	}
-	return f.figures.write(seduce.Figures(res))
+	return f.figures.writeListed(a.stdout, f.format, seduce.Figures(res))
 }

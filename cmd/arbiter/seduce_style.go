@@ -58,7 +58,7 @@ em-dash chart as SVG.`,
 			if err := stylometry.Write(a.stdout, rep, f.format); err != nil {
 				return fmt.Errorf("write style report: %w", err)
 			}
-			return f.figures.write([]report.Figure{stylometry.Figure(rep)})
+			return f.figures.writeListed(a.stdout, f.format, []report.Figure{stylometry.Figure(rep)})
 		},
 	}
 	f.registerData(cmd)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,8 +61,11 @@ func TestSeduceStyleTextAndFigure(t *testing.T) {
 		}
 	}
 	svg, err := os.ReadFile(filepath.Join(dir, "style_em_dashes.svg"))
-	if err != nil || !strings.HasPrefix(string(svg), "<svg") {
-		t.Errorf("figure: %v %.80s", err, svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h, texts := svgDoc(t, svg); w != 504 || h != 216 || !slices.Contains(texts, "Pseudo-Logic") {
+		t.Errorf("figure is %gx%gpt showing %q; want the default 504x216 with the styles in its legend", w, h, texts)
 	}
 }
 

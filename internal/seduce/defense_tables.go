@@ -101,18 +101,10 @@ func omissionChange(r *Results, model, defense string) *float64 {
 	return diff(with, without)
 }
 
-// defenseFigure is FR by style, one group per model and defense.
+// defenseFigure is FR by style, one group per model and defense, with intervals.
 func defenseFigure(r *Results) report.Figure {
-	c := &report.BarChart{Title: "FR by rhetorical style per defense", YLabel: "Failure rate", Series: r.Average.ByStyle.Keys()}
-	for i := range r.Models {
-		m := &r.Models[i]
-		row := make([]*float64, len(c.Series))
-		for s, k := range c.Series {
-			v, _ := m.ByStyle.Get(k)
-			row[s] = v.FR
-		}
-		c.Groups = append(c.Groups, m.Model+" · "+m.Defense)
-		c.Values = append(c.Values, row)
-	}
+	c := sliceChart(r, "FR by rhetorical style per defense", r.Average.ByStyle.Keys(),
+		func(m *ModelResult) string { return m.Model + " · " + m.Defense },
+		func(m *ModelResult) Keyed[SliceFR] { return m.ByStyle }, nil)
 	return report.NewFigure("figure-defenses", c)
 }

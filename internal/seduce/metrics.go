@@ -132,6 +132,10 @@ type ModelResult struct {
 type SliceFR struct {
 	N  int      `json:"n"`
 	FR *float64 `json:"fr"`
+	// CI is FR's cluster-bootstrap interval over the slice's scenarios, for the
+	// figures' whiskers: set on ByStyle, BySetting and ByGenerator when a bootstrap ran
+	// and the slice is not empty.
+	CI *[2]float64 `json:"fr_ci,omitempty"`
 }
 
 // WSDetail holds the counts behind WS.
@@ -414,6 +418,9 @@ type modelTally struct {
 	latencies                                            []float64
 	first                                                []outcome
 	firstRep                                             []int32
+
+	// per slice and scenario (slice*scenarios + scenario): fail, eval
+	styleScen, settingScen, generatorScen [][2]int
 }
 
 func newModelTally(name string, d *dataset) *modelTally {
@@ -430,6 +437,10 @@ func newModelTally(name string, d *dataset) *modelTally {
 		clusterV0: make([][2]int, d.scenarios),
 		first:     make([]outcome, len(d.samples)),
 		firstRep:  make([]int32, len(d.samples)),
+
+		styleScen:     make([][2]int, nStyles*d.scenarios),
+		settingScen:   make([][2]int, len(d.settings.keys)*d.scenarios),
+		generatorScen: make([][2]int, len(d.generators.keys)*d.scenarios),
 	}
 }
 
@@ -496,6 +507,10 @@ func (m *modelTally) addEvaluated(d *dataset, s *sampleInfo, p *Prediction, cano
 	m.generator[s.generator].add(fail)
 	m.skill[s.skill].add(fail)
 	m.cell[int(s.setting)*len(m.style)+int(s.style)].add(fail)
+	n := len(m.clusterV1)
+	count(&m.styleScen[int(s.style)*n+int(s.scenario)], fail)
+	count(&m.settingScen[int(s.setting)*n+int(s.scenario)], fail)
+	count(&m.generatorScen[int(s.generator)*n+int(s.scenario)], fail)
 	if fail {
 		return outcomeWrong
 	}
@@ -631,8 +646,29 @@ func (m *modelTally) result(d *dataset, family string, opt ScoreOptions) ModelRe
 		r.FRCI = interval(all, opt.Bootstrap, splitmix(seed+1))
 		r.FPRateCI = interval(m.clusterV1, opt.Bootstrap, splitmix(seed+2))
 		r.FCRateCI = interval(m.clusterV0, opt.Bootstrap, splitmix(seed+3))
+		sliceIntervals(r.ByStyle, "style", m.styleScen, d.scenarios, opt.Bootstrap, seed)
+		sliceIntervals(r.BySetting, "setting", m.settingScen, d.scenarios, opt.Bootstrap, seed)
+		sliceIntervals(r.ByGenerator, "generator", m.generatorScen, d.scenarios, opt.Bootstrap, seed)
 	}
 	return r
+}
+
+// count adds one evaluated prediction to a cluster's fail and eval counts.
+func count(c *[2]int, fail bool) {
+	c[1]++
+	if fail {
+		c[0]++
+	}
+}
+
+// sliceIntervals sets the CI of every non-empty slice from its per-scenario counts
+// (scen[i*scenarios:(i+1)*scenarios] for slice i), each slice on its own stream.
+func sliceIntervals(slices Keyed[SliceFR], dim string, scen [][2]int, scenarios, reps int, seed uint64) {
+	for i := range slices {
+		if slices[i].Value.N > 0 {
+			slices[i].Value.CI = interval(scen[i*scenarios:(i+1)*scenarios], reps, splitmix(seed^nameHash(dim+"\x00"+slices[i].Key)))
+		}
+	}
 }
 
 func slicesOf(keys []string, ts []tally) Keyed[SliceFR] {

@@ -94,7 +94,8 @@ func buildReport(ctx context.Context, st *store.Store, run *store.Run, score fun
 		if err != nil {
 			return nil, err
 		}
-		return &runReport{Tables: check.Tables(check.Score(j))}, nil
+		s := check.Score(j)
+		return &runReport{Tables: check.Tables(s), Figures: check.Figures(s)}, nil
 	}
 	return &runReport{}, nil
 }
@@ -151,10 +152,6 @@ func (s *Server) lookupRun(w http.ResponseWriter, r *http.Request) (*store.Run, 
 	return run, stats, true
 }
 
-type figureLink struct {
-	Title, URL string
-}
-
 // tableView is a report table rendered for a page, with its anchor and title.
 type tableView struct {
 	Name, Title string
@@ -167,7 +164,7 @@ type runView struct {
 	Stats   store.Stats
 	Config  string
 	Tables  []tableView
-	Figures []figureLink
+	Figures []figureView
 	Problem string
 	Replies string
 }
@@ -190,9 +187,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Tables = append(v.Tables, tableView{Name: t.Name, Title: t.Title, HTML: h})
 	}
-	for _, f := range rep.Figures {
-		v.Figures = append(v.Figures, figureLink{Title: f.Title, URL: base + "/figures/" + url.PathEscape(f.Name) + ".svg"})
-	}
+	v.Figures = figureViews(rep.Figures, base+"/figures", string(run.ID)+"-")
 	s.render(w, r, http.StatusOK, "run.html", v)
 }
 
@@ -205,25 +200,22 @@ func indentJSON(b []byte) string {
 	return out.String()
 }
 
-// figure serves one of a run's SVG figures. The figures are rendered by package report,
-// which escapes their text; the SVG policy keeps one opened on its own inert as well.
+// figure serves one of a run's figures as NAME.svg, NAME.pdf or NAME.png. The figures
+// are drawn by package report, whose SVG escapes their text; the SVG policy keeps one
+// opened on its own inert as well.
 func (s *Server) figure(w http.ResponseWriter, r *http.Request) {
 	run, stats, ok := s.lookupRun(w, r)
 	if !ok {
 		return
 	}
-	name, isSVG := strings.CutSuffix(r.PathValue("file"), ".svg")
+	name, format, isFigure := figureFile(r.PathValue("file"))
 	figs := s.reportOf(r.Context(), run, stats).Figures
 	i := slices.IndexFunc(figs, func(f report.Figure) bool { return f.Name == name })
-	if !isSVG || i < 0 {
+	if !isFigure || i < 0 {
 		s.fail(w, r, http.StatusNotFound, "Run "+string(run.ID)+" has no figure "+r.PathValue("file")+".", nil)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "image/svg+xml")
-	h.Set("Content-Security-Policy", svgCSP)
-	h.Set("Cache-Control", "no-store")
-	w.Write(figs[i].SVG)
+	s.serveFigure(w, r, figs[i], format, string(run.ID)+"-"+r.PathValue("file"))
 }
 
 // replyFilter selects recorded replies; empty fields match all.

@@ -126,7 +126,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /runs/{id}/replies", s.replies)
 	mux.HandleFunc("GET /dataset", s.datasetPage)
 	mux.HandleFunc("GET /dataset/style", s.stylePage)
-	mux.HandleFunc("GET "+styleFigureURL, s.styleFigure)
+	mux.HandleFunc("GET "+styleFigures+"/{file}", s.styleFigure)
 	mux.HandleFunc("GET /court", s.courtMenu)
 	mux.HandleFunc("GET /court/games/{id}", s.courtGamePage)
 	mux.HandleFunc("GET /api/court/cases", s.apiCases)

@@ -4,11 +4,12 @@ import (
 	"html/template"
 	"net/http"
 
+	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/stylometry"
 )
 
-// styleFigureURL is where the style page's chart is served.
-const styleFigureURL = "/dataset/style/" + stylometry.FigureName + ".svg"
+// styleFigures is where the style page's chart is served, as NAME.svg, .pdf or .png.
+const styleFigures = "/dataset/style"
 
 // styleView is the stylometry page of the server's dataset.
 type styleView struct {
@@ -17,8 +18,7 @@ type styleView struct {
 	Size      int
 	Tokenizer string
 	Tables    []template.HTML
-	FigureURL string
-	Figure    string
+	Figures   []figureView
 }
 
 // measureStyle measures the server's dataset. It is not cached: the bundled set takes
@@ -49,21 +49,21 @@ func (s *Server) stylePage(w http.ResponseWriter, r *http.Request) {
 		v.Tables = append(v.Tables, h)
 	}
 	if len(rep.Rows) > 0 {
-		v.FigureURL = styleFigureURL
-		v.Figure = stylometry.Chart(rep).Title
+		v.Figures = figureViews([]report.Figure{stylometry.Figure(rep)}, styleFigures, "")
 	}
 	s.render(w, r, http.StatusOK, "style.html", v)
 }
 
-// styleFigure serves the style page's chart as SVG.
+// styleFigure serves the style page's chart in the format its file name asks for.
 func (s *Server) styleFigure(w http.ResponseWriter, r *http.Request) {
+	name, format, ok := figureFile(r.PathValue("file"))
+	if !ok || name != stylometry.FigureName {
+		s.fail(w, r, http.StatusNotFound, "The style page has no figure "+r.PathValue("file")+".", nil)
+		return
+	}
 	rep, ok := s.measureStyle(w, r)
 	if !ok {
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "image/svg+xml")
-	h.Set("Content-Security-Policy", svgCSP)
-	h.Set("Cache-Control", "no-store")
-	w.Write(stylometry.Figure(rep).SVG)
+	s.serveFigure(w, r, stylometry.Figure(rep), format, r.PathValue("file"))
 }

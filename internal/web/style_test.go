@@ -1,9 +1,11 @@
 package web
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 )
 
@@ -18,7 +20,7 @@ func TestStylePageOfTheReferenceSet(t *testing.T) {
 	}
 	// 448 samples per style, 1,792 in all; the reference set's Pseudo-Logic says "therefore".
 	for _, want := range []string{`id="style"`, `id="style_terms"`, "<td>reference</td>", `<td class="num">448</td>`, `<td class="num">1792</td>`,
-		"therefore", `<img src="/dataset/style/style_em_dashes.svg"`, "o200k_base"} {
+		"therefore", `<img src="/dataset/style/style_em_dashes.svg"`, `href="/dataset/style/style_em_dashes.pdf" download="style_em_dashes.pdf">PDF</a>`, "o200k_base"} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("style page lacks %q", want)
 		}
@@ -26,10 +28,9 @@ func TestStylePageOfTheReferenceSet(t *testing.T) {
 	if n := rows(t, a.body, "style"); n != 5 {
 		t.Errorf("style table has %d rows; want 4 styles + All", n)
 	}
-	fig := get(t, h, "/dataset/style/style_em_dashes.svg")
-	if fig.status != 200 || fig.header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(fig.body, "<svg") ||
-		!strings.Contains(fig.header.Get("Content-Security-Policy"), "default-src 'none'") {
-		t.Errorf("GET figure = %d %q %.60s", fig.status, fig.header.Get("Content-Type"), fig.body)
+	texts := checkFigure(t, get(t, h, "/dataset/style/style_em_dashes.svg"), report.SVG, "")
+	if got := strings.Join(texts, "|"); !strings.Contains(got, "|reference|") || !strings.Contains(got, "|Pseudo-Logic|") {
+		t.Errorf("style figure's texts %q lack the generator and a style", got)
 	}
 	if d := get(t, h, "/dataset"); !strings.Contains(d.body, `<a href="/dataset/style" id="style-link">`) {
 		t.Error("the dataset page does not link to the style page")
@@ -60,8 +61,9 @@ func TestStylePageEscapesHostileText(t *testing.T) {
 		t.Errorf("style page does not show the name escaped, the generator and the term alert:\n%s", a.body)
 	}
 	fig := get(t, s.Handler(), "/dataset/style/style_em_dashes.svg")
-	if strings.Contains(fig.body, "<script") || !strings.Contains(fig.body, "evil, Neutral") {
-		t.Errorf("figure:\n%s", fig.body)
+	texts := checkFigure(t, fig, report.SVG, "")
+	if strings.Contains(fig.body, "<script") || !slices.Contains(texts, "evil") || !slices.Contains(texts, "Neutral") {
+		t.Errorf("figure shows %q; want the generator evil and the style Neutral as text\n%s", texts, fig.body)
 	}
 }
 
