@@ -43,8 +43,8 @@ func TestCheckJudgeAndReportFigures(t *testing.T) {
 	if err != nil {
 		t.Fatalf("figure-qs.png: %v", err)
 	}
-	if r := img.Bounds(); r.Dx() != 336 || r.Dy() != 230 {
-		t.Errorf("figure-qs.png is %dx%d; want 336x230 (3.5in by 2.4in at 96 dpi)", r.Dx(), r.Dy())
+	if r := img.Bounds(); r.Dx() != 1050 || r.Dy() != 720 {
+		t.Errorf("figure-qs.png is %dx%d; want 1050x720 (3.5in by 2.4in at 300 dpi)", r.Dx(), r.Dy())
 	}
 	pdf, err := os.ReadFile(filepath.Join(judged, "figure-qs.pdf"))
 	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) {
@@ -260,8 +260,8 @@ func TestSeduceFiguresInEveryFormatAndSize(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s.png: %v", name, err)
 		}
-		if r := img.Bounds(); r.Dx() != 336 || r.Dy() != 230 {
-			t.Errorf("%s.png is %dx%d; want 336x230", name, r.Dx(), r.Dy())
+		if r := img.Bounds(); r.Dx() != 1050 || r.Dy() != 720 {
+			t.Errorf("%s.png is %dx%d; want 1050x720", name, r.Dx(), r.Dy())
 		}
 	}
 }

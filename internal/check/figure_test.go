@@ -74,7 +74,7 @@ func TestQualityScoreFigure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not a PNG: %v", err)
 	}
-	if r := img.Bounds(); r.Dx() != 336 || r.Dy() != 288 {
-		t.Errorf("PNG is %dx%d; want 336x288 (3.5in by 3in at 96 dpi)", r.Dx(), r.Dy())
+	if r := img.Bounds(); r.Dx() != 1050 || r.Dy() != 900 {
+		t.Errorf("PNG is %dx%d; want 1050x900 (3.5in by 3in at 300 dpi)", r.Dx(), r.Dy())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // BarChart is a grouped bar chart of rates: one group of bars per entry of Groups (a
@@ -189,6 +190,9 @@ func (c *BarChart) Plot() *plot.Plot {
 	return p
 }
 
+// PNGDPI is the resolution of PNG figures, a print one (a 7in figure is 2,100 pixels wide).
+const PNGDPI = 300
+
 // Render draws c in format at size.
 func (c *BarChart) Render(format Format, size Size) ([]byte, error) {
 	if err := size.check(); err != nil {
@@ -197,9 +201,17 @@ func (c *BarChart) Render(format Format, size Size) ([]byte, error) {
 	if !format.valid() {
 		return nil, fmt.Errorf("figure format %q: want svg, pdf or png", format)
 	}
-	wt, err := c.Plot().WriterTo(size.W, size.H, string(format))
-	if err != nil {
-		return nil, fmt.Errorf("draw %q as %s: %w", c.Title, format, err)
+	var wt io.WriterTo
+	if format == PNG {
+		// gonum's default is screen resolution (96 dpi): too coarse for print or slides.
+		cv := vgimg.NewWith(vgimg.UseWH(size.W, size.H), vgimg.UseDPI(PNGDPI))
+		c.Plot().Draw(draw.New(cv))
+		wt = vgimg.PngCanvas{Canvas: cv}
+	} else {
+		var err error
+		if wt, err = c.Plot().WriterTo(size.W, size.H, string(format)); err != nil {
+			return nil, fmt.Errorf("draw %q as %s: %w", c.Title, format, err)
+		}
 	}
 	var buf bytes.Buffer
 	if _, err := wt.WriteTo(&buf); err != nil {

@@ -153,7 +153,7 @@ func TestRenderFormatsAndSizes(t *testing.T) {
 						t.Fatalf("not a PNG: %v", err)
 					}
 					// vgimg draws at 96 dots an inch.
-					wantPX, wantPY := int(math.Round(wantW*96/72)), int(math.Round(wantH*96/72))
+					wantPX, wantPY := int(math.Round(wantW*PNGDPI/72)), int(math.Round(wantH*PNGDPI/72))
 					if r := img.Bounds(); r.Dx() != wantPX || r.Dy() != wantPY {
 						t.Errorf("PNG is %dx%d; want %dx%d", r.Dx(), r.Dy(), wantPX, wantPY)
 					}

@@ -105,8 +105,8 @@ func checkFigure(t *testing.T, a answer, format report.Format, file string) []st
 		if err != nil {
 			t.Fatalf("not a PNG: %v", err)
 		}
-		if r := img.Bounds(); r.Dx() != int(math.Round(wantW*96/72)) || r.Dy() != int(math.Round(wantH*96/72)) {
-			t.Errorf("PNG is %dx%d; want %gx%g at 96 dpi", r.Dx(), r.Dy(), wantW*96/72, wantH*96/72)
+		if r := img.Bounds(); r.Dx() != int(math.Round(wantW*report.PNGDPI/72)) || r.Dy() != int(math.Round(wantH*report.PNGDPI/72)) {
+			t.Errorf("PNG is %dx%d; want %gx%g at %d dpi", r.Dx(), r.Dy(), wantW*report.PNGDPI/72, wantH*report.PNGDPI/72, report.PNGDPI)
 		}
 	}
 	if disp != "attachment" || params["filename"] != file {
