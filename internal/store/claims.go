@@ -51,49 +51,58 @@ type Claim struct {
 	Expires time.Time
 }
 
+// The statements of Claim, prepared once per store.
+const (
+	claimResultSQL = `SELECT error, updated_at FROM results WHERE run_id = ? AND job_key = ?`
+	claimTakeSQL   = `INSERT INTO claims(run_id, job_key, holder, expires_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+		WHERE claims.holder = excluded.holder OR claims.expires_at <= ?`
+	claimOtherSQL = `SELECT holder, expires_at FROM claims WHERE run_id = ? AND job_key = ?`
+)
+
 // Claim tries, in one transaction, to take the jobs keys of run for holder until ttl
 // from now. A job is taken when no one holds it, the holder already holds it, or the
 // other holder's lease has run out; it is Finished instead when it has an answer or a
 // result written at or after since (the caller's start). The answers come in the order
 // of keys.
 func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	// Prepared before the transaction: on SQLite it holds the store's one connection.
+	var ps [3]*sql.Stmt
+	for i, q := range []string{claimResultSQL, claimTakeSQL, claimOtherSQL} {
+		p, err := s.prepared(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+		}
+		ps[i] = p
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
 	}
 	defer tx.Rollback()
-	result, err := tx.PrepareContext(ctx, `SELECT error, updated_at FROM results WHERE run_id = ? AND job_key = ?`)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
-	}
-	defer result.Close()
-	take, err := tx.PrepareContext(ctx, `INSERT INTO claims(run_id, job_key, holder, expires_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-		WHERE claims.holder = excluded.holder OR claims.expires_at <= ?`)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
-	}
-	defer take.Close()
-	other, err := tx.PrepareContext(ctx, `SELECT holder, expires_at FROM claims WHERE run_id = ? AND job_key = ?`)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
-	}
-	defer other.Close()
+	result, take, other := tx.StmtContext(ctx, ps[0]), tx.StmtContext(ctx, ps[1]), tx.StmtContext(ctx, ps[2])
 	now := time.Now()
 	expires := now.Add(ttl).UnixMilli()
-	out := make([]Claim, len(keys))
-	for i, k := range keys {
-		out[i].Key = k
+	finished := func(k string) (bool, error) {
 		var errText, updated string
 		switch err := result.QueryRowContext(ctx, string(run), k).Scan(&errText, &updated); {
 		case err == nil:
 			at, perr := time.Parse(time.RFC3339Nano, updated)
-			if errText == "" || (perr == nil && !at.Before(since)) {
-				out[i].State = Finished
-				continue
-			}
-		case !errors.Is(err, sql.ErrNoRows):
+			return errText == "" || (perr == nil && !at.Before(since)), nil
+		case errors.Is(err, sql.ErrNoRows):
+			return false, nil
+		default:
+			return false, err
+		}
+	}
+	out := make([]Claim, len(keys))
+	for i, k := range keys {
+		out[i].Key = k
+		if done, err := finished(k); err != nil {
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
+		} else if done {
+			out[i].State = Finished
+			continue
 		}
 		res, err := take.ExecContext(ctx, string(run), k, string(holder), expires, now.UnixMilli())
 		if err != nil {
@@ -103,6 +112,20 @@ func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []stri
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
 		} else if n == 1 {
 			out[i].State = Claimed
+			if s.pg {
+				// PostgreSQL's transactions do not serialise as SQLite's do: a holder
+				// that wrote the result and released its claim after we looked above
+				// is visible now that the claim was ours to take. Look again, so the
+				// job is not asked twice.
+				if done, err := finished(k); err != nil {
+					return nil, fmt.Errorf("claim job %s: %w", k, err)
+				} else if done {
+					if _, err := tx.ExecContext(ctx, releaseClaimSQL, string(run), k, string(holder)); err != nil {
+						return nil, fmt.Errorf("claim job %s: %w", k, err)
+					}
+					out[i].State = Finished
+				}
+			}
 			continue
 		}
 		var h string
