@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -13,12 +14,13 @@ import (
 // method of the store needs a second version.
 type db struct {
 	*sql.DB
-	pg bool
+	pg      bool
+	rebound *sync.Map // query → its PostgreSQL form
 }
 
 func (d db) q(query string) string {
 	if d.pg {
-		return rebind(query)
+		return rebindCached(d.rebound, query)
 	}
 	return query
 }
@@ -41,18 +43,19 @@ func (d db) BeginTx(ctx context.Context, opts *sql.TxOptions) (*tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tx{Tx: t, pg: d.pg}, nil
+	return &tx{Tx: t, pg: d.pg, rebound: d.rebound}, nil
 }
 
 // tx is a transaction speaking the store's dialect.
 type tx struct {
 	*sql.Tx
-	pg bool
+	pg      bool
+	rebound *sync.Map
 }
 
 func (t *tx) q(query string) string {
 	if t.pg {
-		return rebind(query)
+		return rebindCached(t.rebound, query)
 	}
 	return query
 }

@@ -75,7 +75,7 @@ func openPostgres(ctx context.Context, dsn string, mustExist bool) (*Store, erro
 		pool.Close()
 		return nil, fmt.Errorf("open store %s: %w", name, scrub(err, dsn))
 	}
-	s := &Store{db: db{DB: stdlib.OpenDBFromPool(pool), pg: true}, path: name, pool: pool, pg: true}
+	s := &Store{db: db{DB: stdlib.OpenDBFromPool(pool), pg: true, rebound: new(sync.Map)}, path: name, pool: pool, pg: true}
 	if mustExist {
 		var ok bool
 		if err := s.db.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&ok); err != nil {
@@ -144,11 +144,17 @@ type stmts struct {
 }
 
 // q is query in the store's dialect.
-func (s *Store) q(query string) string {
-	if s.pg {
-		return rebind(query)
+func (s *Store) q(query string) string { return s.db.q(query) }
+
+// rebindCached is rebind remembering its answers in cache: the store's statements are
+// a bounded set of strings, rebound on every call of the hot path otherwise.
+func rebindCached(cache *sync.Map, q string) string {
+	if v, ok := cache.Load(q); ok {
+		return v.(string)
 	}
-	return query
+	r := rebind(q)
+	cache.Store(q, r)
+	return r
 }
 
 // prepared returns the cached prepared statement for query (written with '?').
