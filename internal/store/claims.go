@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -66,6 +67,9 @@ const (
 // result written at or after since (the caller's start). The answers come in the order
 // of keys.
 func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	if s.pg {
+		return s.claimSet(ctx, run, holder, keys, since, ttl)
+	}
 	// Prepared before the transaction: on SQLite it holds the store's one connection.
 	var ps [3]*sql.Stmt
 	for i, q := range []string{claimResultSQL, claimTakeSQL, claimOtherSQL} {
@@ -112,20 +116,6 @@ func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []stri
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
 		} else if n == 1 {
 			out[i].State = Claimed
-			if s.pg {
-				// PostgreSQL's transactions do not serialise as SQLite's do: a holder
-				// that wrote the result and released its claim after we looked above
-				// is visible now that the claim was ours to take. Look again, so the
-				// job is not asked twice.
-				if done, err := finished(k); err != nil {
-					return nil, fmt.Errorf("claim job %s: %w", k, err)
-				} else if done {
-					if _, err := tx.ExecContext(ctx, releaseClaimSQL, string(run), k, string(holder)); err != nil {
-						return nil, fmt.Errorf("claim job %s: %w", k, err)
-					}
-					out[i].State = Finished
-				}
-			}
 			continue
 		}
 		var h string
@@ -179,4 +169,140 @@ func (s *Store) ReleaseClaims(ctx context.Context, run RunID, holder Holder, key
 		args = append(args[:2], args[2+n:]...)
 	}
 	return nil
+}
+
+// claimSet is Claim on PostgreSQL: the same decisions taken a statement per step for all
+// keys at once (a network round trip costs what a whole SQLite claim does).
+func (s *Store) claimSet(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	wrap := func(err error) ([]Claim, error) { return nil, fmt.Errorf("claim jobs of %s: %w", run, err) }
+	var err error
+	for try := 1; try <= 5; try++ {
+		var out []Claim
+		if out, err = s.claimSetOnce(ctx, run, holder, keys, since, ttl); err == nil {
+			return out, nil
+		}
+		if !retryable(err) {
+			break
+		}
+	}
+	return wrap(err)
+}
+
+func (s *Store) claimSetOnce(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	uniq := slices.Clone(keys)
+	slices.Sort(uniq) // one locking order for every holder
+	uniq = slices.Compact(uniq)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	state := make(map[string]Claim, len(uniq))
+	// finishedAmong marks Finished the keys with an answer, or a result written since.
+	finishedAmong := func(ks []string) ([]string, error) {
+		rows, err := tx.QueryContext(ctx, `SELECT job_key, error, updated_at FROM results WHERE run_id = ? AND job_key = ANY(?)`, string(run), ks)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var done []string
+		for rows.Next() {
+			var k, errText, updated string
+			if err := rows.Scan(&k, &errText, &updated); err != nil {
+				return nil, err
+			}
+			at, perr := time.Parse(time.RFC3339Nano, updated)
+			if errText == "" || (perr == nil && !at.Before(since)) {
+				state[k] = Claim{Key: k, State: Finished}
+				done = append(done, k)
+			}
+		}
+		return done, rows.Err()
+	}
+	if _, err := finishedAmong(uniq); err != nil {
+		return nil, err
+	}
+	var open []string
+	for _, k := range uniq {
+		if _, ok := state[k]; !ok {
+			open = append(open, k)
+		}
+	}
+	if len(open) > 0 {
+		now := time.Now()
+		rows, err := tx.QueryContext(ctx, `INSERT INTO claims(run_id, job_key, holder, expires_at) SELECT ?, k, ?, ? FROM unnest(CAST(? AS TEXT[])) AS k
+			ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+			WHERE claims.holder = excluded.holder OR claims.expires_at <= ? RETURNING job_key`,
+			string(run), string(holder), now.Add(ttl).UnixMilli(), open, now.UnixMilli())
+		if err != nil {
+			return nil, err
+		}
+		var taken []string
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			state[k] = Claim{Key: k, State: Claimed}
+			taken = append(taken, k)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if len(taken) > 0 {
+			// Transactions do not serialise here as on SQLite: a holder that wrote a
+			// result and released its claim after the first look is visible now that
+			// the claim was ours to take. Look again, so no job is asked twice.
+			done, err := finishedAmong(taken)
+			if err != nil {
+				return nil, err
+			}
+			if len(done) > 0 {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE run_id = ? AND holder = ? AND job_key = ANY(?)`, string(run), string(holder), done); err != nil {
+					return nil, err
+				}
+			}
+		}
+		var held []string
+		for _, k := range open {
+			if _, ok := state[k]; !ok {
+				held = append(held, k)
+			}
+		}
+		if len(held) > 0 {
+			rows, err := tx.QueryContext(ctx, `SELECT job_key, holder, expires_at FROM claims WHERE run_id = ? AND job_key = ANY(?)`, string(run), held)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var k, h string
+				var ms int64
+				if err := rows.Scan(&k, &h, &ms); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				state[k] = Claim{Key: k, State: Held, Holder: Holder(h), Expires: time.UnixMilli(ms)}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	out := make([]Claim, len(keys))
+	for i, k := range keys {
+		c, ok := state[k]
+		if !ok {
+			// Released between the take and the look: held by no one now, so a
+			// later claim takes it; Held keeps this one from asking it blind.
+			c = Claim{Key: k, State: Held}
+		}
+		out[i] = c
+	}
+	return out, nil
 }

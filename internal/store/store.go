@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"modernc.org/sqlite" // also registers the "sqlite" driver
@@ -488,6 +489,17 @@ func (s *Store) WriteResults(ctx context.Context, ws []ResultWrite) error {
 
 // execAll runs stmts in one transaction, each through the store's prepared statements.
 func (s *Store) execAll(ctx context.Context, stmts []Stmt) error {
+	if s.pg {
+		// One round trip for the group: pgx pipelines the batch (and prepares and
+		// caches each statement on its connection).
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var b pgx.Batch
+			for _, st := range stmts {
+				b.Queue(st.Query, st.Args...)
+			}
+			return tx.SendBatch(ctx, &b).Close()
+		})
+	}
 	// Prepared before the transaction: on SQLite it holds the store's one connection.
 	ps := make([]*sql.Stmt, len(stmts))
 	for i, st := range stmts {
