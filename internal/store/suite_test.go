@@ -366,3 +366,74 @@ func TestNoTableCollidesWithRiver(t *testing.T) {
 		t.Errorf("SQLite migrations %v, PostgreSQL migrations %v; want the same names", a, b)
 	}
 }
+
+// Two machines claiming the same jobs at once never both get one: every job is claimed
+// by exactly one of them.
+func TestClaimsDisjointAcrossStores(t *testing.T) {
+	eachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
+		ctx := context.Background()
+		dsn := fresh(t)
+		stores := []*Store{open(t, dsn), open(t, dsn), open(t, dsn)}
+		beginRun(t, stores[0], "r")
+		var keys []string
+		for i := range 300 {
+			keys = append(keys, fmt.Sprintf("k%03d", i))
+		}
+		var mu sync.Mutex
+		owner := map[string]int{}
+		var wg sync.WaitGroup
+		errs := make(chan error, len(stores)*4)
+		for n, s := range stores {
+			for part := range 4 {
+				wg.Go(func() {
+					// Each machine claims in its own order, in overlapping chunks.
+					ks := slicesRotate(keys, (n*97+part*41)%len(keys))[:200]
+					got, err := s.Claim(ctx, "r", Holder(fmt.Sprintf("host:%d:x", n)), ks, time.Now(), time.Minute)
+					if err != nil {
+						errs <- err
+						return
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					for _, c := range got {
+						if c.State != Claimed {
+							continue
+						}
+						if o, ok := owner[c.Key]; ok && o != n {
+							errs <- fmt.Errorf("job %s claimed by machines %d and %d", c.Key, o, n)
+						}
+						owner[c.Key] = n
+					}
+				})
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if len(owner) != len(keys) {
+			t.Errorf("%d of %d jobs claimed; want every one", len(owner), len(keys))
+		}
+	})
+}
+
+func slicesRotate(s []string, n int) []string {
+	return append(append([]string{}, s[n:]...), s[:n]...)
+}
+
+// A PostgreSQL URL's password never reaches an error or Path.
+func TestPostgresPasswordStaysOut(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := Open(ctx, "postgres://arbiter:sekrit-pw@127.0.0.1:1/nothing?sslmode=disable&connect_timeout=2")
+	if err == nil {
+		t.Fatal("Open of a closed port succeeded")
+	}
+	if strings.Contains(err.Error(), "sekrit-pw") {
+		t.Errorf("error shows the password: %v", err)
+	}
+	if _, err := Open(ctx, "postgres://arbiter:sekrit-pw@[bad"); err == nil || strings.Contains(err.Error(), "sekrit-pw") {
+		t.Errorf("Open(unreadable URL) = %v; want an error without the password", err)
+	}
+}
