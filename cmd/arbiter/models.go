@@ -36,7 +36,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, defaultModels []string, modelHelp
 	fs.StringArrayVarP(&f.models, "model", "m", defaultModels, modelHelp+" (repeatable), as provider/model")
 	fs.StringVar(&f.baseURL, "base-url", "", "endpoint for every model of the command (an OpenAI-compatible or stand-in server)")
 	fs.StringVar(&f.configPath, "config", "", "config file with extra endpoints, per-model limits and family overrides (YAML)")
-	fs.StringVar(&f.db, "db", "", "results store (SQLite); a rerun on the same store resumes (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	fs.StringVar(&f.db, "db", "", "results store: a SQLite file or a postgres:// URL; a rerun on the same store resumes (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
 	fs.IntVarP(&f.concurrency, "concurrency", "c", 8, "requests in flight at once, per model")
 	fs.IntVar(&f.retries, "retries", retry.MaxAttempts-1, "retries of a failed request (429, 5xx, resets, timeouts)")
 	fs.DurationVar(&f.timeout, "timeout", retry.Timeout, "time limit of one attempt")
@@ -125,13 +125,22 @@ func (a *app) session(ctx context.Context, f *runFlags, builtins map[llm.ModelNa
 	return sess, ms, func() { st.Close() }, nil
 }
 
+// storePath is the store a command opens: --db, else ARBITER_DB, else the default
+// SQLite file. A postgres:// URL there puts the command on a shared PostgreSQL store.
+func (a *app) storePath(flag string) string {
+	if p := store.DSNFromEnv(flag, a.env.Look); p != "" {
+		return p
+	}
+	return a.env.DBPath
+}
+
 // openStore opens the results store, creating its folder.
 func (a *app) openStore(ctx context.Context, path string) (*store.Store, error) {
-	if path == "" {
-		path = a.env.DBPath
-	}
-	const fix = "pass --db with the path of a writable SQLite file, or set ARBITER_DB"
-	if path != ":memory:" {
+	path = a.storePath(path)
+	fix := "pass --db with the path of a writable SQLite file or a postgres:// URL, or set ARBITER_DB"
+	if store.IsPostgres(path) {
+		fix = "check that the PostgreSQL server is up and its database exists"
+	} else if path != ":memory:" {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, badInput("results store %s: %v (%s)", path, err, fix)
 		}
@@ -150,9 +159,7 @@ func (a *app) openStore(ctx context.Context, path string) (*store.Store, error) 
 // openExistingStore opens the results store for commands that only read it (runs,
 // report, serve): a mistyped path is refused, not made into a new empty store.
 func (a *app) openExistingStore(ctx context.Context, path string) (*store.Store, error) {
-	if path == "" {
-		path = a.env.DBPath
-	}
+	path = a.storePath(path)
 	st, err := store.OpenExisting(ctx, path)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -453,34 +453,29 @@ func (w *writer) put(r *store.Result, cacheKey string) error {
 func (w *writer) loop() {
 	defer close(w.done)
 	const maxBatch = 256
-	results := make([]*store.Result, 0, maxBatch)
-	keys := make([]string, 0, maxBatch)
+	writes := make([]store.ResultWrite, 0, maxBatch)
 	waiting := make([]chan error, 0, maxBatch)
 	for first := range w.in {
-		results, keys, waiting = append(results[:0], first.res), append(keys[:0], first.key), append(waiting[:0], first.saved)
+		// A job with a result needs no claim; "released" is also what tells another
+		// process waiting on it to look at the result. The release commits with the
+		// result, in one transaction.
+		writes = append(writes[:0], store.ResultWrite{Result: first.res, CacheKey: first.key, Holder: w.holder})
+		waiting = append(waiting[:0], first.saved)
 	drain:
-		for len(results) < maxBatch {
+		for len(writes) < maxBatch {
 			select {
 			case it, ok := <-w.in:
 				if !ok {
 					break drain
 				}
-				results, keys, waiting = append(results, it.res), append(keys, it.key), append(waiting, it.saved)
+				writes = append(writes, store.ResultWrite{Result: it.res, CacheKey: it.key, Holder: w.holder})
+				waiting = append(waiting, it.saved)
 			default:
 				break drain
 			}
 		}
 		// Writes use their own context: an interrupted run still records what it has.
-		err := w.st.PutResults(context.Background(), results, keys)
-		if err == nil {
-			// A job with a result needs no claim; "released" is also what tells
-			// another process waiting on it to look at the result.
-			done := make([]string, len(results))
-			for i, r := range results {
-				done[i] = r.JobKey
-			}
-			err = w.st.ReleaseClaims(context.Background(), w.run, w.holder, done)
-		}
+		err := w.st.WriteResults(context.Background(), writes)
 		if err != nil && w.err == nil {
 			w.err = err
 		}

@@ -52,7 +52,7 @@ func (s *Store) SetBatchStatus(ctx context.Context, run RunID, id, status string
 
 // Batches lists the batches of a run in the order they were submitted.
 func (s *Store) Batches(ctx context.Context, run RunID) ([]Batch, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT batch_id, model, attempt, keys, status, ended_at FROM batches WHERE run_id = ? ORDER BY submitted_at, rowid`, string(run))
+	rows, err := s.db.QueryContext(ctx, `SELECT batch_id, model, attempt, keys, status, ended_at FROM batches WHERE run_id = ? ORDER BY submitted_at, `+s.insertOrder(), string(run))
 	if err != nil {
 		return nil, fmt.Errorf("batches of run %s: %w", run, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -51,49 +52,61 @@ type Claim struct {
 	Expires time.Time
 }
 
+// The statements of Claim, prepared once per store.
+const (
+	claimResultSQL = `SELECT error, updated_at FROM results WHERE run_id = ? AND job_key = ?`
+	claimTakeSQL   = `INSERT INTO claims(run_id, job_key, holder, expires_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+		WHERE claims.holder = excluded.holder OR claims.expires_at <= ?`
+	claimOtherSQL = `SELECT holder, expires_at FROM claims WHERE run_id = ? AND job_key = ?`
+)
+
 // Claim tries, in one transaction, to take the jobs keys of run for holder until ttl
 // from now. A job is taken when no one holds it, the holder already holds it, or the
 // other holder's lease has run out; it is Finished instead when it has an answer or a
 // result written at or after since (the caller's start). The answers come in the order
 // of keys.
 func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	if s.pg {
+		return s.claimSet(ctx, run, holder, keys, since, ttl)
+	}
+	// Prepared before the transaction: on SQLite it holds the store's one connection.
+	var ps [3]*sql.Stmt
+	for i, q := range []string{claimResultSQL, claimTakeSQL, claimOtherSQL} {
+		p, err := s.prepared(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+		}
+		ps[i] = p
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
 	}
 	defer tx.Rollback()
-	result, err := tx.PrepareContext(ctx, `SELECT error, updated_at FROM results WHERE run_id = ? AND job_key = ?`)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
-	}
-	defer result.Close()
-	take, err := tx.PrepareContext(ctx, `INSERT INTO claims(run_id, job_key, holder, expires_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-		WHERE claims.holder = excluded.holder OR claims.expires_at <= ?`)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
-	}
-	defer take.Close()
-	other, err := tx.PrepareContext(ctx, `SELECT holder, expires_at FROM claims WHERE run_id = ? AND job_key = ?`)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
-	}
-	defer other.Close()
+	result, take, other := tx.StmtContext(ctx, ps[0]), tx.StmtContext(ctx, ps[1]), tx.StmtContext(ctx, ps[2])
 	now := time.Now()
 	expires := now.Add(ttl).UnixMilli()
-	out := make([]Claim, len(keys))
-	for i, k := range keys {
-		out[i].Key = k
+	finished := func(k string) (bool, error) {
 		var errText, updated string
 		switch err := result.QueryRowContext(ctx, string(run), k).Scan(&errText, &updated); {
 		case err == nil:
 			at, perr := time.Parse(time.RFC3339Nano, updated)
-			if errText == "" || (perr == nil && !at.Before(since)) {
-				out[i].State = Finished
-				continue
-			}
-		case !errors.Is(err, sql.ErrNoRows):
+			return errText == "" || (perr == nil && !at.Before(since)), nil
+		case errors.Is(err, sql.ErrNoRows):
+			return false, nil
+		default:
+			return false, err
+		}
+	}
+	out := make([]Claim, len(keys))
+	for i, k := range keys {
+		out[i].Key = k
+		if done, err := finished(k); err != nil {
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
+		} else if done {
+			out[i].State = Finished
+			continue
 		}
 		res, err := take.ExecContext(ctx, string(run), k, string(holder), expires, now.UnixMilli())
 		if err != nil {
@@ -156,4 +169,168 @@ func (s *Store) ReleaseClaims(ctx context.Context, run RunID, holder Holder, key
 		args = append(args[:2], args[2+n:]...)
 	}
 	return nil
+}
+
+// claimSet is Claim on PostgreSQL: the same decisions taken a statement per step for all
+// keys at once (a network round trip costs what a whole SQLite claim does).
+func (s *Store) claimSet(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	wrap := func(err error) ([]Claim, error) { return nil, fmt.Errorf("claim jobs of %s: %w", run, err) }
+	var err error
+	for try := 1; try <= 5; try++ {
+		var out []Claim
+		if out, err = s.claimSetOnce(ctx, run, holder, keys, since, ttl); err == nil {
+			return s.reclaimVanished(ctx, run, holder, out, since, ttl)
+		}
+		if !retryable(err) {
+			break
+		}
+	}
+	return wrap(err)
+}
+
+func (s *Store) claimSetOnce(ctx context.Context, run RunID, holder Holder, keys []string, since time.Time, ttl time.Duration) ([]Claim, error) {
+	uniq := slices.Clone(keys)
+	slices.Sort(uniq) // one locking order for every holder
+	uniq = slices.Compact(uniq)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	state := make(map[string]Claim, len(uniq))
+	// finishedAmong marks Finished the keys with an answer, or a result written since.
+	finishedAmong := func(ks []string) ([]string, error) {
+		rows, err := tx.QueryContext(ctx, `SELECT job_key, error, updated_at FROM results WHERE run_id = ? AND job_key = ANY(?)`, string(run), ks)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var done []string
+		for rows.Next() {
+			var k, errText, updated string
+			if err := rows.Scan(&k, &errText, &updated); err != nil {
+				return nil, err
+			}
+			at, perr := time.Parse(time.RFC3339Nano, updated)
+			if errText == "" || (perr == nil && !at.Before(since)) {
+				state[k] = Claim{Key: k, State: Finished}
+				done = append(done, k)
+			}
+		}
+		return done, rows.Err()
+	}
+	if _, err := finishedAmong(uniq); err != nil {
+		return nil, err
+	}
+	var open []string
+	for _, k := range uniq {
+		if _, ok := state[k]; !ok {
+			open = append(open, k)
+		}
+	}
+	if len(open) > 0 {
+		now := time.Now()
+		rows, err := tx.QueryContext(ctx, `INSERT INTO claims(run_id, job_key, holder, expires_at) SELECT ?, k, ?, ? FROM unnest(CAST(? AS TEXT[])) AS k
+			ON CONFLICT(run_id, job_key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+			WHERE claims.holder = excluded.holder OR claims.expires_at <= ? RETURNING job_key`,
+			string(run), string(holder), now.Add(ttl).UnixMilli(), open, now.UnixMilli())
+		if err != nil {
+			return nil, err
+		}
+		var taken []string
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			state[k] = Claim{Key: k, State: Claimed}
+			taken = append(taken, k)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if len(taken) > 0 {
+			// Transactions do not serialise here as on SQLite: a holder that wrote a
+			// result and released its claim after the first look is visible now that
+			// the claim was ours to take. Look again, so no job is asked twice.
+			done, err := finishedAmong(taken)
+			if err != nil {
+				return nil, err
+			}
+			if len(done) > 0 {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE run_id = ? AND holder = ? AND job_key = ANY(?)`, string(run), string(holder), done); err != nil {
+					return nil, err
+				}
+			}
+		}
+		var held []string
+		for _, k := range open {
+			if _, ok := state[k]; !ok {
+				held = append(held, k)
+			}
+		}
+		if len(held) > 0 {
+			rows, err := tx.QueryContext(ctx, `SELECT job_key, holder, expires_at FROM claims WHERE run_id = ? AND job_key = ANY(?)`, string(run), held)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var k, h string
+				var ms int64
+				if err := rows.Scan(&k, &h, &ms); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				state[k] = Claim{Key: k, State: Held, Holder: Holder(h), Expires: time.UnixMilli(ms)}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	out := make([]Claim, len(keys))
+	for i, k := range keys {
+		c, ok := state[k]
+		if !ok {
+			// Released between the take and the look: reclaimVanished asks again.
+			c = Claim{Key: k, State: Held}
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// reclaimVanished claims once more the jobs whose holder let go between claimSetOnce's
+// take and its look (Held by no one), so that a caller never hears of a holder that is
+// not there; a job that vanishes again stays Held and is claimed on the caller's retry.
+func (s *Store) reclaimVanished(ctx context.Context, run RunID, holder Holder, out []Claim, since time.Time, ttl time.Duration) ([]Claim, error) {
+	var again []string
+	for _, c := range out {
+		if c.State == Held && c.Holder == "" {
+			again = append(again, c.Key)
+		}
+	}
+	if len(again) == 0 {
+		return out, nil
+	}
+	more, err := s.claimSetOnce(ctx, run, holder, again, since, ttl)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	by := make(map[string]Claim, len(more))
+	for _, c := range more {
+		by[c.Key] = c
+	}
+	for i, c := range out {
+		if n, ok := by[c.Key]; ok {
+			out[i] = n
+		}
+	}
+	return out, nil
 }

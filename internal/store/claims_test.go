@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +15,11 @@ func states(cs []Claim) string {
 	return strings.TrimSpace(b.String())
 }
 
-func TestClaims(t *testing.T) {
+func TestClaims(t *testing.T) { eachStore(t, testClaims) }
+
+func testClaims(t *testing.T, fresh func(*testing.T) string) {
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "c.db"))
+	s := open(t, fresh(t))
 	run := RunID("seduce-c")
 	if _, err := s.BeginRun(ctx, Run{ID: run, Kind: "seduce", Config: []byte(`{}`), Version: "t"}); err != nil {
 		t.Fatal(err)

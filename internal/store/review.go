@@ -254,7 +254,7 @@ func (s *Store) DeleteReviewDecision(ctx context.Context, project, sample, revie
 	return true, nil
 }
 
-func currentDecision(ctx context.Context, tx *sql.Tx, project, sample, reviewer, role string) (*ReviewDecision, error) {
+func currentDecision(ctx context.Context, tx *tx, project, sample, reviewer, role string) (*ReviewDecision, error) {
 	row := tx.QueryRowContext(ctx, `SELECT sample_id, reviewer, role, decision, changes, note, decided_at FROM review_decisions
 		WHERE project_id = ? AND sample_id = ? AND reviewer = ? AND role = ?`, project, sample, reviewer, role)
 	d, err := scanDecision(row)
@@ -267,7 +267,7 @@ func currentDecision(ctx context.Context, tx *sql.Tx, project, sample, reviewer,
 	return d, nil
 }
 
-func audit(ctx context.Context, tx *sql.Tx, project, sample, reviewer, role, action string, before, after *ReviewDecision, at time.Time) error {
+func audit(ctx context.Context, tx *tx, project, sample, reviewer, role, action string, before, after *ReviewDecision, at time.Time) error {
 	enc := func(d *ReviewDecision) string {
 		if d == nil {
 			return ""

@@ -17,17 +17,21 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"modernc.org/sqlite" // also registers the "sqlite" driver
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
 // RunID identifies a run.
@@ -68,12 +72,16 @@ var (
 
 // Store is an open results database. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db    db
+	path  string
+	pg    bool
+	pool  *pgxpool.Pool
+	cache stmts
 }
 
 // Open opens (creating if needed) the database at path and brings its schema up to date.
-// path is a file name, never a URI: "study#1.db" and "x.db?mode=ro" are files of those
+// A postgres:// or postgresql:// URL opens a shared PostgreSQL store instead (its
+// database must exist; the schema is created in it). Otherwise path is a file name, never a URI: "study#1.db" and "x.db?mode=ro" are files of those
 // names. A SQLite file of another program is refused unchanged (ErrNotStore). ":memory:"
 // gives a private in-memory store for tests.
 func Open(ctx context.Context, path string) (*Store, error) { return openPath(ctx, path, false) }
@@ -83,6 +91,9 @@ func Open(ctx context.Context, path string) (*Store, error) { return openPath(ct
 func OpenExisting(ctx context.Context, path string) (*Store, error) { return openPath(ctx, path, true) }
 
 func openPath(ctx context.Context, path string, mustExist bool) (*Store, error) {
+	if IsPostgres(path) {
+		return openPostgres(ctx, path, mustExist)
+	}
 	const tries = 40
 	for try := 1; ; try++ {
 		s, err := openOnce(ctx, path, mustExist)
@@ -124,43 +135,62 @@ func openOnce(ctx context.Context, path string, mustExist bool) (*Store, error) 
 			dsn += "&mode=rw" // never create it, even if it vanished since inspect
 		}
 	}
-	db, err := sql.Open("sqlite", dsn)
+	sdb, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	// One connection: SQLite serialises writers anyway, and ":memory:" is per connection.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
+	sdb.SetMaxOpenConns(1)
+	s := &Store{db: db{DB: sdb}, path: path}
 	if err := s.migrate(ctx); err != nil {
-		db.Close()
+		s.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return s, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.cache.mu.Lock()
+	for _, st := range s.cache.m {
+		st.Close()
+	}
+	s.cache.m = nil
+	s.cache.mu.Unlock()
+	err := s.db.Close()
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	return err
+}
 
-// Path is where the store lives.
+// Path is where the store lives: the file, or the PostgreSQL URL without its password.
 func (s *Store) Path() string { return s.path }
 
 func (s *Store) migrate(ctx context.Context) error {
 	if err := s.mark(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	dir := "migrations"
+	if s.pg {
+		dir = "migrations/postgres"
+	}
+	names, err := fs.Glob(migrations, dir+"/*.sql")
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
-	for _, name := range names {
-		body, err := migrations.ReadFile(name)
+	for _, file := range names {
+		body, err := migrations.ReadFile(file)
 		if err != nil {
 			return err
 		}
-		// Check inside the (immediate, so write-locked) transaction: another process
-		// opening the same fresh store may have applied it since we looked.
-		tx, err := s.db.BeginTx(ctx, nil)
+		// Both engines record a migration under the same name.
+		name := "migrations/" + path.Base(file)
+		// Check inside the transaction, which holds the write lock (SQLite's immediate
+		// transaction, PostgreSQL's advisory lock): another process opening the same
+		// fresh store may have applied it since we looked.
+		tx, err := s.lockedTx(ctx)
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
@@ -173,7 +203,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			tx.Rollback()
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		if _, err := tx.Tx.ExecContext(ctx, string(body)); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
@@ -188,11 +218,28 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
+// lockedTx begins a transaction that holds the store's schema lock until it ends: on
+// SQLite every transaction is immediate (write-locked); on PostgreSQL it takes the
+// store's advisory transaction lock.
+func (s *Store) lockedTx(ctx context.Context) (*tx, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.pg {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(pgLockKey)); err != nil {
+			tx.Rollback()
+			return nil, err
+		}
+	}
+	return tx, nil
+}
+
 // mark creates the migration table and sets the application id in one transaction, so
 // another process that looks at the file in between (inspect) sees either an empty file
-// or a marked store, never a bare migration table.
+// or a marked store, never a bare migration table. PostgreSQL has no application id.
 func (s *Store) mark(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.lockedTx(ctx)
 	if err != nil {
 		return err
 	}
@@ -200,13 +247,15 @@ func (s *Store) mark(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return err
 	}
-	var id int64
-	if err := tx.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
-		return err
-	}
-	if id != appID {
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, appID)); err != nil {
+	if !s.pg {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
 			return err
+		}
+		if id != appID {
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, appID)); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Commit()
@@ -322,54 +371,165 @@ type Result struct {
 	UpdatedAt time.Time
 }
 
-// PutResults writes results in one transaction, replacing earlier outcomes of the same
-// jobs, and caches the successful replies under their cache keys (cacheKeys[i] for
-// results[i]; "" means do not cache).
-func (s *Store) PutResults(ctx context.Context, results []*Result, cacheKeys []string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
-	defer tx.Rollback()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO results(run_id, job_key, model, item, replicate, request_hash, reply_text, reasoning, refusal, finish, raw,
+// ResultWrite is one result to record: the result itself, the cache key its reply is
+// kept under ("" means do not cache; a failed result is never cached), and the holder
+// whose claim on the job the write releases ("" means none).
+type ResultWrite struct {
+	Result   *Result
+	CacheKey string
+	Holder   Holder
+}
+
+// Stmt is one statement in the store's dialect with its arguments.
+type Stmt struct {
+	Query string
+	Args  []any
+}
+
+// The statements that record a result; ResultStmts fills them in.
+const (
+	putResultSQL = `INSERT INTO results(run_id, job_key, model, item, replicate, request_hash, reply_text, reasoning, refusal, finish, raw,
 		input_tokens, output_tokens, reasoning_tokens, latency_ms, attempts, error, outcome, source, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(run_id, job_key) DO UPDATE SET request_hash = excluded.request_hash, reply_text = excluded.reply_text, reasoning = excluded.reasoning,
 		refusal = excluded.refusal, finish = excluded.finish, raw = excluded.raw, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
 		reasoning_tokens = excluded.reasoning_tokens, latency_ms = excluded.latency_ms, attempts = excluded.attempts, error = excluded.error,
-		outcome = excluded.outcome, source = excluded.source, updated_at = excluded.updated_at`)
-	if err != nil {
-		return fmt.Errorf("write results: %w", err)
+		outcome = excluded.outcome, source = excluded.source, updated_at = excluded.updated_at`
+	putCacheSQL     = `INSERT INTO cache(key, model, reply, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO NOTHING`
+	releaseClaimSQL = `DELETE FROM claims WHERE run_id = ? AND job_key = ? AND holder = ?`
+)
+
+// ResultStmts returns the statements, in the store's dialect, that record w: write the
+// result (replacing an earlier outcome of the job), cache a successful reply and release
+// the holder's claim. They only write, so a caller may run them in a transaction of its
+// own (a queue worker completing its job in the same transaction); PutResults runs
+// exactly these.
+func (s *Store) ResultStmts(w ResultWrite) ([]Stmt, error) {
+	return s.resultStmts(w, now())
+}
+
+func (s *Store) resultStmts(w ResultWrite, ts string) ([]Stmt, error) {
+	r, rp := w.Result, w.Result.Reply
+	var raw []byte
+	if rp.Raw != nil {
+		raw = []byte(rp.Raw)
 	}
-	defer ins.Close()
-	cache, err := tx.PrepareContext(ctx, `INSERT INTO cache(key, model, reply, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO NOTHING`)
-	if err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
-	defer cache.Close()
-	ts := now()
-	for i, r := range results {
-		rp := r.Reply
-		_, err := ins.ExecContext(ctx, string(r.RunID), r.JobKey, string(r.Model), r.Item, r.Replicate, r.RequestHash,
-			rp.Text, rp.Reasoning, rp.Refusal, string(rp.Finish), []byte(rp.Raw), rp.Usage.InputTokens, rp.Usage.OutputTokens,
-			rp.Usage.ReasoningTokens, float64(rp.Latency)/float64(time.Millisecond), rp.Attempts, r.Err, r.Outcome, string(r.Source), ts)
+	out := make([]Stmt, 0, 3)
+	out = append(out, Stmt{s.q(putResultSQL), []any{string(r.RunID), r.JobKey, string(r.Model), r.Item, r.Replicate, r.RequestHash,
+		rp.Text, rp.Reasoning, rp.Refusal, string(rp.Finish), raw, rp.Usage.InputTokens, rp.Usage.OutputTokens,
+		rp.Usage.ReasoningTokens, float64(rp.Latency) / float64(time.Millisecond), rp.Attempts, r.Err, r.Outcome, string(r.Source), ts}})
+	if w.CacheKey != "" && r.Err == "" {
+		b, err := json.Marshal(&rp)
 		if err != nil {
-			return fmt.Errorf("write result %s: %w", r.JobKey, err)
+			return nil, fmt.Errorf("cache result %s: %w", r.JobKey, err)
 		}
-		if i < len(cacheKeys) && cacheKeys[i] != "" && r.Err == "" {
-			b, err := json.Marshal(&rp)
-			if err != nil {
-				return fmt.Errorf("cache result %s: %w", r.JobKey, err)
-			}
-			if _, err := cache.ExecContext(ctx, cacheKeys[i], string(r.Model), b, ts); err != nil {
-				return fmt.Errorf("cache result %s: %w", r.JobKey, err)
-			}
+		out = append(out, Stmt{s.q(putCacheSQL), []any{w.CacheKey, string(r.Model), b, ts}})
+	}
+	if w.Holder != "" {
+		out = append(out, Stmt{s.q(releaseClaimSQL), []any{string(r.RunID), r.JobKey, string(w.Holder)}})
+	}
+	return out, nil
+}
+
+// PutResults writes results in one transaction, replacing earlier outcomes of the same
+// jobs, and caches the successful replies under their cache keys (cacheKeys[i] for
+// results[i]; "" means do not cache).
+func (s *Store) PutResults(ctx context.Context, results []*Result, cacheKeys []string) error {
+	ws := make([]ResultWrite, len(results))
+	for i, r := range results {
+		ws[i].Result = r
+		if i < len(cacheKeys) {
+			ws[i].CacheKey = cacheKeys[i]
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	return s.WriteResults(ctx, ws)
+}
+
+// PutResult records one result: PutResults of one, releasing w.Holder's claim.
+func (s *Store) PutResult(ctx context.Context, w ResultWrite) error {
+	return s.WriteResults(ctx, []ResultWrite{w})
+}
+
+// WriteResults records every write in one transaction (the group commit): each result,
+// its cache entry and the release of its claim, by the statements of ResultStmts.
+func (s *Store) WriteResults(ctx context.Context, ws []ResultWrite) error {
+	if len(ws) == 0 {
+		return nil
+	}
+	var all []Stmt
+	ts := now()
+	for _, w := range ws {
+		st, err := s.resultStmts(w, ts)
+		if err != nil {
+			return err
+		}
+		all = append(all, st...)
+	}
+	if s.pg {
+		// Rows are locked in one order by every writer, so that two machines writing
+		// overlapping groups wait for each other instead of deadlocking.
+		slices.SortStableFunc(all, func(a, b Stmt) int {
+			if c := strings.Compare(a.Query, b.Query); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Args[0].(string)+"\x00"+a.Args[1].(string), b.Args[0].(string)+"\x00"+b.Args[1].(string))
+		})
+	}
+	var err error
+	for try := 1; try <= 5; try++ {
+		if err = s.execAll(ctx, all); err == nil || !retryable(err) {
+			break
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	return nil
+}
+
+// execAll runs stmts in one transaction, each through the store's prepared statements.
+func (s *Store) execAll(ctx context.Context, stmts []Stmt) error {
+	if s.pg {
+		// One round trip for the group: pgx pipelines the batch (and prepares and
+		// caches each statement on its connection).
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var b pgx.Batch
+			for _, st := range stmts {
+				b.Queue(st.Query, st.Args...)
+			}
+			return tx.SendBatch(ctx, &b).Close()
+		})
+	}
+	// Prepared before the transaction: on SQLite it holds the store's one connection.
+	ps := make([]*sql.Stmt, len(stmts))
+	for i, st := range stmts {
+		if i > 0 && st.Query == stmts[i-1].Query {
+			ps[i] = ps[i-1]
+			continue
+		}
+		p, err := s.preparedRaw(ctx, st.Query)
+		if err != nil {
+			return err
+		}
+		ps[i] = p
+	}
+	tx, err := s.db.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	bound := map[*sql.Stmt]*sql.Stmt{}
+	for i, st := range stmts {
+		b, ok := bound[ps[i]]
+		if !ok {
+			b = tx.StmtContext(ctx, ps[i])
+			bound[ps[i]] = b
+		}
+		if _, err := b.ExecContext(ctx, st.Args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // CacheKey identifies a paid request: the model, the endpoint it was asked at ("" for
@@ -383,7 +543,11 @@ func CacheKey(model llm.ModelName, endpoint, requestHash string, replicate int) 
 // CachedReply returns the cached reply for key, if any.
 func (s *Store) CachedReply(ctx context.Context, key string) (*llm.Reply, bool, error) {
 	var b []byte
-	err := s.db.QueryRowContext(ctx, `SELECT reply FROM cache WHERE key = ?`, key).Scan(&b)
+	ps, err := s.prepared(ctx, `SELECT reply FROM cache WHERE key = ?`)
+	if err != nil {
+		return nil, false, fmt.Errorf("read cache: %w", err)
+	}
+	err = ps.QueryRowContext(ctx, key).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -464,8 +628,9 @@ type Stats struct {
 // RunStats counts answered and failed jobs of a run.
 func (s *Store) RunStats(ctx context.Context, id RunID) (Stats, error) {
 	var st Stats
-	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(error = ''), 0), coalesce(sum(error != ''), 0),
-		coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0) FROM results WHERE run_id = ?`, string(id)).
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), CAST(coalesce(sum(CASE WHEN error = '' THEN 1 ELSE 0 END), 0) AS BIGINT),
+		CAST(coalesce(sum(CASE WHEN error != '' THEN 1 ELSE 0 END), 0) AS BIGINT),
+		CAST(coalesce(sum(input_tokens), 0) AS BIGINT), CAST(coalesce(sum(output_tokens), 0) AS BIGINT) FROM results WHERE run_id = ?`, string(id)).
 		Scan(&st.Jobs, &st.Answered, &st.Failed, &st.InputTokens, &st.OutputTokens)
 	if err != nil {
 		return st, fmt.Errorf("count results of %s: %w", id, err)

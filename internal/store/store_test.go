@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -21,9 +19,11 @@ func open(t *testing.T, path string) *Store {
 	return s
 }
 
-func TestResultsRoundTrip(t *testing.T) {
+func TestResultsRoundTrip(t *testing.T) { eachStore(t, testResultsRoundTrip) }
+
+func testResultsRoundTrip(t *testing.T, fresh func(*testing.T) string) {
 	ctx := context.Background()
-	s := open(t, ":memory:")
+	s := open(t, fresh(t))
 	id := RunIDFor("seduce", []byte(`{"a":1}`))
 	if resumed, err := s.BeginRun(ctx, Run{ID: id, Kind: "seduce", Config: []byte(`{"a":1}`), Version: "test"}); err != nil || resumed {
 		t.Fatalf("BeginRun = %v, %v; want a new run", resumed, err)
@@ -68,9 +68,11 @@ func TestResultsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestReopenKeepsData(t *testing.T) {
+func TestReopenKeepsData(t *testing.T) { eachStore(t, testReopenKeepsData) }
+
+func testReopenKeepsData(t *testing.T, fresh func(*testing.T) string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "r.db")
+	path := fresh(t)
 	s := open(t, path)
 	id := RunID("seduce-1")
 	if _, err := s.BeginRun(ctx, Run{ID: id, Kind: "seduce", Config: []byte(`{}`), Version: "v"}); err != nil {
@@ -97,9 +99,11 @@ func TestReopenKeepsData(t *testing.T) {
 // TestConcurrentFirstOpen: two arbiter processes started at once on a fresh store (say a
 // seduce run and a check judge on the default path) must both open it, not have one
 // fail applying a migration the other just applied.
-func TestConcurrentFirstOpen(t *testing.T) {
+func TestConcurrentFirstOpen(t *testing.T) { eachStore(t, testConcurrentFirstOpen) }
+
+func testConcurrentFirstOpen(t *testing.T, fresh func(*testing.T) string) {
 	for round := range 5 {
-		path := filepath.Join(t.TempDir(), fmt.Sprintf("fresh-%d.db", round))
+		path := fresh(t)
 		var wg sync.WaitGroup
 		errs := make(chan error, 8)
 		for range 8 {
