@@ -63,11 +63,9 @@ func (a *app) applyBatch(sess *runner.Session, ms *models, f *runFlags) error {
 		return badInput("--batch-poll %s: want a positive duration", bf.poll)
 	}
 	if bf.dryRun {
-		prices := cost.Default()
-		if ms.file != nil {
-			if err := prices.Override(f.configPath, ms.file.Prices); err != nil {
-				return usageError{err}
-			}
+		prices, err := pricesFor(f.configPath, ms.file)
+		if err != nil {
+			return err
 		}
 		bf.st = sess.Store
 		bf.est = &cost.Estimator{Prices: prices, Local: ms.Local, Batch: bf.batch,
