@@ -166,3 +166,21 @@ func (a *app) printEstimate(ctx context.Context, bf *batchFlags) error {
 	}
 	return nil
 }
+
+// refuseBatch gives a command whose requests depend on each other (a trial's turns) a
+// --batch flag that refuses, in one line, to do what it cannot (exit 2).
+func refuseBatch(cmd *cobra.Command) {
+	var batch bool
+	cmd.Flags().BoolVar(&batch, "batch", false, "not available: a trial's turns depend on each other and cannot be batched")
+	_ = cmd.Flags().MarkHidden("batch")
+	pre := cmd.PreRunE
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		if batch {
+			return badInput("--batch: a trial's turns depend on each other (each is asked after the reply before it), so they cannot go through a batch API; run without --batch")
+		}
+		if pre != nil {
+			return pre(cmd, args)
+		}
+		return nil
+	}
+}
