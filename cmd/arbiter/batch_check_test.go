@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/config"
 
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
@@ -89,5 +94,50 @@ func TestCheckJudgeOldBatchFlag(t *testing.T) {
 		"--db", filepath.Join(t.TempDir(), "c.db"), "--batch", "20")
 	if r.code != 2 || !strings.Contains(r.stderr, "--questions-per-request 20") || srv.Requests() != 0 {
 		t.Errorf("exit %d, %d requests, stderr %q; want exit 2 naming --questions-per-request 20", r.code, srv.Requests(), r.stderr)
+	}
+}
+
+// TestCheckJudgeBatchResumes: a judge run interrupted while its batches are in progress
+// leaves them recorded; the rerun polls those batches, submits nothing new and scores
+// every answer.
+func TestCheckJudgeBatchResumes(t *testing.T) {
+	srv := llmtest.NewBatchServer(llmtest.Options{Responder: checkStandIn("")}, llmtest.BatchOptions{})
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "r.db")
+	args := func(poll string) []string {
+		return []string{"check", "judge", "-q", "--judge", "openai/gpt-4.1", "--judge", "anthropic/claude-opus-4-7",
+			"--base-url", srv.URL, "--db", db, "--format", "json", "--batch", "--batch-poll", poll}
+	}
+	// The first run polls once (the stand-in says in progress), then would wait an hour:
+	// it is interrupted as soon as both batches exist.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	codes := make(chan int, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		codes <- run(ctx, args("1h"), strings.NewReader(""), &out, &errb, config.Read(func(string) (string, bool) { return "", false }))
+	}()
+	for srv.BatchesCreated() < 2 {
+		select {
+		case code := <-codes:
+			t.Fatalf("the first run ended (exit %d) before both batches were submitted", code)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	cancel()
+	if code := <-codes; code == 0 {
+		t.Fatal("the interrupted run exited 0")
+	}
+	res := arbiter(t, map[string]string{}, args("1ms")...)
+	if res.code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", res.code, res.stderr)
+	}
+	if srv.BatchesCreated() != 2 || srv.LinesSubmitted() != 50 || srv.MaxLineRepeats() != 1 {
+		t.Errorf("%d batches, %d lines, a request in %d batches; want the first run's 2 batches of 50 lines and nothing again",
+			srv.BatchesCreated(), srv.LinesSubmitted(), srv.MaxLineRepeats())
+	}
+	got := decodeJSON(t, res.stdout)
+	if a := got["answers"].(map[string]any); a["missing"] != 0.0 || a["yes"].(float64)+a["no"].(float64) != 2*5*38 {
+		t.Errorf("answers %v; want all %d questions answered", a, 2*5*38)
 	}
 }
