@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,13 @@ func TestCheckJudgeBatchAndDryRun(t *testing.T) {
 	}
 	sent := srv.Requests()
 
-	again := arbiter(t, env, judge("b.db", "--batch")...)
+	again := arbiter(t, env, slices.DeleteFunc(judge("b.db", "--batch"), func(a string) bool { return a == "-q" })...)
+	for _, m := range []string{"openai/gpt-4.1", "anthropic/claude-opus-4-7"} {
+		if want := "cost of " + m + ": "; !strings.Contains(again.stderr, want) ||
+			!strings.Contains(again.stderr, "USD at batch prices (25 replies paid for") {
+			t.Errorf("the judge's stderr does not give %s's cost at batch prices for its 25 replies:\n%s", m, again.stderr)
+		}
+	}
 	if again.code != 0 || srv.BatchesCreated() != 2 || srv.LinesSubmitted() != 50 || srv.Requests() != sent {
 		t.Fatalf("rerun: exit %d, %d batches, %d lines, %d requests; want nothing new\n%s",
 			again.code, srv.BatchesCreated(), srv.LinesSubmitted(), srv.Requests()-sent, again.stderr)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/cost"
@@ -77,4 +78,34 @@ func seduceCost(c cost.ModelCost) *seduce.Cost {
 		out.Pricing = "direct and batch"
 	}
 	return out
+}
+
+// printRunCost writes to stderr, unless quiet, what run cost per model, from the usage
+// recorded in the store, at the prices of the config file at configPath ("" for none).
+func (a *app) printRunCost(ctx context.Context, st *store.Store, run store.RunID, configPath string) error {
+	if a.quiet {
+		return nil
+	}
+	file, err := a.loadConfigFile(configPath)
+	if err != nil {
+		return err
+	}
+	prices, err := pricesFor(configPath, file)
+	if err != nil {
+		return err
+	}
+	costs, err := cost.OfRun(ctx, st, run, prices, nil)
+	if err != nil {
+		return err
+	}
+	for _, c := range costs {
+		sc := seduceCost(c)
+		usd := "unknown (add the model to the config's prices: section)"
+		if sc.USD != nil {
+			usd = fmt.Sprintf("%.4f USD", *sc.USD)
+		}
+		fmt.Fprintf(a.stderr, "cost of %s: %s at %s prices (%d replies paid for: %d input tokens, %d of them cached, %d output tokens)\n",
+			c.Model, usd, sc.Pricing, c.Paid, c.Usage.Input, c.Usage.CachedInput, c.Usage.Output)
+	}
+	return nil
 }

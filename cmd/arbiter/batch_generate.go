@@ -212,6 +212,9 @@ func (a *app) courtGenerateBulk(ctx context.Context, f *generateFlags, prior str
 		fmt.Fprintf(a.stderr, "%d of %d cases kept in %s (run %s: %s); play them with --cases stored:ID\n",
 			kept, f.count, st.Path(), run, requestsText(*ask.tally))
 	}
+	if err := a.printRunCost(ctx, st, run, f.run.configPath); err != nil {
+		return err
+	}
 	if len(invalid) > 0 {
 		for _, line := range invalid {
 			fmt.Fprintln(a.stderr, line)

@@ -89,6 +89,9 @@ would send and what it would cost, and sends nothing.`,
 				fmt.Fprintf(a.stderr, "judge: run %s; %d transcripts, %d questions; %s\n", j.Run, len(j.Transcripts),
 					len(cl.Items()), requestsText(j.Requests))
 			}
+			if err := a.printRunCost(ctx, e.Store, j.Run, rf.configPath); err != nil {
+				return err
+			}
 			if err := a.writeJudgement(j, format, answers); err != nil {
 				return err
 			}
