@@ -63,11 +63,9 @@ func (a *app) applyBatch(sess *runner.Session, ms *models, f *runFlags) error {
 		return badInput("--batch-poll %s: want a positive duration", bf.poll)
 	}
 	if bf.dryRun {
-		prices := cost.Default()
-		if ms.file != nil {
-			if err := prices.Override(f.configPath, ms.file.Prices); err != nil {
-				return usageError{err}
-			}
+		prices, err := pricesFor(f.configPath, ms.file)
+		if err != nil {
+			return err
 		}
 		bf.st = sess.Store
 		bf.est = &cost.Estimator{Prices: prices, Local: ms.Local, Batch: bf.batch,
@@ -167,4 +165,22 @@ func (a *app) printEstimate(ctx context.Context, bf *batchFlags) error {
 		fmt.Fprintln(a.stderr, "dry run: nothing was sent; rounds that depend on replies (repair turns, --parse-model) are not counted")
 	}
 	return nil
+}
+
+// refuseBatch gives a command whose requests depend on each other (a trial's turns) a
+// --batch flag that refuses, in one line, to do what it cannot (exit 2).
+func refuseBatch(cmd *cobra.Command) {
+	var batch bool
+	cmd.Flags().BoolVar(&batch, "batch", false, "not available: a trial's turns depend on each other and cannot be batched")
+	_ = cmd.Flags().MarkHidden("batch")
+	pre := cmd.PreRunE
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		if batch {
+			return badInput("--batch: a trial's turns depend on each other (each is asked after the reply before it), so they cannot go through a batch API; run without --batch")
+		}
+		if pre != nil {
+			return pre(cmd, args)
+		}
+		return nil
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -24,14 +25,20 @@ func (a *app) checkJudgeCmd() *cobra.Command {
 		Use:   "judge",
 		Short: "Have a judge model answer the checklist about transcripts and print the scores",
 		Long: `Judge shows a judge model each transcript (player turns withheld, by role and by flag),
-its case description and the checklist's questions of one dimension, --batch at a time,
-and reads its "Qn - question: yes (reasoning: …)" answers. A question left unanswered is
-asked again (--follow-ups times) and then recorded as missing, never as "no". With
-several --judge models or --replicates k, agreement is reported as Fleiss' and Cohen's
-kappa and Gwet's AC1. Every score records the checklist's hash. The run is resumable.`,
+its case description and the checklist's questions of one dimension,
+--questions-per-request at a time, and reads its "Qn - question: yes (reasoning: …)"
+answers. A question left unanswered is asked again (--follow-ups times) and then recorded
+as missing, never as "no". With several --judge models or --replicates k, agreement is
+reported as Fleiss' and Cohen's kappa and Gwet's AC1. Every score records the checklist's
+hash. The run is resumable.
+
+--batch sends the judge's requests through the providers' batch APIs at their batch price
+(each round of follow-ups is a batch of its own); --dry-run prints what the first round
+would send and what it would cost, and sends nothing.`,
 		Example: `  arbiter check judge --judge openai/gpt-4.1
-  arbiter check judge --transcripts trials/ --checklist checklist.yaml --judge ollama/llama3.1:8b --db check.db --format json`,
-		Args: cobra.NoArgs,
+  arbiter check judge --transcripts trials/ --checklist checklist.yaml --judge ollama/llama3.1:8b --db check.db --format json
+  arbiter check judge --judge openai/gpt-4.1 --judge anthropic/claude-opus-4-7 --dry-run --batch`,
+		Args: oldBatchArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if err := checkFormat(format); err != nil {
@@ -41,7 +48,7 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 				return badInput("no judge model: pass --judge provider/model")
 			}
 			if opt.BatchSize < 1 {
-				return badInput("--batch %d: want at least 1", opt.BatchSize)
+				return badInput("--questions-per-request %d: want at least 1", opt.BatchSize)
 			}
 			cl, err := check.LoadChecklist(checklist)
 			if err != nil {
@@ -83,6 +90,9 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 				fmt.Fprintf(a.stderr, "judge: run %s; %d transcripts, %d questions; %s\n", j.Run, len(j.Transcripts),
 					len(cl.Items()), requestsText(j.Requests))
 			}
+			if err := a.printRunCost(ctx, e.Store, j.Run, rf.configPath); err != nil {
+				return err
+			}
 			if err := a.writeJudgement(j, format, answers, &figures); err != nil {
 				return err
 			}
@@ -97,11 +107,23 @@ kappa and Gwet's AC1. Every score records the checklist's hash. The run is resum
 	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one (the court's bundled cases are known)")
 	reportFormatFlag(cmd.Flags(), &format)
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
-	cmd.Flags().IntVar(&opt.BatchSize, "batch", 10, "questions per judge request")
+	cmd.Flags().IntVar(&opt.BatchSize, "questions-per-request", 10, "questions of one dimension asked in one judge request")
 	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (0: none)")
 	registerModelFlags(cmd, &rf, "judge", "judge model (repeatable)")
 	figures.register(cmd, "figure of the Quality Score per dimension")
+	a.registerBatch(cmd, &rf)
 	return cmd
+}
+
+// oldBatchArgs takes no arguments, and tells a user of the judge's old --batch N (the
+// questions per request, before --batch meant the providers' batch APIs) its new name.
+func oldBatchArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 && cmd.Flags().Changed("batch") {
+		if n, err := strconv.Atoi(args[0]); err == nil {
+			return badInput("--batch takes no number: it sends the requests through the providers' batch APIs; for %d questions per request pass --questions-per-request %d", n, n)
+		}
+	}
+	return cobra.NoArgs(cmd, args)
 }
 
 // writeJudgement prints the scores and, when asked, writes the figures and every rating.

@@ -246,7 +246,7 @@ func TestCheckPipeline(t *testing.T) {
 	}
 
 	r = arbiter(t, env, "check", "judge", "-q", "--judge", "openai/judge", "--checklist", list, "--db", db, "--format", "json",
-		"--transcripts", "builtin", "--batch", "20")
+		"--transcripts", "builtin", "--questions-per-request", "20")
 	if r.code != 0 {
 		t.Fatalf("judge: exit %d\n%s", r.code, r.stderr)
 	}

@@ -23,6 +23,7 @@ type generateFlags struct {
 	seed   int64
 	reasks int
 	out    string
+	count  int
 }
 
 func (a *app) courtGenerateCmd() *cobra.Command {
@@ -39,7 +40,12 @@ that stays invalid is reported, one problem per line, and nothing is kept (exit 
 A valid case is kept in the results store (see 'arbiter court cases'; load it with
 --cases stored:ID) and printed, or written to --out. Every request and reply is stored,
 so the same command run again gives the same case without asking the model; another
---seed asks for another case.`,
+--seed asks for another case.
+
+--count N writes N cases from the same prior, seeds --seed to --seed+N-1, as JSONL (one
+record a line, loadable with --cases FILE.jsonl): the first request of every case goes out
+in one round, so --batch sends them as one batch per provider at its batch price and
+--dry-run prints what they would cost; each round of re-asks follows as its own.`,
 		Example: `  arbiter court generate --prior "theft case" --model openai/gpt-4.1
   arbiter court generate --prior "a civil dispute over a boundary wall" --model ollama/qwen3:8b --seed 2 --out wall.json`,
 		Args: cobra.NoArgs,
@@ -54,6 +60,8 @@ so the same command run again gives the same case without asking the model; anot
 	fs.Int64Var(&f.seed, "seed", 1, "variation number: another seed asks for another case from the same prior")
 	fs.IntVar(&f.reasks, "reasks", court.DefaultReasks, "times an invalid case is asked again, with its problems")
 	fs.StringVarP(&f.out, "out", "o", "-", "write the case record to this file (- for stdout)")
+	fs.IntVar(&f.count, "count", 1, "write this many cases from the prior (seeds --seed onwards), as JSONL")
+	a.registerBatch(cmd, &f.run)
 	return cmd
 }
 
@@ -81,6 +89,12 @@ func (a *app) courtGenerate(ctx context.Context, f *generateFlags) error {
 	}
 	if f.reasks < 0 {
 		return badInput("--reasks %d: want 0 or more", f.reasks)
+	}
+	if f.count < 1 {
+		return badInput("--count %d: want 1 or more", f.count)
+	}
+	if f.count > 1 {
+		return a.courtGenerateBulk(ctx, f, prior, model)
 	}
 	sess, _, done, err := a.session(ctx, &f.run, nil)
 	if err != nil {

@@ -85,6 +85,7 @@ stood, and '--list' shows the saved games.`,
 	fs.StringVar(&f.resume, "resume", "", "go on with the saved game of this id")
 	fs.BoolVar(&f.list, "list", false, "list the saved games and exit")
 	fs.StringVar(&f.transcript, "transcript", "", "write the game's JSON transcript to this file at the verdict or when you quit")
+	refuseBatch(cmd)
 	return cmd
 }
 

@@ -131,6 +131,7 @@ same command again); a trial abandoned after its restarts is a result (completed
 	fs.StringVar(&out, "out", "", "folder for the transcripts, one <trial_id>.json per trial")
 	fs.IntVar(&budget, "turn-budget", court.DefaultTurnBudget, "turns the introduction and interrogation may take before closing")
 	fs.IntVar(&restarts, "max-restarts", court.DefaultMaxRestarts, "times a failed trial starts again with a new seed before it is recorded incomplete")
+	refuseBatch(cmd)
 	return cmd
 }
 

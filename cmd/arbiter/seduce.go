@@ -293,6 +293,9 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 		return err
 	}
 	res.Reasoning = seduce.CompareReasoning(ds.Samples, res, reasoningPairs(ms.Set), f.bootstrap, f.seed)
+	if err := addSeduceCosts(ctx, st, runID, res, rf.configPath, ms.file, ms.Local); err != nil {
+		return err
+	}
 	if err := a.writeSeduce(res, f); err != nil {
 		return err
 	}

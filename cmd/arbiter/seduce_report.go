@@ -74,6 +74,9 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := addSeduceCosts(ctx, st, r.ID, res, f.configPath, file, nil); err != nil {
+				return err
+			}
 			return a.writeSeduce(res, &f)
 		},
 	}

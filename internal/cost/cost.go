@@ -166,6 +166,10 @@ func (p *Prices) lookup(name llm.ModelName) (Price, bool) {
 	if pr, ok := p.byModel[name]; ok {
 		return pr, true
 	}
+	// A variant under its default label (openai/o3+reasoning-high) is priced as its base.
+	if base, _, ok := strings.Cut(string(name), "+"); ok && strings.Contains(base, "/") {
+		return p.lookup(llm.ModelName(base))
+	}
 	bare := llm.ModelName(name.Provider() + "/" + dated.ReplaceAllString(name.ID(), ""))
 	if pr, ok := p.byModel[bare]; ok {
 		return pr, true

@@ -28,6 +28,13 @@ func TestDefaultPricesComeFromTheDatabase(t *testing.T) {
 	if _, ok := p.Lookup("openai/no-such-model-xyz", false); ok {
 		t.Error("an unknown model has a price")
 	}
+	base, _ := p.Lookup("openai/gpt-4.1", false)
+	if v, ok := p.Lookup("openai/gpt-4.1+reasoning-high+max-500", false); !ok || v != base {
+		t.Errorf("a variant under its default label costs %+v, %v; want its base's %+v", v, ok, base)
+	}
+	if _, ok := p.Lookup("openai/no-such-model-xyz+reasoning-high", false); ok {
+		t.Error("a variant of an unknown model has a price")
+	}
 }
 
 func TestCostAppliesBatchAndCache(t *testing.T) {

@@ -18,7 +18,9 @@ type ModelCost struct {
 	Paid, Batched int
 	Usage         Usage
 	Cost          float64
-	Priced        bool
+	// Priced says the model has a known price; Local that it runs on the user's
+	// machine, which costs nothing.
+	Priced, Local bool
 }
 
 // OfRun adds up the recorded usage of run, per model, and prices it.
@@ -68,7 +70,7 @@ func OfRun(ctx context.Context, st *store.Store, run store.RunID, prices *Prices
 		mc.Usage = Usage{Input: a.direct.Input + a.batch.Input, CachedInput: a.direct.CachedInput + a.batch.CachedInput,
 			Output: a.direct.Output + a.batch.Output}
 		if pr, ok := prices.Lookup(name, local != nil && local(name)); ok {
-			mc.Priced = true
+			mc.Priced, mc.Local = true, pr.Local
 			mc.Cost = pr.Cost(a.direct, false) + pr.Cost(a.batch, true)
 		}
 		out = append(out, mc)

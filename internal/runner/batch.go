@@ -17,6 +17,10 @@ import (
 // DefaultBatchPoll is how often a submitted batch is polled unless told otherwise.
 const DefaultBatchPoll = 30 * time.Second
 
+// submitTimeout bounds one batch submission (an upload of up to the provider's limit of
+// bytes and the batch's creation), which an interruption does not cut short.
+const submitTimeout = 10 * time.Minute
+
 // BatchOptions are what RunBatch needs beside the plan.
 type BatchOptions struct {
 	// Batchers holds, for each model that has one, the provider's batch API (unwrapped:
@@ -291,11 +295,16 @@ func (b *batchRun) submitOne(ctx context.Context, bt llm.Batcher, lines []llm.Ba
 	for _, k := range keys {
 		attempt = max(attempt, b.attempt[k]+1)
 	}
-	id, err := bt.SubmitBatch(ctx, lines)
+	if ctx.Err() != nil {
+		return nil
+	}
+	// Once begun, a submission is not cancelled: the provider may accept the batch
+	// before an interruption would reach it, and a batch accepted but never recorded
+	// would be paid for twice by the rerun. It is bounded by submitTimeout instead.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), submitTimeout)
+	id, err := bt.SubmitBatch(sctx, lines)
+	cancel()
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
 		return fmt.Errorf("run %s: submit a batch of %d requests to %s: %w", b.p.Run, len(lines), bt.Name(), err)
 	}
 	rec := store.Batch{Run: b.p.Run, ID: id, Model: bt.Name(), Attempt: attempt, Keys: keys, Status: "submitted"}

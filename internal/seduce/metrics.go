@@ -125,6 +125,9 @@ type ModelResult struct {
 	// outside one).
 	RequestsPerSample *float64 `json:"requests_per_sample,omitempty"`
 	TokensPerSample   *float64 `json:"tokens_per_sample,omitempty"`
+	// Cost is what the model's replies in the run cost (cost.go); nil when the results
+	// do not come from a stored run.
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // SliceFR is the failure rate inside one slice of the dataset. N counts the evaluated

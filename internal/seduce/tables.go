@@ -20,7 +20,7 @@ func Tables(r *Results) []report.Table {
 	styles, settings := r.Average.ByStyle.Keys(), r.Average.BySetting.Keys()
 	return append([]report.Table{
 		table3(r, styles),
-		table4(r),
+		withCost(table4(r), r),
 		table6(r, settings, styles),
 		sliceTable(r, "table7", "Table 7: FR by world setting", settings,
 			func(m *ModelResult) Keyed[SliceFR] { return m.BySetting }, r.Average.BySetting, false),
