@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -104,5 +105,64 @@ func TestReasoningFlagRefusedBeforeAnyRequest(t *testing.T) {
 	r := arbiter(t, env, "seduce", "run", "--dataset", data, "--db", ":memory:", "-m", "openai/o4-mini", "--reasoning-effort", "high", "--format", "json")
 	if r.code != 0 || !strings.Contains(r.stdout, "openai/o4-mini+reasoning-high") {
 		t.Errorf("exit %d; want the report under openai/o4-mini+reasoning-high:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestReportReasoningMatchesRun: `seduce report` finds the variant pairs again from
+// the stored run (labels, bases and parameters in its identity) and prints the same
+// "reasoning vs standard" table, in text and JSON, as the run did.
+func TestReportReasoningMatchesRun(t *testing.T) {
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		r := keeperReply(req)
+		if req.ThinkingBudget != nil {
+			r.Reasoning = "Weigh the rules, not the rhetoric."
+			r.ReasoningTokens = 11
+		}
+		return r
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	exp := filepath.Join(dir, "study.yaml")
+	body := "datasets: [" + smallDataset(t, 8) + "]\nbootstrap: 200\nmodels:\n  - anthropic/claude-x\n" +
+		"  - {model: anthropic/claude-x, label: claude-x-thinking, thinking_budget: 2048}\n" +
+		"  - {model: anthropic/claude-x, reasoning_effort: high}\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "fake-anthropic-key-123456", "ANTHROPIC_BASE_URL": srv.URL}
+	for _, format := range []string{"text", "json"} {
+		run := arbiter(t, env, "seduce", "run", "--experiment", exp, "--db", db, "--bootstrap", "200", "--format", format)
+		if run.code != 0 {
+			t.Fatalf("run %s: exit %d: %s", format, run.code, run.stderr)
+		}
+		rep := arbiter(t, env, "seduce", "report", "--db", db, "--bootstrap", "200", "--format", format)
+		if rep.code != 0 {
+			t.Fatalf("report %s: exit %d: %s", format, rep.code, rep.stderr)
+		}
+		if format == "json" {
+			got, want := decodeJSON(t, rep.stdout)["reasoning"], decodeJSON(t, run.stdout)["reasoning"]
+			pairs, _ := want.(map[string]any)["pairs"].([]any)
+			if len(pairs) != 2 {
+				t.Fatalf("run's JSON reasoning has %d pairs; want 2 (thinking and effort high): %v", len(pairs), want)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("report's JSON reasoning = %v; want the run's %v", got, want)
+			}
+			continue
+		}
+		section := func(out string) string {
+			i := strings.Index(out, "Reasoning vs standard")
+			if i < 0 {
+				t.Fatalf("no reasoning vs standard table in:\n%s", out)
+			}
+			return out[i:]
+		}
+		if got, want := section(rep.stdout), section(run.stdout); got != want {
+			t.Errorf("report's reasoning table:\n%s\nwant the run's:\n%s", got, want)
+		}
+		if !strings.Contains(section(rep.stdout), "anthropic/claude-x+reasoning-high") {
+			t.Errorf("report's reasoning table does not name the effort variant:\n%s", section(rep.stdout))
+		}
 	}
 }

@@ -74,6 +74,7 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			res.Reasoning = seduce.CompareReasoning(ds.Samples, res, storedReasoningPairs(cfg), f.bootstrap, f.seed)
 			return a.writeSeduce(res, &f)
 		},
 	}
