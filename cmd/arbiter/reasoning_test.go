@@ -70,6 +70,19 @@ func TestReasoningVariantsStudy(t *testing.T) {
 			if len(names) != 2 || !strings.Contains(strings.Join(names, ","), "claude-x-thinking") {
 				t.Errorf("JSON models %v; want the base and claude-x-thinking", names)
 			}
+			for _, m := range models {
+				mm, _ := m.(map[string]any)
+				tk, _ := mm["tokens"].(map[string]any)
+				if mm["model"] == "claude-x-thinking" && (tk == nil || tk["reasoning_tokens"] != float64(6*9)) {
+					t.Errorf("JSON tokens of claude-x-thinking = %v; want 54 reasoning tokens (9 a reply)", mm["tokens"])
+				}
+				if mm["model"] == "anthropic/claude-x" && tk != nil && tk["reasoning_tokens"] != float64(0) {
+					t.Errorf("JSON tokens of the base = %v; want no reasoning tokens", tk)
+				}
+			}
+		}
+		if format == "text" && !strings.Contains(r.stdout, "Reasoning tok/reply") {
+			t.Errorf("text report's table 4 has no reasoning token column:\n%s", r.stdout)
 		}
 	}
 	if thinking.Load() != 6 || plain.Load() != 6 {

@@ -266,6 +266,7 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 	var preds []Prediction
 	type span struct{ first, last time.Time }
 	spans := map[string]*span{}
+	tokens := tokenTally{}
 	err := st.Results(ctx, id, false, func(r *store.Result) error {
 		if r.Source != store.SourceCache && !r.UpdatedAt.IsZero() {
 			start := r.UpdatedAt.Add(-r.Reply.Latency)
@@ -286,6 +287,7 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 		if r.Err != "" {
 			p.Err = r.Err
 		} else {
+			tokens.add(p.Model, &r.Reply)
 			parsed := FromReplyWith(&r.Reply, tax, popt.Lexicon)
 			p.Decision, p.Skill, p.Rule, p.Text = parsed.Decision, parsed.Skill, parsed.Rule, r.Reply.Text
 		}
@@ -301,6 +303,7 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 		}
 	}
 	res := Score(ds.Samples, preds, opt)
+	tokens.set(res)
 	for i := range res.Models {
 		m := &res.Models[i]
 		if sp := spans[m.Model]; sp != nil && m.Latency != nil {
