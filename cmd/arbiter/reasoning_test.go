@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
@@ -177,5 +178,86 @@ func TestReportReasoningMatchesRun(t *testing.T) {
 		if !strings.Contains(section(rep.stdout), "anthropic/claude-x+reasoning-high") {
 			t.Errorf("report's reasoning table does not name the effort variant:\n%s", section(rep.stdout))
 		}
+	}
+}
+
+// TestTable4ReasoningTokens: table 4 and the JSON count a thinking variant's reasoning
+// tokens apart from its answer tokens, and give the variant a latency row of its own.
+func TestTable4ReasoningTokens(t *testing.T) {
+	const delay = 30 * time.Millisecond
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		r := keeperReply(req)
+		if req.ThinkingBudget != nil {
+			r.Reasoning, r.OutputTokens, r.ReasoningTokens = "Rules first.", 50, 40
+			r.Fault = llmtest.Fault{Kind: llmtest.FaultSlow, Delay: delay}
+		} else {
+			r.OutputTokens = 7
+		}
+		return r
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "study.yaml")
+	body := "datasets: [" + smallDataset(t, 6) + "]\nmodels:\n  - anthropic/claude-x\n" +
+		"  - {model: anthropic/claude-x, label: claude-x-thinking, thinking_budget: 2048}\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "fake-anthropic-key-123456", "ANTHROPIC_BASE_URL": srv.URL}
+	db := filepath.Join(dir, "r.db")
+	r := arbiter(t, env, "seduce", "run", "--experiment", exp, "--db", db, "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	type tokens struct{ Replies, Answer, Reasoning float64 }
+	want := map[string]tokens{"anthropic/claude-x": {6, 42, 0}, "claude-x-thinking": {6, 60, 240}}
+	models, _ := decodeJSON(t, r.stdout)["models"].([]any)
+	if len(models) != 2 {
+		t.Fatalf("%d models in the JSON; want 2", len(models))
+	}
+	for _, m := range models {
+		mm := m.(map[string]any)
+		name := mm["model"].(string)
+		tk, _ := mm["tokens"].(map[string]any)
+		got := tokens{}
+		if tk != nil {
+			got = tokens{tk["replies"].(float64), tk["answer_tokens"].(float64), tk["reasoning_tokens"].(float64)}
+		}
+		if got != want[name] {
+			t.Errorf("%s: tokens %+v; want %+v", name, got, want[name])
+		}
+		lat, _ := mm["latency"].(map[string]any)
+		if lat == nil || lat["n"].(float64) != 6 {
+			t.Errorf("%s: latency %v; want 6 replies", name, lat)
+		} else if name == "claude-x-thinking" && lat["median_ms"].(float64) < float64(delay.Milliseconds()) {
+			t.Errorf("%s: median latency %v ms; the stand-in held every reply %v", name, lat["median_ms"], delay)
+		}
+	}
+	text := arbiter(t, env, "seduce", "report", "--db", db, "--format", "text")
+	if text.code != 0 {
+		t.Fatalf("report: exit %d: %s", text.code, text.stderr)
+	}
+	i := strings.Index(text.stdout, "Table 4")
+	if i < 0 {
+		t.Fatalf("no table 4 in:\n%s", text.stdout)
+	}
+	table := text.stdout[i:]
+	if j := strings.Index(table, "Table 6"); j > 0 {
+		table = table[:j]
+	}
+	if !strings.Contains(table, "Reasoning tok/reply") {
+		t.Errorf("table 4 has no reasoning tokens column:\n%s", table)
+	}
+	rows := 0
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "claude-x-thinking" {
+			rows++
+			if got := f[len(f)-2:]; got[0] != "10.0" || got[1] != "40.0" {
+				t.Errorf("table 4 row %q ends %q; want 10.0 answer and 40.0 reasoning tokens per reply", line, got)
+			}
+		}
+	}
+	if rows != 1 {
+		t.Errorf("table 4 has %d rows for claude-x-thinking; want 1:\n%s", rows, table)
 	}
 }
