@@ -2,7 +2,6 @@ package seduce
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -21,42 +20,6 @@ type ModelEntry struct {
 	Model  llm.ModelName
 	Label  llm.ModelName
 	Params llm.Params
-}
-
-type modelObject struct {
-	Model           string   `yaml:"model"`
-	Label           string   `yaml:"label"`
-	ThinkingBudget  int      `yaml:"thinking_budget"`
-	ReasoningEffort string   `yaml:"reasoning_effort"`
-	Temperature     *float64 `yaml:"temperature"`
-	MaxTokens       int      `yaml:"max_tokens"`
-}
-
-// UnmarshalYAML reads a name or an object.
-func (m *ModelEntry) UnmarshalYAML(decode func(any) error) error {
-	var name string
-	if err := decode(&name); err == nil {
-		n, err := llm.ParseModelName(name)
-		if err != nil {
-			return err
-		}
-		*m = ModelEntry{Model: n}
-		return nil
-	}
-	var o modelObject
-	if err := decode(&o); err != nil {
-		return err
-	}
-	if o.Model == "" {
-		return errors.New("model: a model entry needs model: provider/model")
-	}
-	n, err := llm.ParseModelName(o.Model)
-	if err != nil {
-		return err
-	}
-	*m = ModelEntry{Model: n, Label: llm.ModelName(o.Label), Params: llm.Params{
-		ThinkingBudget: o.ThinkingBudget, ReasoningEffort: o.ReasoningEffort, Temperature: o.Temperature, MaxTokens: o.MaxTokens}}
-	return m.Params.Check(n)
 }
 
 // Name is the name the entry appears under in reports: its label, the default label

@@ -3,6 +3,7 @@ package seduce
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -90,6 +91,9 @@ func LoadExperiment(path string) (*Experiment, error) {
 	if err := input.DecodeYAML(path, b, &e, yaml.DisallowUnknownField()); err != nil {
 		if _, ok := err.(*input.ValidationError); ok {
 			return nil, err
+		}
+		if ee := (*EntryError)(nil); errors.As(err, &ee) {
+			return nil, ee.problem(path)
 		}
 		return nil, fmt.Errorf("experiment %s: %s", path, input.YAMLError(err))
 	}
