@@ -35,6 +35,9 @@ func (m ModelEntry) Name() llm.ModelName {
 func checkEntries(path string, es []ModelEntry) error {
 	seen := map[llm.ModelName]int{}
 	for i, e := range es {
+		if e.Model == "" { // an empty item, which the YAML decoder gives as null
+			return fmt.Errorf("experiment %s: models[%d]: an empty entry; name a model (provider/model) or give {model: …}", path, i)
+		}
 		if j, dup := seen[e.Name()]; dup && (e.Label != "" || !e.Params.IsZero()) {
 			return fmt.Errorf("experiment %s: models[%d]: %q is also models[%d]; give each variant a label of its own", path, i, e.Name(), j)
 		}
