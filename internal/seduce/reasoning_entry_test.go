@@ -3,7 +3,6 @@ package seduce
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -49,9 +48,6 @@ func TestModelEntryErrors(t *testing.T) {
 		t.Errorf("entry 2 named %s; want openai/o4+reasoning-high", got)
 	}
 }
-
-// lineField is the shape of a located error: file, line, field.
-var lineField = regexp.MustCompile(`^\S+:\d+: models`)
 
 // FuzzModelEntry: any model entry either loads, giving an entry with a model and
 // parameters its provider can carry, or gives one error line naming the file.
