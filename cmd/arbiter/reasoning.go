@@ -88,19 +88,19 @@ func modelEntries(es []seduce.ModelEntry) []providers.VariantSpec {
 // reasoningPairs are the study's models run with and without reasoning: each variant
 // with a budget or an effort whose base model is in the study as itself.
 func reasoningPairs(set *providers.Set) []seduce.ReasoningPair {
-	plain := map[llm.ModelName]bool{}
+	var names []string
+	variants := map[string]seduce.RecordedVariant{}
 	for _, n := range set.Names {
-		if set.Variant(n) == nil {
-			plain[n] = true
+		names = append(names, string(n))
+		if v := set.Variant(n); v != nil {
+			variants[string(n)] = seduce.RecordedVariant{Base: v.Base(), Params: v.Params()}
 		}
 	}
-	var out []seduce.ReasoningPair
-	for _, n := range set.Names {
-		v := set.Variant(n)
-		if v == nil || v.Params().ThinkingBudget == 0 && v.Params().ReasoningEffort == "" || !plain[v.Base()] {
-			continue
-		}
-		out = append(out, seduce.ReasoningPair{Standard: string(v.Base()), Reasoning: string(n)})
-	}
-	return out
+	return seduce.ReasoningPairsOf(names, variants)
+}
+
+// storedReasoningPairs are the pairs of a stored run, from the models and variant
+// endpoints its configuration records: the pairs the run itself compared.
+func storedReasoningPairs(cfg *seduce.RunConfig) []seduce.ReasoningPair {
+	return seduce.ReasoningPairsOf(cfg.Models, cfg.Variants())
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
@@ -69,6 +71,19 @@ func TestReasoningVariantsStudy(t *testing.T) {
 			if len(names) != 2 || !strings.Contains(strings.Join(names, ","), "claude-x-thinking") {
 				t.Errorf("JSON models %v; want the base and claude-x-thinking", names)
 			}
+			for _, m := range models {
+				mm, _ := m.(map[string]any)
+				tk, _ := mm["tokens"].(map[string]any)
+				if mm["model"] == "claude-x-thinking" && (tk == nil || tk["reasoning_tokens"] != float64(6*9)) {
+					t.Errorf("JSON tokens of claude-x-thinking = %v; want 54 reasoning tokens (9 a reply)", mm["tokens"])
+				}
+				if mm["model"] == "anthropic/claude-x" && tk != nil && tk["reasoning_tokens"] != float64(0) {
+					t.Errorf("JSON tokens of the base = %v; want no reasoning tokens", tk)
+				}
+			}
+		}
+		if format == "text" && !strings.Contains(r.stdout, "Reasoning tok/reply") {
+			t.Errorf("text report's table 4 has no reasoning token column:\n%s", r.stdout)
 		}
 	}
 	if thinking.Load() != 6 || plain.Load() != 6 {
@@ -104,5 +119,145 @@ func TestReasoningFlagRefusedBeforeAnyRequest(t *testing.T) {
 	r := arbiter(t, env, "seduce", "run", "--dataset", data, "--db", ":memory:", "-m", "openai/o4-mini", "--reasoning-effort", "high", "--format", "json")
 	if r.code != 0 || !strings.Contains(r.stdout, "openai/o4-mini+reasoning-high") {
 		t.Errorf("exit %d; want the report under openai/o4-mini+reasoning-high:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestReportReasoningMatchesRun: `seduce report` finds the variant pairs again from
+// the stored run (labels, bases and parameters in its identity) and prints the same
+// "reasoning vs standard" table, in text and JSON, as the run did.
+func TestReportReasoningMatchesRun(t *testing.T) {
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		r := keeperReply(req)
+		if req.ThinkingBudget != nil {
+			r.Reasoning = "Weigh the rules, not the rhetoric."
+			r.ReasoningTokens = 11
+		}
+		return r
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	exp := filepath.Join(dir, "study.yaml")
+	body := "datasets: [" + smallDataset(t, 8) + "]\nbootstrap: 200\nmodels:\n  - anthropic/claude-x\n" +
+		"  - {model: anthropic/claude-x, label: claude-x-thinking, thinking_budget: 2048}\n" +
+		"  - {model: anthropic/claude-x, reasoning_effort: high}\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "fake-anthropic-key-123456", "ANTHROPIC_BASE_URL": srv.URL}
+	for _, format := range []string{"text", "json"} {
+		run := arbiter(t, env, "seduce", "run", "--experiment", exp, "--db", db, "--bootstrap", "200", "--format", format)
+		if run.code != 0 {
+			t.Fatalf("run %s: exit %d: %s", format, run.code, run.stderr)
+		}
+		rep := arbiter(t, env, "seduce", "report", "--db", db, "--bootstrap", "200", "--format", format)
+		if rep.code != 0 {
+			t.Fatalf("report %s: exit %d: %s", format, rep.code, rep.stderr)
+		}
+		if format == "json" {
+			got, want := decodeJSON(t, rep.stdout)["reasoning"], decodeJSON(t, run.stdout)["reasoning"]
+			pairs, _ := want.(map[string]any)["pairs"].([]any)
+			if len(pairs) != 2 {
+				t.Fatalf("run's JSON reasoning has %d pairs; want 2 (thinking and effort high): %v", len(pairs), want)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("report's JSON reasoning = %v; want the run's %v", got, want)
+			}
+			continue
+		}
+		section := func(out string) string {
+			i := strings.Index(out, "Reasoning vs standard")
+			if i < 0 {
+				t.Fatalf("no reasoning vs standard table in:\n%s", out)
+			}
+			return out[i:]
+		}
+		if got, want := section(rep.stdout), section(run.stdout); got != want {
+			t.Errorf("report's reasoning table:\n%s\nwant the run's:\n%s", got, want)
+		}
+		if !strings.Contains(section(rep.stdout), "anthropic/claude-x+reasoning-high") {
+			t.Errorf("report's reasoning table does not name the effort variant:\n%s", section(rep.stdout))
+		}
+	}
+}
+
+// TestTable4ReasoningTokens: table 4 and the JSON count a thinking variant's reasoning
+// tokens apart from its answer tokens, and give the variant a latency row of its own.
+func TestTable4ReasoningTokens(t *testing.T) {
+	const delay = 30 * time.Millisecond
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		r := keeperReply(req)
+		if req.ThinkingBudget != nil {
+			r.Reasoning, r.OutputTokens, r.ReasoningTokens = "Rules first.", 50, 40
+			r.Fault = llmtest.Fault{Kind: llmtest.FaultSlow, Delay: delay}
+		} else {
+			r.OutputTokens = 7
+		}
+		return r
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "study.yaml")
+	body := "datasets: [" + smallDataset(t, 6) + "]\nmodels:\n  - anthropic/claude-x\n" +
+		"  - {model: anthropic/claude-x, label: claude-x-thinking, thinking_budget: 2048}\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "fake-anthropic-key-123456", "ANTHROPIC_BASE_URL": srv.URL}
+	db := filepath.Join(dir, "r.db")
+	r := arbiter(t, env, "seduce", "run", "--experiment", exp, "--db", db, "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	type tokens struct{ Replies, Answer, Reasoning float64 }
+	want := map[string]tokens{"anthropic/claude-x": {6, 42, 0}, "claude-x-thinking": {6, 60, 240}}
+	models, _ := decodeJSON(t, r.stdout)["models"].([]any)
+	if len(models) != 2 {
+		t.Fatalf("%d models in the JSON; want 2", len(models))
+	}
+	for _, m := range models {
+		mm := m.(map[string]any)
+		name := mm["model"].(string)
+		tk, _ := mm["tokens"].(map[string]any)
+		got := tokens{}
+		if tk != nil {
+			got = tokens{tk["replies"].(float64), tk["answer_tokens"].(float64), tk["reasoning_tokens"].(float64)}
+		}
+		if got != want[name] {
+			t.Errorf("%s: tokens %+v; want %+v", name, got, want[name])
+		}
+		lat, _ := mm["latency"].(map[string]any)
+		if lat == nil || lat["n"].(float64) != 6 {
+			t.Errorf("%s: latency %v; want 6 replies", name, lat)
+		} else if name == "claude-x-thinking" && lat["median_ms"].(float64) < float64(delay.Milliseconds()) {
+			t.Errorf("%s: median latency %v ms; the stand-in held every reply %v", name, lat["median_ms"], delay)
+		}
+	}
+	text := arbiter(t, env, "seduce", "report", "--db", db, "--format", "text")
+	if text.code != 0 {
+		t.Fatalf("report: exit %d: %s", text.code, text.stderr)
+	}
+	i := strings.Index(text.stdout, "Table 4")
+	if i < 0 {
+		t.Fatalf("no table 4 in:\n%s", text.stdout)
+	}
+	table := text.stdout[i:]
+	if j := strings.Index(table, "Table 6"); j > 0 {
+		table = table[:j]
+	}
+	if !strings.Contains(table, "Reasoning tok/reply") {
+		t.Errorf("table 4 has no reasoning tokens column:\n%s", table)
+	}
+	rows := 0
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "claude-x-thinking" {
+			rows++
+			if got := f[len(f)-2:]; got[0] != "10.0" || got[1] != "40.0" {
+				t.Errorf("table 4 row %q ends %q; want 10.0 answer and 40.0 reasoning tokens per reply", line, got)
+			}
+		}
+	}
+	if rows != 1 {
+		t.Errorf("table 4 has %d rows for claude-x-thinking; want 1:\n%s", rows, table)
 	}
 }

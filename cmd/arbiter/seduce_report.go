@@ -74,6 +74,7 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			res.Reasoning = seduce.CompareReasoning(ds.Samples, res, storedReasoningPairs(cfg), f.bootstrap, f.seed)
 			if err := addSeduceCosts(ctx, st, r.ID, res, f.configPath, file, nil); err != nil {
 				return err
 			}

@@ -53,7 +53,7 @@ func (p Params) Label(base ModelName) ModelName {
 // baselines take no reasoning, OpenAI-compatible servers take an effort but no budget,
 // Anthropic and Gemini take a budget (an effort maps to one) but no minimal effort.
 func (p Params) Check(base ModelName) error {
-	bad := func(field, why string) error { return fmt.Errorf("model %s: %s: %s", base, field, why) }
+	bad := func(field, why string) error { return &ParamError{Model: base, Field: field, Why: why} }
 	if p.ThinkingBudget < 0 {
 		return bad("thinking_budget", fmt.Sprintf("%d: want a positive number of tokens", p.ThinkingBudget))
 	}
@@ -90,6 +90,16 @@ func (p Params) Check(base ModelName) error {
 	}
 	return nil
 }
+
+// ParamError is a parameter a model cannot take, named by its experiment-file field
+// (thinking_budget, reasoning_effort, max_tokens).
+type ParamError struct {
+	Model ModelName
+	Field string
+	Why   string
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("model %s: %s: %s", e.Model, e.Field, e.Why) }
 
 func validEffort(e string) bool {
 	for _, v := range Efforts {

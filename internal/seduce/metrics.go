@@ -118,6 +118,9 @@ type ModelResult struct {
 	NeutralToPseudoLogic *float64 `json:"neutral_to_pseudo_logic_delta"`
 	// Latency summarises the predictions that recorded one (table 4); nil if none did.
 	Latency *Latency `json:"latency"`
+	// Tokens are the output tokens of the stored replies, reasoning apart from answer
+	// (reasoning_tokens.go); nil when none reported any, or outside a stored run.
+	Tokens *Tokens `json:"tokens,omitempty"`
 	// ModelParsed counts the rulings the parse model read rather than the rules; nil
 	// when the replies were read by the rules alone.
 	ModelParsed *int `json:"model_parsed,omitempty"`

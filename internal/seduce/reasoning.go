@@ -1,10 +1,12 @@
 package seduce
 
 import (
-	"errors"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/report"
@@ -20,42 +22,6 @@ type ModelEntry struct {
 	Params llm.Params
 }
 
-type modelObject struct {
-	Model           string   `yaml:"model"`
-	Label           string   `yaml:"label"`
-	ThinkingBudget  int      `yaml:"thinking_budget"`
-	ReasoningEffort string   `yaml:"reasoning_effort"`
-	Temperature     *float64 `yaml:"temperature"`
-	MaxTokens       int      `yaml:"max_tokens"`
-}
-
-// UnmarshalYAML reads a name or an object.
-func (m *ModelEntry) UnmarshalYAML(decode func(any) error) error {
-	var name string
-	if err := decode(&name); err == nil {
-		n, err := llm.ParseModelName(name)
-		if err != nil {
-			return err
-		}
-		*m = ModelEntry{Model: n}
-		return nil
-	}
-	var o modelObject
-	if err := decode(&o); err != nil {
-		return err
-	}
-	if o.Model == "" {
-		return errors.New("model: a model entry needs model: provider/model")
-	}
-	n, err := llm.ParseModelName(o.Model)
-	if err != nil {
-		return err
-	}
-	*m = ModelEntry{Model: n, Label: llm.ModelName(o.Label), Params: llm.Params{
-		ThinkingBudget: o.ThinkingBudget, ReasoningEffort: o.ReasoningEffort, Temperature: o.Temperature, MaxTokens: o.MaxTokens}}
-	return m.Params.Check(n)
-}
-
 // Name is the name the entry appears under in reports: its label, the default label
 // of its parameters, or the model itself.
 func (m ModelEntry) Name() llm.ModelName {
@@ -69,6 +35,9 @@ func (m ModelEntry) Name() llm.ModelName {
 func checkEntries(path string, es []ModelEntry) error {
 	seen := map[llm.ModelName]int{}
 	for i, e := range es {
+		if e.Model == "" { // an empty item, which the YAML decoder gives as null
+			return fmt.Errorf("experiment %s: models[%d]: an empty entry; name a model (provider/model) or give {model: …}", path, i)
+		}
 		if j, dup := seen[e.Name()]; dup && (e.Label != "" || !e.Params.IsZero()) {
 			return fmt.Errorf("experiment %s: models[%d]: %q is also models[%d]; give each variant a label of its own", path, i, e.Name(), j)
 		}
@@ -324,4 +293,103 @@ func reasoningTables(r *Results) []report.Table {
 		report.Text(""), report.Text(""), {Kind: report.KindPercent, Value: st.MeanDelta, CI: st.MeanDeltaCI, Signed: true},
 		report.Text(""), report.Text(""), report.Text("")})
 	return []report.Table{t}
+}
+
+// RecordedVariant is a model of a stored run that asked another model with parameters:
+// what the run identity records beside the variant's label.
+type RecordedVariant struct {
+	Base   llm.ModelName `json:"base"`
+	Params llm.Params    `json:"params"`
+}
+
+// Reasons reports whether the variant asks for reasoning (a budget or an effort).
+func (v RecordedVariant) Reasons() bool {
+	return v.Params.ThinkingBudget > 0 || v.Params.ReasoningEffort != ""
+}
+
+// Describe is the variant's base and parameters in words, for pages and notes:
+// "anthropic/claude-sonnet-4-5, thinking_budget 8192".
+func (v RecordedVariant) Describe() string {
+	s := string(v.Base)
+	p := v.Params
+	if p.ThinkingBudget > 0 {
+		s += fmt.Sprintf(", thinking_budget %d", p.ThinkingBudget)
+	}
+	if p.ReasoningEffort != "" {
+		s += ", reasoning_effort " + p.ReasoningEffort
+	}
+	if p.Temperature != nil {
+		s += ", temperature " + strconv.FormatFloat(*p.Temperature, 'g', -1, 64)
+	}
+	if p.MaxTokens > 0 {
+		s += fmt.Sprintf(", max_tokens %d", p.MaxTokens)
+	}
+	return s
+}
+
+// ParseVariantEndpoint reads a variant's endpoint as a run records it (providers.Set
+// writes "base {params JSON}", then " at URL" when the base is not asked at its
+// provider's own endpoint); false for the endpoint of a plain model, which is a URL.
+func ParseVariantEndpoint(s string) (RecordedVariant, bool) {
+	base, rest, ok := strings.Cut(s, " ")
+	if !ok || !strings.HasPrefix(rest, "{") {
+		return RecordedVariant{}, false
+	}
+	name, err := llm.ParseModelName(base)
+	if err != nil {
+		return RecordedVariant{}, false
+	}
+	dec := json.NewDecoder(strings.NewReader(rest))
+	dec.DisallowUnknownFields()
+	var p llm.Params
+	if err := dec.Decode(&p); err != nil {
+		return RecordedVariant{}, false
+	}
+	if tail := rest[dec.InputOffset():]; tail != "" && !strings.HasPrefix(tail, " at ") {
+		return RecordedVariant{}, false
+	}
+	return RecordedVariant{Base: name, Params: p}, true
+}
+
+// Variants are the run's models that are variants of another, by label, read from the
+// endpoints its configuration records.
+func (c *RunConfig) Variants() map[string]RecordedVariant {
+	var out map[string]RecordedVariant
+	for label, ep := range c.Endpoints {
+		if v, ok := ParseVariantEndpoint(ep); ok {
+			if out == nil {
+				out = map[string]RecordedVariant{}
+			}
+			out[label] = v
+		}
+	}
+	return out
+}
+
+// ReasoningPairsOf pairs each variant that asks for reasoning with its base model when
+// the study holds the base as itself (not only as variants), sorted by the standard
+// model then the reasoning one, so that a run and a report of it find the same pairs
+// in the same order.
+func ReasoningPairsOf(models []string, variants map[string]RecordedVariant) []ReasoningPair {
+	plain := map[string]bool{}
+	for _, m := range models {
+		if _, isVariant := variants[m]; !isVariant {
+			plain[m] = true
+		}
+	}
+	var out []ReasoningPair
+	for _, m := range models {
+		v, ok := variants[m]
+		if !ok || !v.Reasons() || !plain[string(v.Base)] {
+			continue
+		}
+		out = append(out, ReasoningPair{Standard: string(v.Base), Reasoning: m})
+	}
+	slices.SortFunc(out, func(a, b ReasoningPair) int {
+		if c := strings.Compare(a.Standard, b.Standard); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Reasoning, b.Reasoning)
+	})
+	return slices.Compact(out)
 }

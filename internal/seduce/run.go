@@ -3,6 +3,7 @@ package seduce
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -90,6 +91,9 @@ func LoadExperiment(path string) (*Experiment, error) {
 	if err := input.DecodeYAML(path, b, &e, yaml.DisallowUnknownField()); err != nil {
 		if _, ok := err.(*input.ValidationError); ok {
 			return nil, err
+		}
+		if ee := (*EntryError)(nil); errors.As(err, &ee) {
+			return nil, ee.problem(path)
 		}
 		return nil, fmt.Errorf("experiment %s: %s", path, input.YAMLError(err))
 	}
@@ -266,6 +270,7 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 	var preds []Prediction
 	type span struct{ first, last time.Time }
 	spans := map[string]*span{}
+	tokens := tokenTally{}
 	err := st.Results(ctx, id, false, func(r *store.Result) error {
 		if r.Source != store.SourceCache && !r.UpdatedAt.IsZero() {
 			start := r.UpdatedAt.Add(-r.Reply.Latency)
@@ -286,6 +291,7 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 		if r.Err != "" {
 			p.Err = r.Err
 		} else {
+			tokens.add(p.Model, &r.Reply)
 			parsed := FromReplyWith(&r.Reply, tax, popt.Lexicon)
 			p.Decision, p.Skill, p.Rule, p.Text = parsed.Decision, parsed.Skill, parsed.Rule, r.Reply.Text
 		}
@@ -301,6 +307,7 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 		}
 	}
 	res := Score(ds.Samples, preds, opt)
+	tokens.set(res)
 	for i := range res.Models {
 		m := &res.Models[i]
 		if sp := spans[m.Model]; sp != nil && m.Latency != nil {

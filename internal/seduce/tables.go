@@ -168,6 +168,7 @@ func table4(r *Results) report.Table {
 		}
 		t.Rows = append(t.Rows, []report.Cell{report.Text(m.Model), report.Int(l.N), report.Num(&l.MeanMS, 0), report.Num(&l.MedianMS, 0), report.Num(&l.P95MS, 0), report.Num(&hours, 2), report.Num(wall, 2)})
 	}
+	addTokenColumns(&t, r)
 	return t
 }
 

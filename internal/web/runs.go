@@ -239,6 +239,10 @@ type replyRow struct {
 	// SpanShown says the span was found in Text and is marked there.
 	Parts     []textPart
 	SpanShown bool
+	// Reasoning is the thinking text the provider returned apart from the answer: shown
+	// collapsed, never read for the ruling. Variant is the model's base and parameters
+	// when it is a variant of another ("" for a plain model).
+	Reasoning, Variant string
 }
 
 // textPart is a piece of a reply's text; Mark is set on the pieces the rule read.
@@ -326,8 +330,10 @@ func readReplies(ctx context.Context, st *store.Store, id store.RunID, f replyFi
 	var out replyPage
 	first := (page - 1) * size
 	models, decisions, rules := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	variants := runVariants(ctx, st, id)
 	err := st.Results(ctx, id, false, func(res *store.Result) error {
-		row := replyRow{Item: res.Item, Model: string(res.Model), Replicate: res.Replicate, Text: res.Reply.Text, Err: res.Err}
+		row := replyRow{Item: res.Item, Model: string(res.Model), Replicate: res.Replicate, Text: res.Reply.Text, Err: res.Err,
+			Reasoning: res.Reply.Reasoning, Variant: variants[string(res.Model)]}
 		if row.Text == "" {
 			row.Text = res.Reply.Refusal
 		}
