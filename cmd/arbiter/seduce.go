@@ -180,6 +180,9 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 				applyExperiment(cmd, e, &f, &rf)
 				f.defense.apply(cmd, e)
 			}
+			if _, err := a.enqueueing(cmd, rf.db); err != nil {
+				return err
+			}
 			return a.seduceRun(cmd.Context(), cmd, &f, &rf)
 		},
 	}
@@ -194,6 +197,7 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 0, "reply token limit (default: the provider's)")
 	cmd.Flags().Int64Var(&f.genSeed, "gen-seed", 0, "sampling seed sent to providers that take one")
 	f.defense.register(cmd)
+	registerEnqueue(cmd)
 	return cmd
 }
 
@@ -278,6 +282,9 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	if cmd.Flags().Changed("gen-seed") {
 		s := f.genSeed
 		plan.Generation.Seed = &s
+	}
+	if on, _ := cmd.Flags().GetBool("enqueue"); on {
+		return a.seduceEnqueue(ctx, sess, plan)
 	}
 	runID, sum, err := seduce.Execute(ctx, sess, plan)
 	if err != nil {
