@@ -13,7 +13,7 @@ import (
 )
 
 // dbHelp is the --db help of the commands that read a store.
-const dbHelp = "results store (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)"
+const dbHelp = "results store: a SQLite file or a postgres:// URL (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)"
 
 // dbFlag adds --db to a command that reads a store.
 func dbFlag(fs *pflag.FlagSet, db *string) { fs.StringVar(db, "db", "", dbHelp) }

@@ -36,7 +36,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, defaultModels []string, modelHelp
 	fs.StringArrayVarP(&f.models, "model", "m", defaultModels, modelHelp+" (repeatable), as provider/model")
 	fs.StringVar(&f.baseURL, "base-url", "", "endpoint for every model of the command (an OpenAI-compatible or stand-in server)")
 	fs.StringVar(&f.configPath, "config", "", "config file with extra endpoints, per-model limits and family overrides (YAML)")
-	fs.StringVar(&f.db, "db", "", "results store (SQLite); a rerun on the same store resumes (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
+	fs.StringVar(&f.db, "db", "", "results store: a SQLite file or a postgres:// URL; a rerun on the same store resumes (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
 	fs.IntVarP(&f.concurrency, "concurrency", "c", 8, "requests in flight at once, per model")
 	fs.IntVar(&f.retries, "retries", retry.MaxAttempts-1, "retries of a failed request (429, 5xx, resets, timeouts)")
 	fs.DurationVar(&f.timeout, "timeout", retry.Timeout, "time limit of one attempt")

@@ -179,7 +179,7 @@ func (s *Store) claimSet(ctx context.Context, run RunID, holder Holder, keys []s
 	for try := 1; try <= 5; try++ {
 		var out []Claim
 		if out, err = s.claimSetOnce(ctx, run, holder, keys, since, ttl); err == nil {
-			return out, nil
+			return s.reclaimVanished(ctx, run, holder, out, since, ttl)
 		}
 		if !retryable(err) {
 			break
@@ -298,11 +298,39 @@ func (s *Store) claimSetOnce(ctx context.Context, run RunID, holder Holder, keys
 	for i, k := range keys {
 		c, ok := state[k]
 		if !ok {
-			// Released between the take and the look: held by no one now, so a
-			// later claim takes it; Held keeps this one from asking it blind.
+			// Released between the take and the look: reclaimVanished asks again.
 			c = Claim{Key: k, State: Held}
 		}
 		out[i] = c
+	}
+	return out, nil
+}
+
+// reclaimVanished claims once more the jobs whose holder let go between claimSetOnce's
+// take and its look (Held by no one), so that a caller never hears of a holder that is
+// not there; a job that vanishes again stays Held and is claimed on the caller's retry.
+func (s *Store) reclaimVanished(ctx context.Context, run RunID, holder Holder, out []Claim, since time.Time, ttl time.Duration) ([]Claim, error) {
+	var again []string
+	for _, c := range out {
+		if c.State == Held && c.Holder == "" {
+			again = append(again, c.Key)
+		}
+	}
+	if len(again) == 0 {
+		return out, nil
+	}
+	more, err := s.claimSetOnce(ctx, run, holder, again, since, ttl)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+	}
+	by := make(map[string]Claim, len(more))
+	for _, c := range more {
+		by[c.Key] = c
+	}
+	for i, c := range out {
+		if n, ok := by[c.Key]; ok {
+			out[i] = n
+		}
 	}
 	return out, nil
 }
