@@ -15,6 +15,7 @@ import (
 // registerEnqueue adds --enqueue to a command that starts a run.
 func registerEnqueue(cmd *cobra.Command) {
 	cmd.Flags().Bool("enqueue", false, "record the run and queue its jobs for 'arbiter worker' on a shared PostgreSQL store (--db postgres://…) instead of asking here; prints the run id")
+	cmd.Flags().Bool("wait", false, "with --enqueue: follow the run across all workers until it is done, then print its report")
 }
 
 // enqueueing says whether cmd was given --enqueue, refusing it (bad usage) unless the
@@ -28,26 +29,30 @@ func (a *app) enqueueing(cmd *cobra.Command, db string) (bool, error) {
 }
 
 // seduceEnqueue records the run of plan as Execute would and queues its jobs not yet
-// answered, then prints the run id alone on stdout.
-func (a *app) seduceEnqueue(ctx context.Context, sess *runner.Session, plan *seduce.RunPlan) error {
+// answered, then prints the run id alone on stdout and returns "". With --wait it
+// follows the run until every job is done and returns its id instead, for the report.
+func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runner.Session, plan *seduce.RunPlan) (store.RunID, error) {
 	run, err := sess.Begin(ctx, runner.Identity{Kind: seduce.RunKind, Config: plan.Config(sess.Endpoints()), InputHash: plan.Dataset.Hash,
 		PromptHash: plan.Prompt.Hash, PromptText: plan.Prompt.System, EndpointsInConfig: true})
 	if err != nil {
-		return err
+		return "", err
 	}
 	q, err := queue.Open(ctx, sess.Store)
 	if err != nil {
-		return err
+		return "", err
 	}
 	jobs := plan.Jobs()
 	n, err := q.Enqueue(ctx, run, jobs, queue.EnqueueOptions{Endpoint: sess.Endpoint, Local: sess.Local, NoCache: sess.NoCache,
 		Reader: string(seduce.RunKind)})
 	if err != nil {
-		return err
+		return "", err
 	}
 	if !a.quiet {
 		fmt.Fprintf(a.stderr, "run %s: %d jobs, %d queued (the others are answered already); start 'arbiter worker --db …' to answer them\n", run, len(jobs), n)
 	}
+	if wait, _ := cmd.Flags().GetBool("wait"); wait {
+		return run, a.follow(ctx, q, run, len(jobs), n)
+	}
 	fmt.Fprintln(a.stdout, run)
-	return nil
+	return "", nil
 }

@@ -283,15 +283,18 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 		s := f.genSeed
 		plan.Generation.Seed = &s
 	}
-	if on, _ := cmd.Flags().GetBool("enqueue"); on {
-		return a.seduceEnqueue(ctx, sess, plan)
-	}
-	runID, sum, err := seduce.Execute(ctx, sess, plan)
-	if err != nil {
+	var runID store.RunID
+	var sum runner.Summary
+	enq, _ := cmd.Flags().GetBool("enqueue")
+	if enq {
+		if runID, err = a.seduceEnqueue(ctx, cmd, sess, plan); err != nil || runID == "" {
+			return err
+		}
+	} else if runID, sum, err = seduce.Execute(ctx, sess, plan); err != nil {
 		return err
 	}
 	st := sess.Store
-	if !a.quiet {
+	if !a.quiet && !enq {
 		fmt.Fprintf(a.stderr, "run %s: %d jobs, %d already in the store, %d from the cache, %d asked (%d answered, %d failed) in %s; store %s\n",
 			runID, sum.Jobs, sum.Resumed, sum.Cached, sum.Asked, sum.Answered, sum.Failed, sum.Elapsed.Round(1e6), st.Path())
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -91,4 +93,75 @@ worker that dies loses only its requests in flight: another takes its jobs over 
 	fs.IntVar(&rf.retries, "retries", retry.MaxAttempts-1, "retries of a failed request (429, 5xx, resets, timeouts)")
 	fs.DurationVar(&rf.timeout, "timeout", retry.Timeout, "time limit of one attempt")
 	return cmd
+}
+
+// showWorkers lists, under 'arbiter runs' on a PostgreSQL store with a queued or
+// running run, the jobs each such run has left in the queue and the workers seen.
+func (a *app) showWorkers(ctx context.Context, st *store.Store, runs []*store.Run) error {
+	if !st.Postgres() {
+		return nil
+	}
+	var open []*store.Run
+	for _, r := range runs {
+		if r.Status == queue.StatusQueued || r.Status == store.StatusRunning {
+			open = append(open, r)
+		}
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	q, err := queue.Open(ctx, st)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nRUN\tSTATUS\tJOBS QUEUED OR HELD")
+	for _, r := range open {
+		n, err := q.Pending(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\n", r.ID, r.Status, n)
+	}
+	ws, err := q.Workers(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(tw, "\nWORKER\tHOST\tPID\tSTARTED\tJOBS DONE\tLAST HEARTBEAT\tSTATE")
+	for _, w := range ws {
+		state := "gone"
+		if w.Alive {
+			state = "alive"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%s\t%s\n", w.ID, w.Host, w.PID, w.Started, w.JobsDone, w.Heartbeat, state)
+	}
+	return tw.Flush()
+}
+
+// follow shows the progress of an enqueued run across all workers until none of its
+// jobs is left in the queue.
+func (a *app) follow(ctx context.Context, q *queue.Queue, run store.RunID, total, queued int) error {
+	p := a.progress(string(run), nil)
+	p.Start(total, total-queued)
+	defer p.Finish()
+	shown := 0
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		left, err := q.Pending(ctx, run)
+		if err != nil {
+			return err
+		}
+		for ; shown < queued-left; shown++ {
+			p.Done(false)
+		}
+		if left == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stopped following run %s: its jobs stay queued for the workers; 'arbiter runs' shows it", run)
+		case <-t.C:
+		}
+	}
 }

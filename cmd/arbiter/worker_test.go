@@ -75,6 +75,10 @@ func TestWorkersAcrossProcesses(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	mid := arbiter(t, env, "runs", "--db", pg)
+	if !strings.Contains(mid.stdout, "queued") || strings.Count(mid.stdout, "alive") != 3 {
+		t.Errorf("runs midway does not show the queued run and three live workers:\n%s%s", mid.stdout, mid.stderr)
+	}
 	before := srv.Requests()
 	if err := workers[0].Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -130,5 +134,31 @@ func TestEnqueueNeedsPostgres(t *testing.T) {
 	}
 	if w := arbiter(t, nil, "worker", "--db", db); w.code != 2 {
 		t.Errorf("worker on SQLite: exit %d", w.code)
+	}
+}
+
+// TestEnqueueWait: --enqueue --wait follows the run while a worker answers it, then
+// prints the same report a plain run prints.
+func TestEnqueueWait(t *testing.T) {
+	pg := storetest.PostgresDSN(t)
+	bin := binary(t)
+	srv := llmtest.NewServer(llmtest.Options{Responder: keeperReply})
+	defer srv.Close()
+	data := smallDataset(t, 40)
+	env := map[string]string{"OPENAI_API_KEY": "sk-test-wait", "OPENAI_BASE_URL": srv.OpenAIBaseURL()}
+	w := exec.Command(bin, "worker", "--db", pg)
+	w.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "OPENAI_API_KEY=sk-test-wait", "OPENAI_BASE_URL=" + srv.OpenAIBaseURL()}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { w.Process.Signal(syscall.SIGTERM); w.Wait() }()
+	args := []string{"seduce", "run", "-m", "openai/gpt-standin", "--dataset", data, "--db", pg, "--format", "json", "--bootstrap", "0"}
+	waited := arbiter(t, env, append(args, "--enqueue", "--wait")...)
+	if waited.code != 0 || srv.Requests() != 40 {
+		t.Fatalf("--enqueue --wait: exit %d, %d asked\n%s", waited.code, srv.Requests(), waited.stderr)
+	}
+	plain := arbiter(t, env, args...)
+	if plain.code != 0 || plain.stdout != waited.stdout || srv.Requests() != 40 {
+		t.Fatalf("the plain rerun (exit %d, %d asked) differs from the waited report", plain.code, srv.Requests())
 	}
 }
