@@ -17,7 +17,9 @@ import (
 
 const model = llm.ModelName("openai/standin")
 
-func openQueue(t *testing.T) (*store.Store, *Queue) {
+func openQueue(t *testing.T) (*store.Store, *Queue) { return openQueueB(t) }
+
+func openQueueB(t testing.TB) (*store.Store, *Queue) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, storetest.PostgresDSN(t))
@@ -32,7 +34,9 @@ func openQueue(t *testing.T) (*store.Store, *Queue) {
 	return st, q
 }
 
-func beginRun(t *testing.T, st *store.Store, id string) store.RunID {
+func beginRun(t *testing.T, st *store.Store, id string) store.RunID { return beginRunB(t, st, id) }
+
+func beginRunB(t testing.TB, st *store.Store, id string) store.RunID {
 	t.Helper()
 	run := store.RunID(id)
 	if _, err := st.BeginRun(context.Background(), store.Run{ID: run, Kind: "seduce", Config: []byte(`{"n":"` + id + `"}`)}); err != nil {
