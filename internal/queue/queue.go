@@ -222,8 +222,19 @@ type WorkerInfo struct {
 
 // Workers lists the workers seen, most recent heartbeat first; Alive means its lease
 // still holds.
-func (q *Queue) Workers(ctx context.Context) ([]WorkerInfo, error) {
-	rows, err := q.pool.Query(ctx, `SELECT id, host, pid, to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+func (q *Queue) Workers(ctx context.Context) ([]WorkerInfo, error) { return Workers(ctx, q.st) }
+
+// Workers lists the workers seen on st without opening the queue: none on a SQLite
+// store or one no queue was ever opened on.
+func Workers(ctx context.Context, st *store.Store) ([]WorkerInfo, error) {
+	if !st.Postgres() {
+		return nil, nil
+	}
+	var exists bool
+	if err := st.Pool().QueryRow(ctx, `SELECT to_regclass('arbiter_workers') IS NOT NULL`).Scan(&exists); err != nil || !exists {
+		return nil, err
+	}
+	rows, err := st.Pool().Query(ctx, `SELECT id, host, pid, to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
 		to_char(heartbeat AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), jobs_done,
 		NOT stopped AND heartbeat > now() - make_interval(secs => $1)
 		FROM arbiter_workers ORDER BY heartbeat DESC`, DefaultLease.Seconds())
