@@ -48,7 +48,7 @@ func TestWorkersAcrossProcesses(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	start := func() *exec.Cmd {
-		c := exec.CommandContext(ctx, bin, "worker", "--db", pg, "--exit-when-idle", "--concurrency", "8", "--config", cfg)
+		c := exec.CommandContext(ctx, bin, "worker", "-v", "--db", pg, "--exit-when-idle", "--concurrency", "8", "--config", cfg)
 		c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "OPENAI_API_KEY=sk-test-queue", "OPENAI_BASE_URL=" + srv.OpenAIBaseURL()}
 		c.Stderr = &strings.Builder{}
 		if err := c.Start(); err != nil {
@@ -93,7 +93,8 @@ func TestWorkersAcrossProcesses(t *testing.T) {
 		t.Fatalf("the run was over (%d asked) before the kill", before)
 	}
 	if got := srv.Requests(); got < 1792 || got > 1792+4 {
-		t.Errorf("the stand-in answered %d requests; want 1792 jobs plus at most the 4 in flight of the killed worker", got)
+		t.Errorf("the stand-in answered %d requests (%+v); want 1792 jobs plus at most the 4 in flight of the killed worker\n%s\n%s",
+			got, srv.Stats(), workers[1].Stderr, workers[2].Stderr)
 	}
 	if peak.Max() > 4 {
 		t.Errorf("peak in flight %d across workers; the config allows 4", peak.Max())

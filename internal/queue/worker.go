@@ -245,9 +245,11 @@ func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 	if err != nil {
 		return err
 	}
+	// The slot is held until the result is committed: a worker killed after a reply
+	// came but before it was kept has it in flight still, and the limit bounds those too.
+	defer release()
 	start := time.Now()
 	reply, err := m.Generate(ctx, &req)
-	release()
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err() // stopped: the job goes back to the queue unanswered
