@@ -145,11 +145,7 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 	end := context.WithoutCancel(ctx)
 	q.pool.Exec(end, `UPDATE arbiter_workers SET stopped = true, heartbeat = now() WHERE id = $1`, id)
 	q.pool.Exec(end, `UPDATE arbiter_slots SET holder = NULL, expires = NULL WHERE holder = $1`, id)
-	st := WorkStats{Done: w.done.Load(), Asked: w.asked.Load(), Cached: w.cached.Load(), Already: w.already.Load(), Failed: w.failed.Load()}
-	if ctx.Err() != nil && !cfg.ExitWhenIdle {
-		return st, nil
-	}
-	return st, nil
+	return WorkStats{Done: w.done.Load(), Asked: w.asked.Load(), Cached: w.cached.Load(), Already: w.already.Load(), Failed: w.failed.Load()}, nil
 }
 
 // asker is the River worker of AskArgs.
@@ -278,8 +274,10 @@ func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 // complete writes rw (when set) with the store's own statements, completes the job and,
 // when it was the run's last, ends the run: all in one transaction.
 func (w *asker) complete(ctx context.Context, job *river.Job[AskArgs], rw *store.ResultWrite, source string) error {
-	// The answer is paid for: write it even if the worker is being stopped.
-	ctx = context.WithoutCancel(ctx)
+	// The answer is paid for: write it even if the worker is being stopped, but do not
+	// wait for ever on a store that went away (the job is then asked again elsewhere).
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
 	tx, err := w.q.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("job %s: %w", job.Args.Key, err)
