@@ -31,7 +31,7 @@ func (a *app) enqueueing(cmd *cobra.Command, db string) (bool, error) {
 // seduceEnqueue records the run of plan as Execute would and queues its jobs not yet
 // answered, then prints the run id alone on stdout and returns "". With --wait it
 // follows the run until every job is done and returns its id instead, for the report.
-func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runner.Session, plan *seduce.RunPlan) (store.RunID, error) {
+func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runner.Session, plan *seduce.RunPlan, retries int) (store.RunID, error) {
 	run, err := sess.Begin(ctx, runner.Identity{Kind: seduce.RunKind, Config: plan.Config(sess.Endpoints()), InputHash: plan.Dataset.Hash,
 		PromptHash: plan.Prompt.Hash, PromptText: plan.Prompt.System, EndpointsInConfig: true})
 	if err != nil {
@@ -43,7 +43,7 @@ func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runne
 	}
 	jobs := plan.Jobs()
 	n, err := q.Enqueue(ctx, run, jobs, queue.EnqueueOptions{Endpoint: sess.Endpoint, Local: sess.Local, NoCache: sess.NoCache,
-		Reader: string(seduce.RunKind)})
+		Retries: retries, Reader: string(seduce.RunKind)})
 	if err != nil {
 		return "", err
 	}

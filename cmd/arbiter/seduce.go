@@ -287,7 +287,7 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	var sum runner.Summary
 	enq, _ := cmd.Flags().GetBool("enqueue")
 	if enq {
-		if runID, err = a.seduceEnqueue(ctx, cmd, sess, plan); err != nil || runID == "" {
+		if runID, err = a.seduceEnqueue(ctx, cmd, sess, plan, rf.retries); err != nil || runID == "" {
 			return err
 		}
 	} else if runID, sum, err = seduce.Execute(ctx, sess, plan); err != nil {

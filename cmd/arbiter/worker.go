@@ -62,9 +62,12 @@ worker that dies loses only its requests in flight: another takes its jobs over 
 			tax := seduce.DefaultTaxonomy()
 			builtins := seduce.Baselines(tax)
 			cfg := queue.WorkerConfig{Concurrency: workers, Limits: limits, ExitWhenIdle: exitIdle, Log: a.log,
-				Model: func(name llm.ModelName) (llm.Model, error) {
+				Model: func(name llm.ModelName, retries int) (llm.Model, error) {
 					f := rf
 					f.models, f.concurrency, f.replicates = []string{string(name)}, workers, 1
+					if retries >= 0 {
+						f.retries = retries // the run's --retries
+					}
 					ms, err := a.openModels(&f, builtins)
 					if err != nil {
 						return nil, err
@@ -90,7 +93,7 @@ worker that dies loses only its requests in flight: another takes its jobs over 
 	fs.BoolVar(&exitIdle, "exit-when-idle", false, "exit once no job is queued or held by any worker")
 	fs.StringVar(&rf.configPath, "config", "", "config file with this machine's endpoints and the per-model limits shared by all workers (YAML)")
 	fs.StringVar(&rf.baseURL, "base-url", "", "endpoint for every model (an OpenAI-compatible or stand-in server)")
-	fs.IntVar(&rf.retries, "retries", retry.MaxAttempts-1, "retries of a failed request (429, 5xx, resets, timeouts)")
+	fs.IntVar(&rf.retries, "retries", retry.MaxAttempts-1, "retries of a failed request for jobs whose run did not set its own")
 	fs.DurationVar(&rf.timeout, "timeout", retry.Timeout, "time limit of one attempt")
 	return cmd
 }

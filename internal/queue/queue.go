@@ -47,6 +47,9 @@ type AskArgs struct {
 	// named; empty for models run in process (never cached).
 	CacheKey string `json:"cache_key,omitempty"`
 	NoCache  bool   `json:"no_cache,omitempty"`
+	// Retries is the run's --retries: how often the worker's reliability wrapper retries
+	// a failed request before it is recorded as failed (-1: the worker's own setting).
+	Retries int `json:"retries"`
 	// Reader names how the reply is read into its stored outcome (the run's kind).
 	Reader string `json:"reader,omitempty"`
 }
@@ -141,6 +144,8 @@ type EnqueueOptions struct {
 	// Local names models run in process: never cached.
 	Local   func(llm.ModelName) bool
 	NoCache bool
+	// Retries is the run's --retries, which workers honour (-1: each worker's own).
+	Retries int
 	// Reader names how replies are read into outcomes (the run's kind).
 	Reader string
 }
@@ -165,7 +170,7 @@ func (q *Queue) Enqueue(ctx context.Context, run store.RunID, jobs []runner.Job,
 			return 0, fmt.Errorf("enqueue %s: %w", j.Key, err)
 		}
 		a := AskArgs{Run: string(run), Key: j.Key, Model: string(j.Model), Item: j.Item, Replicate: j.Replicate,
-			Request: req, NoCache: opt.NoCache, Reader: opt.Reader}
+			Request: req, NoCache: opt.NoCache, Retries: opt.Retries, Reader: opt.Reader}
 		if opt.Local == nil || !opt.Local(j.Model) {
 			ep := ""
 			if opt.Endpoint != nil {

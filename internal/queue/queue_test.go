@@ -56,8 +56,8 @@ func jobs(n int) []runner.Job {
 }
 
 // standin answers through an llmtest Peak, so the test sees the requests in flight.
-func standin(p *llmtest.Peak) func(llm.ModelName) (llm.Model, error) {
-	return func(name llm.ModelName) (llm.Model, error) {
+func standin(p *llmtest.Peak) func(llm.ModelName, int) (llm.Model, error) {
+	return func(name llm.ModelName, _ int) (llm.Model, error) {
 		return llm.Func{ModelName: name, Fn: func(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
 			r := p.Respond(&llmtest.Request{})
 			return &llm.Reply{Text: "no roll " + req.Messages[0].Text + r.Text, Finish: llm.FinishStop}, nil
@@ -219,10 +219,13 @@ func TestFailedRecorded(t *testing.T) {
 	st, q := openQueue(t)
 	ctx := context.Background()
 	run := beginRun(t, st, "r")
-	if _, err := q.Enqueue(ctx, run, jobs(2), EnqueueOptions{}); err != nil {
+	if _, err := q.Enqueue(ctx, run, jobs(2), EnqueueOptions{Retries: 2}); err != nil {
 		t.Fatal(err)
 	}
-	bad := func(name llm.ModelName) (llm.Model, error) {
+	bad := func(name llm.ModelName, retries int) (llm.Model, error) {
+		if retries != 2 {
+			t.Errorf("model opened with %d retries, want the run's 2", retries)
+		}
 		return llm.Func{ModelName: name, Fn: func(context.Context, *llm.Request) (*llm.Reply, error) {
 			return nil, &llm.Error{Status: 500, Message: "boom"}
 		}}, nil

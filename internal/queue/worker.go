@@ -38,8 +38,9 @@ type WorkerConfig struct {
 	// Concurrency is the most jobs this worker works at once (default 8).
 	Concurrency int
 	// Model opens a model by its label with the worker's own environment and config,
-	// wrapped for retries; it is called once per label.
-	Model func(llm.ModelName) (llm.Model, error)
+	// wrapped to retry a failed request retries times (-1: the worker's default); it is
+	// called once per label and retries.
+	Model func(name llm.ModelName, retries int) (llm.Model, error)
 	// Limits caps models across all workers, by label.
 	Limits map[string]Limit
 	// Readers turn a reply into its stored outcome, by AskArgs.Reader (may be nil).
@@ -80,7 +81,7 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 		cfg.Host, _ = os.Hostname()
 	}
 	id := string(store.NewHolder())
-	w := &asker{q: q, cfg: cfg, id: id, models: map[llm.ModelName]llm.Model{}}
+	w := &asker{q: q, cfg: cfg, id: id, models: map[modelKey]llm.Model{}}
 	if _, err := q.pool.Exec(ctx, `INSERT INTO arbiter_workers(id, host, pid) VALUES ($1, $2, $3)`, id, cfg.Host, os.Getpid()); err != nil {
 		return WorkStats{}, fmt.Errorf("worker: register: %w", err)
 	}
@@ -156,7 +157,7 @@ type asker struct {
 	id  string
 
 	mu     sync.Mutex
-	models map[llm.ModelName]llm.Model
+	models map[modelKey]llm.Model
 
 	done, asked, cached, already, failed atomic.Int64
 }
@@ -183,17 +184,23 @@ func (w *asker) beat(ctx context.Context) {
 	}
 }
 
-func (w *asker) model(name llm.ModelName) (llm.Model, error) {
+type modelKey struct {
+	name    llm.ModelName
+	retries int
+}
+
+func (w *asker) model(name llm.ModelName, retries int) (llm.Model, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if m, ok := w.models[name]; ok {
+	k := modelKey{name, retries}
+	if m, ok := w.models[k]; ok {
 		return m, nil
 	}
-	m, err := w.cfg.Model(name)
+	m, err := w.cfg.Model(name, retries)
 	if err != nil {
 		return nil, err
 	}
-	w.models[name] = m
+	w.models[k] = m
 	return m, nil
 }
 
@@ -232,7 +239,7 @@ func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 			return w.complete(ctx, job, &store.ResultWrite{Result: res}, "cache")
 		}
 	}
-	m, err := w.model(name)
+	m, err := w.model(name, a.Retries)
 	if err != nil {
 		// This worker cannot open the model (no key here): leave the job for another.
 		return fmt.Errorf("job %s: %w", a.Key, err)
