@@ -113,6 +113,12 @@ func (a *app) showWorkers(ctx context.Context, st *store.Store, runs []*store.Ru
 	if len(open) == 0 {
 		return nil
 	}
+	// Workers does not create the queue's tables: a store no queue was opened on
+	// shows nothing more and stays as it is.
+	ws, err := queue.Workers(ctx, st)
+	if err != nil || ws == nil {
+		return err
+	}
 	q, err := queue.Open(ctx, st)
 	if err != nil {
 		return err
@@ -125,10 +131,6 @@ func (a *app) showWorkers(ctx context.Context, st *store.Store, runs []*store.Ru
 			return err
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\n", r.ID, r.Status, n)
-	}
-	ws, err := q.Workers(ctx)
-	if err != nil {
-		return err
 	}
 	fmt.Fprintln(tw, "\nWORKER\tHOST\tPID\tSTARTED\tJOBS DONE\tLAST HEARTBEAT\tSTATE")
 	for _, w := range ws {
