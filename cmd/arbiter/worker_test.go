@@ -163,3 +163,18 @@ func TestEnqueueWait(t *testing.T) {
 		t.Fatalf("the plain rerun (exit %d, %d asked) differs from the waited report", plain.code, srv.Requests())
 	}
 }
+
+// TestRunsShowsQueueBeforeWorkers: a run enqueued before any worker came shows its
+// jobs left under 'arbiter runs'.
+func TestRunsShowsQueueBeforeWorkers(t *testing.T) {
+	pg := storetest.PostgresDSN(t)
+	env := map[string]string{"ARBITER_DB": pg}
+	enq := arbiter(t, env, "seduce", "run", "--dataset", smallDataset(t, 5), "--enqueue")
+	if enq.code != 0 {
+		t.Fatalf("enqueue: exit %d\n%s", enq.code, enq.stderr)
+	}
+	runs := arbiter(t, env, "runs")
+	if runs.code != 0 || !strings.Contains(runs.stdout, "JOBS QUEUED OR HELD") || !strings.Contains(runs.stdout, "queued  5") {
+		t.Fatalf("runs: exit %d\n%s%s", runs.code, runs.stdout, runs.stderr)
+	}
+}

@@ -229,8 +229,8 @@ type WorkerInfo struct {
 // still holds.
 func (q *Queue) Workers(ctx context.Context) ([]WorkerInfo, error) { return Workers(ctx, q.st) }
 
-// Workers lists the workers seen on st without opening the queue: none on a SQLite
-// store or one no queue was ever opened on.
+// Workers lists the workers seen on st without opening the queue: nil on a SQLite
+// store or one no queue was ever opened on, empty when no worker came yet.
 func Workers(ctx context.Context, st *store.Store) ([]WorkerInfo, error) {
 	if !st.Postgres() {
 		return nil, nil
@@ -246,9 +246,13 @@ func Workers(ctx context.Context, st *store.Store) ([]WorkerInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: list workers: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (WorkerInfo, error) {
+	ws, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (WorkerInfo, error) {
 		var w WorkerInfo
 		err := r.Scan(&w.ID, &w.Host, &w.PID, &w.Started, &w.Heartbeat, &w.JobsDone, &w.Alive)
 		return w, err
 	})
+	if err == nil && ws == nil {
+		ws = []WorkerInfo{} // the queue exists, no worker has come yet
+	}
+	return ws, err
 }
