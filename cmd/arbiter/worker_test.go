@@ -62,6 +62,13 @@ func TestWorkersAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	var leaked, queued int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FILTER (WHERE args::text LIKE '%sk-test-queue%'), count(*) FROM river_job`).Scan(&leaked, &queued); err != nil {
+		t.Fatal(err)
+	}
+	if leaked != 0 || queued != 1792 {
+		t.Fatalf("%d of %d queued jobs carry the API key; want 0 of 1792", leaked, queued)
+	}
 	for {
 		keys, err := st.AnsweredKeys(ctx, store.RunID(runID))
 		if err != nil {
