@@ -30,7 +30,14 @@ func BenchmarkJobOverhead(b *testing.B) {
 
 // BenchmarkStudyTwoWorkers: 5,376 jobs against a 200 ms stand-in, a shared concurrency
 // limit of 64 and two workers; ratio is the wall time over the ideal (jobs/64 × 200 ms).
+// split: each worker takes 32 jobs at once; contended: each takes 64, so half of them
+// wait on the shared limit's slots.
 func BenchmarkStudyTwoWorkers(b *testing.B) {
+	b.Run("split", func(b *testing.B) { benchStudy(b, 32) })
+	b.Run("contended", func(b *testing.B) { benchStudy(b, 64) })
+}
+
+func benchStudy(b *testing.B, perWorker int) {
 	const n, conc, latency = 5376, 64, 200 * time.Millisecond
 	for range b.N {
 		b.StopTimer()
@@ -41,7 +48,7 @@ func BenchmarkStudyTwoWorkers(b *testing.B) {
 			b.Fatal(err)
 		}
 		peak := llmtest.NewPeak(nil, latency)
-		cfg := WorkerConfig{Concurrency: conc, Model: standin(peak), ExitWhenIdle: true,
+		cfg := WorkerConfig{Concurrency: perWorker, Model: standin(peak), ExitWhenIdle: true,
 			Limits: map[string]Limit{string(model): {Concurrency: conc}}}
 		b.StartTimer()
 		start := time.Now()

@@ -96,7 +96,7 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 		Logger:            quietLogger(),
 		JobTimeout:        -1, // requests have their own timeouts; the lease is the heartbeat
 		FetchCooldown:     5 * time.Millisecond,
-		FetchPollInterval: 100 * time.Millisecond,
+		FetchPollInterval: 20 * time.Millisecond, // a freed slot is filled soon: River fetches on this tick
 		MaxAttempts:       25,
 	})
 	if err != nil {
