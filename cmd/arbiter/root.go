@@ -102,7 +102,7 @@ environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) or a --config fi
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%s: %w (see '%s --help')", cmd.CommandPath(), err, cmd.CommandPath())}
 	})
-	root.AddCommand(a.versionCmd())
+	root.AddCommand(a.versionCmd(), a.workerCmd())
 	for _, cmd := range []*cobra.Command{a.checkCmd(), a.courtCmd(), a.runsCmd(), a.seduceCmd(), a.serveCmd()} {
 		root.AddCommand(asGroup(cmd))
 	}

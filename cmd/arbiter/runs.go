@@ -36,7 +36,10 @@ func (a *app) runsCmd() *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", r.ID, r.Kind, r.Status, r.StartedAt.Format("2006-01-02 15:04"),
 					s.Answered, s.Failed, s.InputTokens+s.OutputTokens)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return a.showWorkers(ctx, st, runs)
 		},
 	}
 	dbFlag(cmd.Flags(), &db)

@@ -180,6 +180,9 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 				applyExperiment(cmd, e, &f, &rf)
 				f.defense.apply(cmd, e)
 			}
+			if _, err := a.enqueueing(cmd, rf.db); err != nil {
+				return err
+			}
 			return a.seduceRun(cmd.Context(), cmd, &f, &rf)
 		},
 	}
@@ -194,6 +197,7 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 0, "reply token limit (default: the provider's)")
 	cmd.Flags().Int64Var(&f.genSeed, "gen-seed", 0, "sampling seed sent to providers that take one")
 	f.defense.register(cmd)
+	registerEnqueue(cmd)
 	return cmd
 }
 
@@ -279,12 +283,18 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 		s := f.genSeed
 		plan.Generation.Seed = &s
 	}
-	runID, sum, err := seduce.Execute(ctx, sess, plan)
-	if err != nil {
+	var runID store.RunID
+	var sum runner.Summary
+	enq, _ := cmd.Flags().GetBool("enqueue")
+	if enq {
+		if runID, err = a.seduceEnqueue(ctx, cmd, sess, plan, rf.retries); err != nil || runID == "" {
+			return err
+		}
+	} else if runID, sum, err = seduce.Execute(ctx, sess, plan); err != nil {
 		return err
 	}
 	st := sess.Store
-	if !a.quiet {
+	if !a.quiet && !enq {
 		fmt.Fprintf(a.stderr, "run %s: %d jobs, %d already in the store, %d from the cache, %d asked (%d answered, %d failed) in %s; store %s\n",
 			runID, sum.Jobs, sum.Resumed, sum.Cached, sum.Asked, sum.Answered, sum.Failed, sum.Elapsed.Round(1e6), st.Path())
 	}

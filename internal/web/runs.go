@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
+	"github.com/arbiter-eval/arbiter/internal/queue"
 	"github.com/arbiter-eval/arbiter/internal/report"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -122,6 +123,8 @@ type indexView struct {
 	Title string
 	Runs  []runRow
 	Store string
+	// Workers are the queue's workers on a PostgreSQL store (arbiter worker).
+	Workers []queue.WorkerInfo
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
@@ -130,7 +133,12 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "", err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "index.html", indexView{Title: "Runs", Runs: runs, Store: s.st.Path()})
+	workers, err := queue.Workers(r.Context(), s.st)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "", err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "index.html", indexView{Title: "Runs", Runs: runs, Store: s.st.Path(), Workers: workers})
 }
 
 // lookupRun finds the run a URL names, answering 404 or 500 itself when it cannot.
