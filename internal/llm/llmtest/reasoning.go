@@ -16,6 +16,7 @@ func oaReasoning(effort *string, req *Request) error {
 		return nil
 	}
 	if !slices.Contains(OpenAIEfforts, *effort) {
+		//lint:ignore ST1005 the stand-in repeats the API's own message, capital included
 		return fmt.Errorf("Invalid value: '%s'. Supported values are: %q", *effort, OpenAIEfforts)
 	}
 	req.ReasoningEffort = *effort
