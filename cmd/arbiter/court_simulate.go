@@ -56,6 +56,10 @@ same command again); a trial abandoned after its restarts is a result (completed
 			case restarts < 0:
 				return badInput("--max-restarts %d: want 0 or more", restarts)
 			}
+			enqueue, err := a.enqueueing(cmd, f.run.db)
+			if err != nil {
+				return err
+			}
 			cases, err := a.loadCourtCases(cmd.Context(), casesPath, f.run.db)
 			if err != nil {
 				return err
@@ -88,6 +92,13 @@ same command again); a trial abandoned after its restarts is a result (completed
 			sim.Settings = court.Settings{Models: models, TurnBudget: budget, MaxRestarts: restarts}
 			if restarts == 0 {
 				sim.Settings.MaxRestarts = -1
+			}
+			if enqueue {
+				// With --wait the run is followed to its end, then played below from the
+				// store: it asks nothing and writes the transcripts.
+				if wait, err := a.courtEnqueue(ctx, cmd, sim, f.run.retries); err != nil || !wait {
+					return err
+				}
 			}
 			sim.TrialDone = func(tr *court.Transcript) error { return writeTranscript(out, tr) }
 			p := a.simProgress()
@@ -132,6 +143,7 @@ same command again); a trial abandoned after its restarts is a result (completed
 	fs.IntVar(&budget, "turn-budget", court.DefaultTurnBudget, "turns the introduction and interrogation may take before closing")
 	fs.IntVar(&restarts, "max-restarts", court.DefaultMaxRestarts, "times a failed trial starts again with a new seed before it is recorded incomplete")
 	refuseBatch(cmd)
+	registerEnqueue(cmd)
 	return cmd
 }
 

@@ -22,7 +22,8 @@ func (a *app) workerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker",
 		Short: "Answer the queued jobs of any run on a shared PostgreSQL store",
-		Long: `worker takes the jobs that 'seduce run --enqueue' queued on a shared PostgreSQL store
+		Long: `worker takes the jobs that 'seduce run --enqueue' or 'court simulate --enqueue' (one
+job a trial) queued on a shared PostgreSQL store
 and answers them with the models this machine's environment and --config give it: keys
 never travel through the store. Any number of workers on any number of machines share
 the queue; each result is written in the same transaction that completes its job. A

@@ -206,9 +206,9 @@ func (q *Queue) Enqueue(ctx context.Context, run store.RunID, jobs []runner.Job,
 // Pending counts the jobs of run (every run when run is "") queued or held by a worker.
 func (q *Queue) Pending(ctx context.Context, run store.RunID) (int, error) {
 	var n int
-	err := q.pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = $1
+	err := q.pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = ANY($1)
 		AND state IN ('available', 'pending', 'running', 'retryable', 'scheduled')
-		AND ($2 = '' OR args->>'run' = $2)`, JobKind, string(run)).Scan(&n)
+		AND ($2 = '' OR args->>'run' = $2)`, jobKinds, string(run)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("queue: count jobs: %w", err)
 	}
