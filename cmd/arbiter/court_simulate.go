@@ -35,6 +35,10 @@ one run: a simulation stopped at any point resumes mid-trial when run again, and
 of a finished one asks no model anything. Score the transcripts with
 'arbiter check judge --transcripts DIR'.
 
+With --enqueue (a PostgreSQL store) the run is recorded and each trial queued as one job
+for 'arbiter worker', and the run id printed; once the run is done, the same command
+without --enqueue asks nothing and writes the transcripts (--wait does so itself).
+
 Exit 1 when a trial could not finish because of an error (its calls are kept: run the
 same command again); a trial abandoned after its restarts is a result (completed false).`,
 		Example: `  arbiter court simulate --model ollama/llama3.1:8b --defense-model ollama/llama3.1:8b --seeds 5 --out trials/

@@ -264,3 +264,29 @@ func TestCourtSimulateEnqueueNeedsPostgres(t *testing.T) {
 		t.Errorf("left %v", files)
 	}
 }
+
+// TestCourtSimulateEnqueueWait: --enqueue --wait follows the run while a worker plays it,
+// then writes every transcript from the store without asking anything itself.
+func TestCourtSimulateEnqueueWait(t *testing.T) {
+	pg := storetest.PostgresDSN(t)
+	s := newCourtStandIn(t, 0)
+	out := filepath.Join(t.TempDir(), "trials")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	wctx, stopWorker := context.WithCancel(ctx)
+	done := make(chan result, 1)
+	go func() { done <- workerIn(wctx, s.env(), "--db", pg, "--concurrency", "5") }()
+	r := arbiter(t, s.env(), simulateArgs(pg, out, "--seeds", "1", "--enqueue", "--wait")...)
+	stopWorker()
+	w := <-done
+	if r.code != 0 || !strings.Contains(r.stdout, "5 trials, 5 completed") {
+		t.Fatalf("--enqueue --wait = %d: %s%s\nworker: %s", r.code, r.stdout, r.stderr, w.stderr)
+	}
+	// Every request was the worker's: the summary reads them all from the store.
+	if n := s.n.Load(); n == 0 || !strings.Contains(r.stdout, " 0 asked") || s.twice() != 0 {
+		t.Errorf("the worker answered %d (%d twice); summary %q; want all asked by the worker, none here", n, s.twice(), r.stdout)
+	}
+	if trials := readTrials(t, out); len(trials) != 5 {
+		t.Errorf("%d transcripts; want 5", len(trials))
+	}
+}
