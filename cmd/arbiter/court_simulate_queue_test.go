@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/store"
 	"github.com/arbiter-eval/arbiter/internal/store/storetest"
 )
@@ -288,5 +290,69 @@ func TestCourtSimulateEnqueueWait(t *testing.T) {
 	}
 	if trials := readTrials(t, out); len(trials) != 5 {
 		t.Errorf("%d transcripts; want 5", len(trials))
+	}
+}
+
+// TestCourtTrialsHoldSharedLimits: the config's concurrency limit of each court model
+// (one request in flight) holds for every call of every trial across two workers, though
+// together they could play ten trials, ten requests, at once.
+func TestCourtTrialsHoldSharedLimits(t *testing.T) {
+	pg := storetest.PostgresDSN(t)
+	roles := []string{"judge", "prosecutor", "witness", "analyzer", "defense"}
+	peaks := map[string]*llmtest.Peak{}
+	limits := "limits:\n"
+	for _, r := range roles {
+		peaks[r] = llmtest.NewPeak(func(req *llmtest.Request) llmtest.Response {
+			return llmtest.Response{Text: courtScript(req)}
+		}, 2*time.Millisecond)
+		limits += "  openai/" + r + ": {concurrency: 1}\n"
+	}
+	var strays atomic.Int64
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		p := peaks[strings.TrimPrefix(req.Model, "openai/")]
+		if p == nil {
+			strays.Add(1)
+			return llmtest.Response{Text: "no such model"}
+		}
+		return p.Respond(req)
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "limits.yaml")
+	if err := os.WriteFile(cfg, []byte(limits), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"OPENAI_API_KEY": "sk-test-court", "OPENAI_BASE_URL": srv.OpenAIBaseURL()}
+	if enq := arbiter(t, env, simulateArgs(pg, filepath.Join(dir, "trials"), "--enqueue")...); enq.code != 0 {
+		t.Fatalf("enqueue: exit %d\n%s", enq.code, enq.stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	res := make([]result, 2)
+	for i := range res {
+		wg.Go(func() {
+			res[i] = workerIn(ctx, env, "--db", pg, "--exit-when-idle", "--concurrency", "5", "--config", cfg)
+		})
+	}
+	wg.Wait()
+	for i, r := range res {
+		if r.code != 0 {
+			t.Fatalf("worker %d: exit %d\n%s", i, r.code, r.stderr)
+		}
+	}
+	total := int64(0)
+	for _, r := range roles {
+		p := peaks[r]
+		total += p.Answered()
+		if p.Max() > 1 {
+			t.Errorf("%s: peak in flight %d across workers; the config allows 1", r, p.Max())
+		}
+	}
+	if strays.Load() != 0 {
+		t.Errorf("%d requests named no role's model", strays.Load())
+	}
+	if total < 100 {
+		t.Fatalf("the workers asked %d requests; ten trials ask many more", total)
 	}
 }
