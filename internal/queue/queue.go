@@ -1,6 +1,8 @@
 // Package queue runs a study's jobs on many machines: the jobs of a run are River jobs
 // in the shared PostgreSQL store, and workers anywhere take them, ask the model with
 // their own keys, and write each result in the same transaction that completes its job.
+// A court trial is one job (TrialArgs): its turns, each depending on the ones before, are
+// played in order by one worker and kept as they end, so a trial taken over resumes.
 //
 // Beside River's tables the queue keeps three of its own: arbiter_workers (one row a
 // worker, renewed by its heartbeat: the lease that lets another worker take over the
