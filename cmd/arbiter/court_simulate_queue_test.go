@@ -356,3 +356,32 @@ func TestCourtTrialsHoldSharedLimits(t *testing.T) {
 		t.Fatalf("the workers asked %d requests; ten trials ask many more", total)
 	}
 }
+
+// TestCourtSimulateEnqueueScriptedDefense: a scripted defense travels with each trial's
+// job, so the worker plays the same moves and the rerun finds every call answered.
+func TestCourtSimulateEnqueueScriptedDefense(t *testing.T) {
+	pg := storetest.PostgresDSN(t)
+	s := newCourtStandIn(t, 0)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "trials")
+	script := filepath.Join(dir, "moves.txt")
+	if err := os.WriteFile(script, []byte("The defense will show reasonable doubt.\nThe evidence against my client is thin.\nNo witness saw the act itself.\nrest\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"court", "simulate", "-q", "--seeds", "1", "--db", pg, "--out", out, "--defense-script", script}, courtRoleFlags[:8]...)
+	enq := arbiter(t, s.env(), append(args, "--enqueue")...)
+	if enq.code != 0 || s.n.Load() != 0 {
+		t.Fatalf("enqueue: exit %d, asked %d\n%s", enq.code, s.n.Load(), enq.stderr)
+	}
+	if w := workerIn(context.Background(), s.env(), "--db", pg, "--exit-when-idle"); w.code != 0 || s.n.Load() == 0 {
+		t.Fatalf("worker: exit %d, asked %d\n%s", w.code, s.n.Load(), w.stderr)
+	}
+	asked := s.n.Load()
+	r := arbiter(t, s.env(), args...)
+	if r.code != 0 || s.n.Load() != asked || !strings.Contains(r.stdout, "5 trials, 5 completed") {
+		t.Fatalf("rerun = %d, asked %d more: %s%s", r.code, s.n.Load()-asked, r.stdout, r.stderr)
+	}
+	if trials := readTrials(t, out); len(trials) != 5 {
+		t.Errorf("%d transcripts; want 5", len(trials))
+	}
+}
