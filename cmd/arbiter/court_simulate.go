@@ -35,6 +35,10 @@ one run: a simulation stopped at any point resumes mid-trial when run again, and
 of a finished one asks no model anything. Score the transcripts with
 'arbiter check judge --transcripts DIR'.
 
+With --enqueue (a PostgreSQL store) the run is recorded and each trial queued as one job
+for 'arbiter worker', and the run id printed; once the run is done, the same command
+without --enqueue asks nothing and writes the transcripts (--wait does so itself).
+
 Exit 1 when a trial could not finish because of an error (its calls are kept: run the
 same command again); a trial abandoned after its restarts is a result (completed false).`,
 		Example: `  arbiter court simulate --model ollama/llama3.1:8b --defense-model ollama/llama3.1:8b --seeds 5 --out trials/
@@ -55,6 +59,10 @@ same command again); a trial abandoned after its restarts is a result (completed
 				return badInput("--turn-budget %d: want at least %d (the introduction)", budget, len(court.IntroductionOrder))
 			case restarts < 0:
 				return badInput("--max-restarts %d: want 0 or more", restarts)
+			}
+			enqueue, err := a.enqueueing(cmd, f.run.db)
+			if err != nil {
+				return err
 			}
 			cases, err := a.loadCourtCases(cmd.Context(), casesPath, f.run.db)
 			if err != nil {
@@ -88,6 +96,13 @@ same command again); a trial abandoned after its restarts is a result (completed
 			sim.Settings = court.Settings{Models: models, TurnBudget: budget, MaxRestarts: restarts}
 			if restarts == 0 {
 				sim.Settings.MaxRestarts = -1
+			}
+			if enqueue {
+				// With --wait the run is followed to its end, then played below from the
+				// store: it asks nothing and writes the transcripts.
+				if wait, err := a.courtEnqueue(ctx, cmd, sim, f.run.retries); err != nil || !wait {
+					return err
+				}
 			}
 			sim.TrialDone = func(tr *court.Transcript) error { return writeTranscript(out, tr) }
 			p := a.simProgress()
@@ -132,6 +147,7 @@ same command again); a trial abandoned after its restarts is a result (completed
 	fs.IntVar(&budget, "turn-budget", court.DefaultTurnBudget, "turns the introduction and interrogation may take before closing")
 	fs.IntVar(&restarts, "max-restarts", court.DefaultMaxRestarts, "times a failed trial starts again with a new seed before it is recorded incomplete")
 	refuseBatch(cmd)
+	registerEnqueue(cmd)
 	return cmd
 }
 

@@ -22,9 +22,10 @@ func (a *app) workerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker",
 		Short: "Answer the queued jobs of any run on a shared PostgreSQL store",
-		Long: `worker takes the jobs that 'seduce run --enqueue' queued on a shared PostgreSQL store
-and answers them with the models this machine's environment and --config give it: keys
-never travel through the store. Any number of workers on any number of machines share
+		Long: `worker takes the jobs that 'seduce run --enqueue' and 'court simulate --enqueue' (one
+job a trial, its turns kept as they end) queued on a shared PostgreSQL store and answers
+them with the models this machine's environment and --config give it: keys never travel
+through the store. Any number of workers on any number of machines share
 the queue; each result is written in the same transaction that completes its job. A
 worker that dies loses only its requests in flight: another takes its jobs over within
 30 seconds. The config's limits: (concurrency, rpm, tpm) hold across every worker.`,
@@ -146,9 +147,11 @@ func (a *app) showWorkers(ctx context.Context, st *store.Store, runs []*store.Ru
 // follow shows the progress of an enqueued run across all workers until none of its
 // jobs is left in the queue.
 func (a *app) follow(ctx context.Context, q *queue.Queue, run store.RunID, total, queued int) error {
-	p := a.progress(string(run), nil)
-	p.Start(total, total-queued)
-	defer p.Finish()
+	p := a.progress(string(run), nil) // nil with --quiet: follow without drawing
+	if p != nil {
+		p.Start(total, total-queued)
+		defer p.Finish()
+	}
 	shown := 0
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
@@ -157,7 +160,7 @@ func (a *app) follow(ctx context.Context, q *queue.Queue, run store.RunID, total
 		if err != nil {
 			return err
 		}
-		for ; shown < queued-left; shown++ {
+		for ; p != nil && shown < queued-left; shown++ {
 			p.Done(false)
 		}
 		if left == 0 {

@@ -155,19 +155,24 @@ type simConfig struct {
 	Cases       map[string]string `json:"cases"`
 }
 
-// Run runs every trial and returns how each ended. Its error is for what stops the
-// whole simulation (the run cannot begin, bad settings); a trial that could not finish
-// is reported in its TrialResult.
-func (s *Simulation) Run(ctx context.Context) (*SimResult, error) {
+// Prepare checks the simulation, records its run as Run does (the same identity, so a
+// later Run resumes it) and lists its trials without playing any: for a simulation
+// whose trials are queued, each played by a worker with PlayTrial.
+func (s *Simulation) Prepare(ctx context.Context) (store.RunID, []TrialResult, error) {
+	run, trials, _, err := s.prepare(ctx)
+	return run, trials, err
+}
+
+func (s *Simulation) prepare(ctx context.Context) (store.RunID, []TrialResult, Settings, error) {
 	if s.Session == nil || s.Defense == nil {
-		return nil, errors.New("simulate: a session and a defense are needed")
+		return "", nil, Settings{}, errors.New("simulate: a session and a defense are needed")
 	}
 	if len(s.Cases) == 0 || len(s.Seeds) == 0 {
-		return nil, errors.New("simulate: no cases or no seeds")
+		return "", nil, Settings{}, errors.New("simulate: no cases or no seeds")
 	}
 	settings, err := s.Settings.withDefaults(s.Cases[0], s.Seeds[0])
 	if err != nil {
-		return nil, err
+		return "", nil, Settings{}, err
 	}
 	cfg := simConfig{Models: settings.Models, Defense: "model", TurnBudget: settings.TurnBudget,
 		MaxRestarts: settings.MaxRestarts, Reasks: settings.Reasks, MaxTokens: settings.MaxTokens, Cases: map[string]string{}}
@@ -177,26 +182,57 @@ func (s *Simulation) Run(ctx context.Context) (*SimResult, error) {
 	seen := map[string]bool{}
 	for _, c := range s.Cases {
 		if seen[c.ID] {
-			return nil, fmt.Errorf("simulate: case %s given twice", c.ID)
+			return "", nil, Settings{}, fmt.Errorf("simulate: case %s given twice", c.ID)
 		}
 		seen[c.ID] = true
 		b, err := json.Marshal(c)
 		if err != nil {
-			return nil, fmt.Errorf("simulate: encode case %s: %w", c.ID, err)
+			return "", nil, Settings{}, fmt.Errorf("simulate: encode case %s: %w", c.ID, err)
 		}
 		cfg.Cases[c.ID] = store.Hash(b)
 	}
 	run, err := s.Session.Begin(ctx, runner.Identity{Kind: KindCourt, Config: cfg})
 	if err != nil {
-		return nil, err
+		return "", nil, Settings{}, err
 	}
 
-	res := &SimResult{Run: run}
+	var trials []TrialResult
 	for _, c := range s.Cases {
 		for _, seed := range s.Seeds {
-			res.Trials = append(res.Trials, TrialResult{TrialID: TrialIDOf(c.ID, seed, settings.Models, s.DefenseScript), CaseID: c.ID, Seed: seed})
+			trials = append(trials, TrialResult{TrialID: TrialIDOf(c.ID, seed, settings.Models, s.DefenseScript), CaseID: c.ID, Seed: seed})
 		}
 	}
+	return run, trials, settings, nil
+}
+
+// PlayTrial plays the trial of case c with seed in run, as Run plays each of its trials:
+// every call is keyed and kept in the store as it ends, so a trial played again (by
+// another worker, after a crash) asks only its calls the store lacks. The simulation's
+// Cases and Seeds are not read. tally may be nil.
+func (s *Simulation) PlayTrial(ctx context.Context, run store.RunID, c *Case, seed int64, tally *runner.Tally) (*Transcript, error) {
+	if s.Session == nil || s.Defense == nil {
+		return nil, errors.New("simulate: a session and a defense are needed")
+	}
+	st, err := s.Settings.withDefaults(c, seed)
+	if err != nil {
+		return nil, err
+	}
+	st.TrialID = TrialIDOf(c.ID, seed, st.Models, s.DefenseScript)
+	if tally == nil {
+		tally = &runner.Tally{}
+	}
+	return s.trial(ctx, run, c, seed, st, tally, &simProgress{start: time.Now()})
+}
+
+// Run runs every trial and returns how each ended. Its error is for what stops the
+// whole simulation (the run cannot begin, bad settings); a trial that could not finish
+// is reported in its TrialResult.
+func (s *Simulation) Run(ctx context.Context) (*SimResult, error) {
+	run, trials, settings, err := s.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &SimResult{Run: run, Trials: trials}
 	caseOf := map[string]*Case{}
 	for _, c := range s.Cases {
 		caseOf[c.ID] = c

@@ -1,6 +1,8 @@
 // Package queue runs a study's jobs on many machines: the jobs of a run are River jobs
 // in the shared PostgreSQL store, and workers anywhere take them, ask the model with
 // their own keys, and write each result in the same transaction that completes its job.
+// A court trial is one job (TrialArgs): its turns, each depending on the ones before, are
+// played in order by one worker and kept as they end, so a trial taken over resumes.
 //
 // Beside River's tables the queue keeps three of its own: arbiter_workers (one row a
 // worker, renewed by its heartbeat: the lease that lets another worker take over the
@@ -206,9 +208,9 @@ func (q *Queue) Enqueue(ctx context.Context, run store.RunID, jobs []runner.Job,
 // Pending counts the jobs of run (every run when run is "") queued or held by a worker.
 func (q *Queue) Pending(ctx context.Context, run store.RunID) (int, error) {
 	var n int
-	err := q.pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = $1
+	err := q.pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = ANY($1)
 		AND state IN ('available', 'pending', 'running', 'retryable', 'scheduled')
-		AND ($2 = '' OR args->>'run' = $2)`, JobKind, string(run)).Scan(&n)
+		AND ($2 = '' OR args->>'run' = $2)`, jobKinds, string(run)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("queue: count jobs: %w", err)
 	}

@@ -89,6 +89,9 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 	if err := river.AddWorkerSafely(workers, w); err != nil {
 		return WorkStats{}, fmt.Errorf("worker: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &trialWorker{asker: w}); err != nil {
+		return WorkStats{}, fmt.Errorf("worker: %w", err)
+	}
 	client, err := river.NewClient(riverpgxv5.New(q.pool), &river.Config{
 		ID:                id,
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Concurrency}},
@@ -171,9 +174,9 @@ func (w *asker) beat(ctx context.Context) {
 		w.q.pool.Exec(ctx, `UPDATE arbiter_workers SET heartbeat = now() WHERE id = $1`, w.id)
 		w.q.pool.Exec(ctx, `UPDATE arbiter_slots SET expires = now() + make_interval(secs => $2) WHERE holder = $1`, w.id, w.cfg.Lease.Seconds())
 		if tag, err := w.q.pool.Exec(ctx, `UPDATE river_job SET state = 'available', scheduled_at = now()
-			WHERE state = 'running' AND kind = $1 AND attempted_by[array_length(attempted_by, 1)] IN
+			WHERE state = 'running' AND kind = ANY($1) AND attempted_by[array_length(attempted_by, 1)] IN
 			(SELECT id FROM arbiter_workers WHERE stopped OR heartbeat < now() - make_interval(secs => $2))`,
-			JobKind, w.cfg.Lease.Seconds()); err == nil && tag.RowsAffected() > 0 {
+			jobKinds, w.cfg.Lease.Seconds()); err == nil && tag.RowsAffected() > 0 {
 			w.cfg.Log.Info("took over the jobs of a worker that stopped renewing its lease", "jobs", tag.RowsAffected())
 		}
 		select {
@@ -328,8 +331,8 @@ func endIfLast(ctx context.Context, tx pgx.Tx, run string) error {
 		return err
 	}
 	var left bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS(SELECT 1 FROM river_job WHERE kind = $1 AND args->>'run' = $2
-		AND state IN ('available', 'pending', 'running', 'retryable', 'scheduled'))`, JobKind, run).Scan(&left); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT EXISTS(SELECT 1 FROM river_job WHERE kind = ANY($1) AND args->>'run' = $2
+		AND state IN ('available', 'pending', 'running', 'retryable', 'scheduled'))`, jobKinds, run).Scan(&left); err != nil {
 		return err
 	}
 	if left {
