@@ -22,12 +22,19 @@ type judgeQueueStandIn struct {
 	n   atomic.Int64
 	mu  sync.Mutex
 	by  map[string]int
+	// gate, while set, holds every request unanswered (and uncounted) until release.
+	gate    atomic.Bool
+	release chan struct{}
 }
 
 func newJudgeQueueStandIn(t *testing.T) *judgeQueueStandIn {
-	s := &judgeQueueStandIn{by: map[string]int{}}
+	s := &judgeQueueStandIn{by: map[string]int{}, release: make(chan struct{})}
 	judge := checkStandIn("")
 	s.srv = llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		if s.gate.Load() {
+			<-s.release
+			return llmtest.Response{Text: "too late"}
+		}
 		r := judge(req)
 		if len(req.Messages) == 1 {
 			lines := strings.Split(strings.TrimSpace(r.Text), "\n")
@@ -39,7 +46,12 @@ func newJudgeQueueStandIn(t *testing.T) *judgeQueueStandIn {
 		s.n.Add(1)
 		return r
 	}})
-	t.Cleanup(s.srv.Close)
+	t.Cleanup(func() {
+		if s.gate.Load() {
+			close(s.release)
+		}
+		s.srv.Close()
+	})
 	return s
 }
 
@@ -224,4 +236,66 @@ func TestCheckJudgeEnqueueNeedsPostgres(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
 		t.Errorf("left %v", files)
 	}
+}
+
+// TestCheckJudgeResumedByAnotherWorker: a worker stopped in the middle of a transcript
+// leaves the replies it got in the store; another worker takes the transcript over and
+// asks only the rest, so no request is answered twice and the scores are a direct run's.
+func TestCheckJudgeResumedByAnotherWorker(t *testing.T) {
+	want, direct := directScores(t)
+	pg := storetest.PostgresDSN(t)
+	s := newJudgeQueueStandIn(t)
+	enq := arbiter(t, s.env(), judgeArgs(pg, "--enqueue")...)
+	run := strings.TrimSpace(enq.stdout)
+	if enq.code != 0 {
+		t.Fatalf("check judge --enqueue: exit %d\n%s", enq.code, enq.stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ctxA, stopA := context.WithCancel(ctx)
+	done := make(chan result, 1)
+	go func() { done <- workerIn(ctxA, s.env(), "--db", pg, "--concurrency", "1") }()
+	for s.n.Load() < 3 && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	// Hold the next requests unanswered, let the answered ones be stored, then stop the
+	// worker with its transcript half judged.
+	s.gate.Store(true)
+	time.Sleep(300 * time.Millisecond)
+	stopA()
+	if r := <-done; r.code != 0 {
+		t.Fatalf("worker A: exit %d\n%s", r.code, r.stderr)
+	}
+	first := s.n.Load()
+	st := storeOf(t, pg)
+	var kept, finished int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM results WHERE run_id = $1 AND error = ''`, run).Scan(&kept); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'arbiter_judge' AND args->>'run' = $1 AND state = 'completed'`, run).Scan(&finished); err != nil {
+		t.Fatal(err)
+	}
+	if kept != int(first) || finished == 5 {
+		t.Fatalf("the store kept %d replies of the %d answered, %d of 5 jobs completed; want all kept and a job left", kept, first, finished)
+	}
+	s.gate.Store(false)
+	close(s.release)
+	s.release = make(chan struct{})
+	b := workerIn(ctx, s.env(), "--db", pg, "--exit-when-idle", "--concurrency", "2")
+	if b.code != 0 {
+		t.Fatalf("worker B: exit %d\n%s", b.code, b.stderr)
+	}
+	t.Logf("stopped after %d answered requests; %d in all", first, s.n.Load())
+	if n := s.twice(); n != 0 {
+		t.Errorf("%d requests were answered twice: the transcript was not resumed", n)
+	}
+	if s.n.Load() != direct {
+		t.Errorf("%d requests answered in all; want the %d of a direct run", s.n.Load(), direct)
+	}
+	asked := s.n.Load()
+	r := arbiter(t, s.env(), judgeArgs(pg)...)
+	if r.code != 0 || s.n.Load() != asked {
+		t.Fatalf("rerun: exit %d, asked %d more\n%s", r.code, s.n.Load()-asked, r.stderr)
+	}
+	sameScores(t, "the rerun", r.stdout, want)
 }
