@@ -34,7 +34,11 @@ hash. The run is resumable.
 
 --batch sends the judge's requests through the providers' batch APIs at their batch price
 (each round of follow-ups is a batch of its own); --dry-run prints what the first round
-would send and what it would cost, and sends nothing.`,
+would send and what it would cost, and sends nothing.
+
+--enqueue (a PostgreSQL store) records the run and queues each transcript as one job for
+'arbiter worker', then prints the run id; once it is done, the same command without
+--enqueue asks nothing and prints the scores (--wait does so itself).`,
 		Example: `  arbiter check judge --judge openai/gpt-4.1
   arbiter check judge --transcripts trials/ --checklist checklist.yaml --judge ollama/llama3.1:8b --db check.db --format json
   arbiter check judge --judge openai/gpt-4.1 --judge anthropic/claude-opus-4-7 --dry-run --batch`,
@@ -46,6 +50,10 @@ would send and what it would cost, and sends nothing.`,
 			}
 			if len(rf.models) == 0 {
 				return badInput("no judge model: pass --judge provider/model")
+			}
+			enqueue, err := a.enqueueing(cmd, rf.db)
+			if err != nil {
+				return err
 			}
 			if opt.BatchSize < 1 {
 				return badInput("--questions-per-request %d: want at least 1", opt.BatchSize)
@@ -82,6 +90,13 @@ would send and what it would cost, and sends nothing.`,
 			}
 			opt.Replicates = rf.replicates
 			opt.FollowUps = noneIfZero(opt.FollowUps)
+			if enqueue {
+				// With --wait the run is followed to its end, then judged below from the
+				// store: it asks nothing and prints the scores.
+				if wait, err := a.judgeEnqueue(ctx, cmd, e, cl, ts, opt, rf.retries); err != nil || !wait {
+					return err
+				}
+			}
 			j, err := check.Judge(ctx, e, cl, ts, opt)
 			if err != nil {
 				return err
@@ -112,6 +127,7 @@ would send and what it would cost, and sends nothing.`,
 	registerModelFlags(cmd, &rf, "judge", "judge model (repeatable)")
 	figures.register(cmd, "figure of the Quality Score per dimension")
 	a.registerBatch(cmd, &rf)
+	registerEnqueue(cmd)
 	return cmd
 }
 

@@ -22,8 +22,9 @@ func (a *app) workerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker",
 		Short: "Answer the queued jobs of any run on a shared PostgreSQL store",
-		Long: `worker takes the jobs that 'seduce run --enqueue' and 'court simulate --enqueue' (one
-job a trial, its turns kept as they end) queued on a shared PostgreSQL store and answers
+		Long: `worker takes the jobs that 'seduce run --enqueue', 'court simulate --enqueue' (one
+job a trial, its turns kept as they end) and 'check judge --enqueue' (one job a transcript)
+queued on a shared PostgreSQL store and answers
 them with the models this machine's environment and --config give it: keys never travel
 through the store. Any number of workers on any number of machines share
 the queue; each result is written in the same transaction that completes its job. A

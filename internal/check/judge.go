@@ -119,6 +119,79 @@ type judgeConfig struct {
 // conversation, up to FollowUps times, and then recorded as Missing. The run is
 // resumable: the same call on the same store asks nothing already answered.
 func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (*Judgement, error) {
+	run, cfg, cases, err := prepareJudge(ctx, e, cl, ts, opt)
+	if err != nil {
+		return nil, err
+	}
+	j, err := judge(ctx, e, run, cl, cfg, judgePrompt(cl, ts, cases))
+	if err != nil {
+		return nil, e.Finish(ctx, run, err, false)
+	}
+	if err := e.Finish(ctx, run, nil, j.Failed > 0); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// JudgeJob is one transcript of a judge run with all a worker needs to judge it on its
+// own: the judge's rounds and follow-ups about one transcript depend on each other, so
+// they stay together. It is plain JSON, and carries no key.
+type JudgeJob struct {
+	// Checklist is the checklist as the run's configuration keeps it.
+	Checklist  json.RawMessage `json:"checklist"`
+	Meta       TranscriptMeta  `json:"meta"`
+	Transcript *Transcript     `json:"transcript"`
+	// Case is the case description the judge is shown.
+	Case       string          `json:"case,omitempty"`
+	Judges     []llm.ModelName `json:"judges"`
+	Replicates int             `json:"replicates"`
+	BatchSize  int             `json:"batch_size"`
+	FollowUps  int             `json:"follow_ups"`
+}
+
+// PrepareJudge records the judge run as Judge does (the same identity, so a later Judge
+// resumes it) and returns one JudgeJob per transcript without asking anything.
+func PrepareJudge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (store.RunID, []JudgeJob, error) {
+	run, cfg, cases, err := prepareJudge(ctx, e, cl, ts, opt)
+	if err != nil {
+		return "", nil, err
+	}
+	doc, err := json.Marshal(cfg.Checklist)
+	if err != nil {
+		return "", nil, fmt.Errorf("judge: encode the checklist: %w", err)
+	}
+	jobs := make([]JudgeJob, len(ts))
+	for i, t := range ts {
+		jobs[i] = JudgeJob{Checklist: doc, Meta: cfg.Transcripts[i], Transcript: t, Case: cases[i], Judges: cfg.Judges,
+			Replicates: cfg.Replicates, BatchSize: cfg.BatchSize, FollowUps: cfg.FollowUps}
+	}
+	return run, jobs, nil
+}
+
+// JudgeTranscript asks the judges about the one transcript of job, in run, with the
+// same requests Judge makes for it: what is answered in the store is not asked again.
+// The Judgement holds that transcript's ratings and what was asked; the run is left
+// open for the caller to end.
+func JudgeTranscript(ctx context.Context, e *Exec, run store.RunID, job *JudgeJob) (*Judgement, error) {
+	if job.Transcript == nil {
+		return nil, fmt.Errorf("judge: job of %s has no transcript", job.Meta.TrialID)
+	}
+	var d checklistDoc
+	if err := json.Unmarshal(job.Checklist, &d); err != nil {
+		return nil, fmt.Errorf("judge: job of %s: read its checklist: %w", job.Meta.TrialID, err)
+	}
+	cl := &Checklist{Source: "run " + string(run), Name: d.Name, Version: d.Version, Domain: d.Domain, Dims: d.Dims, StatedHash: d.Hash}
+	if cl.Hash = canonicalHash(cl.Domain, cl.Dims, true); cl.Hash != d.Hash {
+		return nil, fmt.Errorf("judge: job of %s: its checklist does not match its hash %s", job.Meta.TrialID, d.Hash)
+	}
+	cfg := judgeConfig{Kind: RunKind, Checklist: d, Transcripts: []TranscriptMeta{job.Meta}, Judges: job.Judges,
+		Replicates: job.Replicates, BatchSize: job.BatchSize, FollowUps: job.FollowUps, Prompts: PromptHash()}
+	return judge(ctx, e, run, cl, cfg, judgePrompt(cl, []*Transcript{job.Transcript}, []string{job.Case}))
+}
+
+// prepareJudge checks the options, begins (or resumes) the run and returns its
+// configuration and each transcript's case description.
+func prepareJudge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (store.RunID, judgeConfig, []string, error) {
 	opt.defaults()
 	var judges []llm.ModelName
 	for _, m := range opt.Judges {
@@ -128,10 +201,10 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 	}
 	opt.Judges = judges
 	if len(opt.Judges) == 0 {
-		return nil, fmt.Errorf("judge: no judge model")
+		return "", judgeConfig{}, nil, fmt.Errorf("judge: no judge model")
 	}
 	if len(ts) == 0 {
-		return nil, fmt.Errorf("judge: no transcripts")
+		return "", judgeConfig{}, nil, fmt.Errorf("judge: no transcripts")
 	}
 	metas := make([]TranscriptMeta, len(ts))
 	cases := make([]string, len(ts))
@@ -148,9 +221,14 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 		Replicates: opt.Replicates, BatchSize: opt.BatchSize, FollowUps: opt.FollowUps, Prompts: PromptHash()}
 	run, err := e.Begin(ctx, runner.Identity{Kind: RunKind, Config: cfg, InputHash: store.Hash([]byte(all.String())), PromptHash: PromptHash()})
 	if err != nil {
-		return nil, err
+		return "", judgeConfig{}, nil, err
 	}
-	prompt := func(ti int, dim *Dimension, items []Item) string {
+	return run, cfg, cases, nil
+}
+
+// judgePrompt renders the first request of a unit about transcript ti of ts.
+func judgePrompt(cl *Checklist, ts []*Transcript, cases []string) func(ti int, dim *Dimension, items []Item) string {
+	return func(ti int, dim *Dimension, items []Item) string {
 		return render("judge", struct {
 			Domain   Domain
 			Dim      *Dimension
@@ -159,14 +237,6 @@ func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt Ju
 			Evidence string
 		}{cl.Domain, dim, items, oneLine(cases[ti]), Evidence(&cl.Domain, ts[ti])})
 	}
-	j, err := judge(ctx, e, run, cl, cfg, prompt)
-	if err != nil {
-		return nil, e.Finish(ctx, run, err, false)
-	}
-	if err := e.Finish(ctx, run, nil, j.Failed > 0); err != nil {
-		return nil, err
-	}
-	return j, nil
 }
 
 // Rescore rebuilds a judge run's Judgement from the store alone, parsing the stored

@@ -3,6 +3,8 @@
 // their own keys, and write each result in the same transaction that completes its job.
 // A court trial is one job (TrialArgs): its turns, each depending on the ones before, are
 // played in order by one worker and kept as they end, so a trial taken over resumes.
+// A transcript of a checklist judge run is one job too (JudgeArgs): its rounds and
+// follow-ups stay on one worker, each reply kept as it comes.
 //
 // Beside River's tables the queue keeps three of its own: arbiter_workers (one row a
 // worker, renewed by its heartbeat: the lease that lets another worker take over the

@@ -92,6 +92,9 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 	if err := river.AddWorkerSafely(workers, &trialWorker{asker: w}); err != nil {
 		return WorkStats{}, fmt.Errorf("worker: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &judgeWorker{asker: w}); err != nil {
+		return WorkStats{}, fmt.Errorf("worker: %w", err)
+	}
 	client, err := river.NewClient(riverpgxv5.New(q.pool), &river.Config{
 		ID:                id,
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Concurrency}},
