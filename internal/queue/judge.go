@@ -8,7 +8,6 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -46,34 +45,12 @@ func (JudgeArgs) Kind() string { return JudgeKind }
 // queued, in one transaction. A transcript queued and not finished is not queued twice;
 // a finished one queued again is judged from the store by its worker and asks nothing.
 func (q *Queue) EnqueueJudge(ctx context.Context, run store.RunID, jobs []JudgeArgs) (int, error) {
-	unique := &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled}}}
 	params := make([]river.InsertManyParams, len(jobs))
 	for i, j := range jobs {
 		j.Run = string(run)
-		params[i] = river.InsertManyParams{Args: j, InsertOpts: unique}
+		params[i] = river.InsertManyParams{Args: j, InsertOpts: unfinished}
 	}
-	tx, err := q.pool.Begin(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	status := StatusQueued
-	if len(params) == 0 {
-		status = store.StatusDone
-	}
-	if _, err := tx.Exec(ctx, `UPDATE runs SET status = $1, ended_at = NULL WHERE id = $2`, string(status), string(run)); err != nil {
-		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-	}
-	if len(params) > 0 {
-		if _, err := q.client.InsertManyTx(ctx, tx, params); err != nil {
-			return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-	}
-	return len(params), nil
+	return q.insert(ctx, run, params)
 }
 
 // judgeWorker is the River worker of JudgeArgs. It shares the asker's models, limits,

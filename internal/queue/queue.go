@@ -163,8 +163,6 @@ func (q *Queue) Enqueue(ctx context.Context, run store.RunID, jobs []runner.Job,
 		return 0, err
 	}
 	params := make([]river.InsertManyParams, 0, len(jobs))
-	unique := &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled}}}
 	for _, j := range jobs {
 		if answered[j.Key] {
 			continue
@@ -182,8 +180,19 @@ func (q *Queue) Enqueue(ctx context.Context, run store.RunID, jobs []runner.Job,
 			}
 			a.CacheKey = store.CacheKey(j.Model, ep, j.Request.Hash(), j.Replicate)
 		}
-		params = append(params, river.InsertManyParams{Args: a, InsertOpts: unique})
+		params = append(params, river.InsertManyParams{Args: a, InsertOpts: unfinished})
 	}
+	return q.insert(ctx, run, params)
+}
+
+// unfinished makes a job unique among the jobs not yet finished: queued again while one
+// with the same arguments waits or runs, it is not inserted twice.
+var unfinished = &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled}}}
+
+// insert marks run queued (done when it has nothing left) and inserts its jobs, in one
+// transaction; it returns how many it inserted.
+func (q *Queue) insert(ctx context.Context, run store.RunID, params []river.InsertManyParams) (int, error) {
 	tx, err := q.pool.Begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue run %s: %w", run, err)

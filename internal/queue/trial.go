@@ -9,7 +9,6 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -57,34 +56,12 @@ func (TrialArgs) Kind() string { return TrialKind }
 // transaction. A trial already queued and not finished is not queued twice; a finished
 // one queued again is replayed from the store by its worker and asks nothing.
 func (q *Queue) EnqueueTrials(ctx context.Context, run store.RunID, trials []TrialArgs) (int, error) {
-	unique := &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled}}}
 	params := make([]river.InsertManyParams, len(trials))
 	for i, t := range trials {
 		t.Run = string(run)
-		params[i] = river.InsertManyParams{Args: t, InsertOpts: unique}
+		params[i] = river.InsertManyParams{Args: t, InsertOpts: unfinished}
 	}
-	tx, err := q.pool.Begin(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	status := StatusQueued
-	if len(params) == 0 {
-		status = store.StatusDone
-	}
-	if _, err := tx.Exec(ctx, `UPDATE runs SET status = $1, ended_at = NULL WHERE id = $2`, string(status), string(run)); err != nil {
-		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-	}
-	if len(params) > 0 {
-		if _, err := q.client.InsertManyTx(ctx, tx, params); err != nil {
-			return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
-	}
-	return len(params), nil
+	return q.insert(ctx, run, params)
 }
 
 // trialWorker is the River worker of TrialArgs. It shares the asker's models, limits,
