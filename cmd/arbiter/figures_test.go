@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
+	"github.com/arbiter-eval/arbiter/internal/report/reporttest"
 )
 
 func TestCheckJudgeAndReportFigures(t *testing.T) {
@@ -98,52 +99,6 @@ func TestCheckJudgeAndReportFigures(t *testing.T) {
 	if code != 200 || !strings.HasPrefix(body, "%PDF-") {
 		t.Errorf("GET figure-qs.pdf = %d %.20q", code, body)
 	}
-}
-
-// svgDoc parses an SVG document: its root's width and height in points and the text of
-// each text element. It fails the test unless b is well-formed XML with an <svg> root.
-func svgDoc(t *testing.T, b []byte) (w, h float64, texts []string) {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	root, inText := true, false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if root {
-				if tok.Name.Local != "svg" {
-					t.Fatalf("root element is <%s>; want <svg>", tok.Name.Local)
-				}
-				for _, a := range tok.Attr {
-					v, _ := strconv.ParseFloat(strings.TrimSuffix(a.Value, "pt"), 64)
-					switch a.Name.Local {
-					case "width":
-						w = v
-					case "height":
-						h = v
-					}
-				}
-				root = false
-			}
-			inText = tok.Name.Local == "text"
-		case xml.EndElement:
-			inText = false
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(tok))
-			}
-		}
-	}
-	if root {
-		t.Fatal("SVG has no root element")
-	}
-	return w, h, texts
 }
 
 // svgPath is one <path> of an SVG: its points and its style.
@@ -338,3 +293,6 @@ func TestFigureWhiskersMatchTheJSONReport(t *testing.T) {
 		t.Errorf("no whisker stands on the Authority bar's centre x=%.3f", mid)
 	}
 }
+
+// svgDoc is reporttest.SVG.
+func svgDoc(t *testing.T, b []byte) (w, h float64, texts []string) { return reporttest.SVG(t, b) }

@@ -2,10 +2,8 @@ package report
 
 import (
 	"bytes"
-	"encoding/xml"
 	"flag"
 	"image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/recorder"
+
+	"github.com/arbiter-eval/arbiter/internal/report/reporttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -60,46 +60,6 @@ func TestSVGGolden(t *testing.T) {
 	if !bytes.Equal(b, want) {
 		t.Errorf("SVG differs from %s (go test -update to accept)", path)
 	}
-}
-
-// svgInfo parses an SVG document: its root's width and height in points and all the
-// text it shows.
-func svgInfo(t *testing.T, b []byte) (w, h float64, text string) {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	var sb strings.Builder
-	root := true
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if root {
-				if tok.Name.Local != "svg" {
-					t.Fatalf("root element %q; want svg", tok.Name.Local)
-				}
-				for _, a := range tok.Attr {
-					v, _ := strconv.ParseFloat(strings.TrimSuffix(a.Value, "pt"), 64)
-					switch a.Name.Local {
-					case "width":
-						w = v
-					case "height":
-						h = v
-					}
-				}
-				root = false
-			}
-		case xml.CharData:
-			sb.Write(tok)
-			sb.WriteByte('\n')
-		}
-	}
-	return w, h, sb.String()
 }
 
 var (
@@ -303,4 +263,10 @@ func BenchmarkRender(b *testing.B) {
 			}
 		})
 	}
+}
+
+// svgInfo is reporttest.SVG with every text element joined, a line each.
+func svgInfo(t *testing.T, b []byte) (w, h float64, text string) {
+	w, h, texts := reporttest.SVG(t, b)
+	return w, h, strings.Join(texts, "\n")
 }

@@ -2,9 +2,7 @@ package web
 
 import (
 	"bytes"
-	"encoding/xml"
 	"image/png"
-	"io"
 	"math"
 	"mime"
 	"regexp"
@@ -13,54 +11,8 @@ import (
 	"testing"
 
 	"github.com/arbiter-eval/arbiter/internal/report"
+	"github.com/arbiter-eval/arbiter/internal/report/reporttest"
 )
-
-// svgDoc parses an SVG document: its root's width and height in points and the text it
-// shows, one string per text element. It fails the test when b is not well-formed XML
-// with an <svg> root.
-func svgDoc(t *testing.T, b string) (w, h float64, texts []string) {
-	t.Helper()
-	dec := xml.NewDecoder(strings.NewReader(b))
-	root, inText := true, false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v\n%.200s", err, b)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if root {
-				if tok.Name.Local != "svg" {
-					t.Fatalf("root element is <%s>; want <svg>", tok.Name.Local)
-				}
-				for _, a := range tok.Attr {
-					v, _ := strconv.ParseFloat(strings.TrimSuffix(a.Value, "pt"), 64)
-					switch a.Name.Local {
-					case "width":
-						w = v
-					case "height":
-						h = v
-					}
-				}
-				root = false
-			}
-			inText = tok.Name.Local == "text"
-		case xml.EndElement:
-			inText = false
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(tok))
-			}
-		}
-	}
-	if root {
-		t.Fatal("SVG has no root element")
-	}
-	return w, h, texts
-}
 
 var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\]`)
 
@@ -154,4 +106,9 @@ func TestStyleFigureInEveryFormat(t *testing.T) {
 	if a := get(t, h, "/dataset/style/other.svg"); a.status != 404 {
 		t.Errorf("GET /dataset/style/other.svg = %d; want 404", a.status)
 	}
+}
+
+// svgDoc is reporttest.SVG of a response body.
+func svgDoc(t *testing.T, b string) (w, h float64, texts []string) {
+	return reporttest.SVG(t, []byte(b))
 }
