@@ -183,14 +183,21 @@ func (p *RunPlan) Config(endpoints map[string]string) RunConfig {
 
 // Jobs lists every request of the plan: each model, each sample, each replicate.
 func (p *RunPlan) Jobs() []runner.Job {
-	var jobs []runner.Job
+	// Every model and replicate of a sample sends the same request (the runner and the
+	// providers only read it), so they share one: a large run holds one rendered prompt
+	// per sample, not one per job.
+	reqs := make([]*llm.Request, len(p.Dataset.Samples))
+	for i, s := range p.Dataset.Samples {
+		req := p.Prompt.Request(s)
+		req.Temperature, req.Seed = p.Generation.Temperature, p.Generation.Seed
+		req.MaxTokens = p.Generation.MaxTokens
+		reqs[i] = req
+	}
+	jobs := make([]runner.Job, 0, len(p.Models)*len(reqs)*p.Replicates)
 	for _, name := range p.Models {
-		for _, s := range p.Dataset.Samples {
+		for i, s := range p.Dataset.Samples {
 			for rep := range p.Replicates {
-				req := p.Prompt.Request(s)
-				req.Temperature, req.Seed = p.Generation.Temperature, p.Generation.Seed
-				req.MaxTokens = p.Generation.MaxTokens
-				jobs = append(jobs, runner.Job{Key: runner.JobKey(name, string(s.ID), rep), Model: name, Item: string(s.ID), Replicate: rep, Request: req})
+				jobs = append(jobs, runner.Job{Key: runner.JobKey(name, string(s.ID), rep), Model: name, Item: string(s.ID), Replicate: rep, Request: reqs[i]})
 			}
 		}
 	}

@@ -79,17 +79,18 @@ func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []stri
 		}
 		ps[i] = p
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	lctx := s.local(ctx)
+	tx, err := s.db.BeginTx(lctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
 	}
 	defer tx.Rollback()
-	result, take, other := tx.StmtContext(ctx, ps[0]), tx.StmtContext(ctx, ps[1]), tx.StmtContext(ctx, ps[2])
+	result, take, other := tx.StmtContext(lctx, ps[0]), tx.StmtContext(lctx, ps[1]), tx.StmtContext(lctx, ps[2])
 	now := time.Now()
 	expires := now.Add(ttl).UnixMilli()
 	finished := func(k string) (bool, error) {
 		var errText, updated string
-		switch err := result.QueryRowContext(ctx, string(run), k).Scan(&errText, &updated); {
+		switch err := result.QueryRowContext(lctx, string(run), k).Scan(&errText, &updated); {
 		case err == nil:
 			at, perr := time.Parse(time.RFC3339Nano, updated)
 			return errText == "" || (perr == nil && !at.Before(since)), nil
@@ -101,6 +102,9 @@ func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []stri
 	}
 	out := make([]Claim, len(keys))
 	for i, k := range keys {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("claim jobs of %s: %w", run, err)
+		}
 		out[i].Key = k
 		if done, err := finished(k); err != nil {
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
@@ -108,7 +112,7 @@ func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []stri
 			out[i].State = Finished
 			continue
 		}
-		res, err := take.ExecContext(ctx, string(run), k, string(holder), expires, now.UnixMilli())
+		res, err := take.ExecContext(lctx, string(run), k, string(holder), expires, now.UnixMilli())
 		if err != nil {
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
 		}
@@ -120,7 +124,7 @@ func (s *Store) Claim(ctx context.Context, run RunID, holder Holder, keys []stri
 		}
 		var h string
 		var ms int64
-		if err := other.QueryRowContext(ctx, string(run), k).Scan(&h, &ms); err != nil {
+		if err := other.QueryRowContext(lctx, string(run), k).Scan(&h, &ms); err != nil {
 			return nil, fmt.Errorf("claim job %s: %w", k, err)
 		}
 		out[i].State, out[i].Holder, out[i].Expires = Held, Holder(h), time.UnixMilli(ms)

@@ -513,23 +513,40 @@ func (s *Store) execAll(ctx context.Context, stmts []Stmt) error {
 		}
 		ps[i] = p
 	}
-	tx, err := s.db.DB.BeginTx(ctx, nil)
+	lctx := s.local(ctx)
+	tx, err := s.db.DB.BeginTx(lctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	bound := map[*sql.Stmt]*sql.Stmt{}
 	for i, st := range stmts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, ok := bound[ps[i]]
 		if !ok {
-			b = tx.StmtContext(ctx, ps[i])
+			b = tx.StmtContext(lctx, ps[i])
 			bound[ps[i]] = b
 		}
-		if _, err := b.ExecContext(ctx, st.Args...); err != nil {
+		if _, err := b.ExecContext(lctx, st.Args...); err != nil {
 			return err
 		}
 	}
 	return tx.Commit()
+}
+
+// local is the context a statement on the local SQLite file runs under: ctx without its
+// cancellation. Such a statement takes microseconds, and a context that can end makes the
+// driver and database/sql each start a goroutine to watch it, for every statement (eight
+// for a job's cache look-up, claim and result); the hot paths check ctx between
+// statements instead, so an interruption still stops them at the next one. PostgreSQL
+// statements cross the network and keep ctx.
+func (s *Store) local(ctx context.Context) context.Context {
+	if s.pg {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // CacheKey identifies a paid request: the model, the endpoint it was asked at ("" for
@@ -547,7 +564,10 @@ func (s *Store) CachedReply(ctx context.Context, key string) (*llm.Reply, bool, 
 	if err != nil {
 		return nil, false, fmt.Errorf("read cache: %w", err)
 	}
-	err = ps.QueryRowContext(ctx, key).Scan(&b)
+	if err := ctx.Err(); err != nil {
+		return nil, false, fmt.Errorf("read cache: %w", err)
+	}
+	err = ps.QueryRowContext(s.local(ctx), key).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
