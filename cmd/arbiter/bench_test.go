@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -11,29 +16,111 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
 
-// BenchmarkSeduceRunProcess runs the built binary on 5,376 jobs (the reference set, three
-// replicates) against a stand-in answering after 50 ms, and reports the process's peak
-// resident memory. The foundation's target is under 80 MB.
+// BenchmarkSeduceRunProcess runs the binary on 5,376 jobs (the reference set, three
+// replicates) at concurrency 128 against a stand-in answering after 50 ms, and reports
+// the process's peak resident memory (the kernel's high-water mark) and, sampled every
+// 5 ms, the most of it that was the process's own memory (anonymous: heap, stacks,
+// SQLite) and the most that was pages of the executable. The foundation's target is
+// 80 MB resident.
+//
+// "installed" runs a copy of the binary, made as the go command copies an executable
+// into its build cache (`go run`, the README's command, runs that copy) and as an
+// installer writes one. "fresh-link" runs the file `go build -o` leaves, the linker's
+// own output: the kernel keeps a file just written that way in large page-cache folios
+// and maps a whole folio into a process that touches any page of it, so the same run
+// counts 7-10 MB more of the executable as resident until the file leaves the page
+// cache. Both are reported so that the difference is seen, not hidden.
 func BenchmarkSeduceRunProcess(b *testing.B) {
-	bin := binary(b)
+	fresh := binary(b)
+	installed := filepath.Join(b.TempDir(), "arbiter")
+	if err := copyExecutable(fresh, installed); err != nil {
+		b.Fatal(err)
+	}
 	srv := llmtest.NewServer(llmtest.Options{Responder: keeperReply, Latency: 50 * time.Millisecond})
 	defer srv.Close()
-	var peak int64
-	var total time.Duration
-	for i := 0; b.Loop(); i++ {
-		db := filepath.Join(b.TempDir(), "rss.db")
-		cmd := exec.Command(bin, "seduce", "run", "-q", "-m", "openai/gpt-standin", "--db", db, "--replicates", "3",
-			"--concurrency", "128", "--format", "json", "--bootstrap", "1000")
-		cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-bench", "OPENAI_BASE_URL="+srv.OpenAIBaseURL())
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("seduce run: %v\n%.2000s", err, out)
-		}
-		total += time.Since(start)
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			peak = max(peak, ru.Maxrss) // kilobytes on Linux
-		}
+	for _, bc := range []struct{ name, bin string }{{"installed", installed}, {"fresh-link", fresh}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var peak, anon, file int64
+			var total time.Duration
+			for b.Loop() {
+				db := filepath.Join(b.TempDir(), "rss.db")
+				cmd := exec.Command(bc.bin, "seduce", "run", "-q", "-m", "openai/gpt-standin", "--db", db, "--replicates", "3",
+					"--concurrency", "128", "--format", "json", "--bootstrap", "1000")
+				cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-bench", "OPENAI_BASE_URL="+srv.OpenAIBaseURL())
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				start := time.Now()
+				if err := cmd.Start(); err != nil {
+					b.Fatal(err)
+				}
+				stop := make(chan struct{})
+				sampled := make(chan [2]int64)
+				go func() { sampled <- sampleResident(cmd.Process.Pid, stop) }()
+				err := cmd.Wait()
+				close(stop)
+				s := <-sampled
+				if err != nil {
+					b.Fatalf("seduce run: %v\n%.2000s", err, out.Bytes())
+				}
+				total += time.Since(start)
+				anon, file = max(anon, s[0]), max(file, s[1])
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					peak = max(peak, ru.Maxrss) // kilobytes on Linux
+				}
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
+			b.ReportMetric(float64(anon)/1024, "peak-anon-MB")
+			b.ReportMetric(float64(file)/1024, "peak-file-MB")
+			b.ReportMetric((total / time.Duration(b.N)).Seconds(), "s/run")
+		})
 	}
-	b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
-	b.ReportMetric((total / time.Duration(b.N)).Seconds(), "s/run")
+}
+
+// copyExecutable writes a copy of src at dst the way the go command puts an executable
+// in its build cache: io.Copy from file to file.
+func copyExecutable(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// sampleResident reads /proc/pid/status every 5 ms until stop closes and returns the
+// largest RssAnon and RssFile seen, in kilobytes.
+func sampleResident(pid int, stop <-chan struct{}) [2]int64 {
+	var most [2]int64
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return most
+		case <-t.C:
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			for i, field := range []string{"RssAnon:", "RssFile:"} {
+				if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte(field)); ok {
+					kb, _ := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(rest), []byte("kB")))), 10, 64)
+					most[i] = max(most[i], kb)
+				}
+			}
+		}
+		f.Close()
+	}
 }

@@ -58,7 +58,7 @@ func (m *Model) encodeLine(l llm.BatchLine) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(batchInputLine{CustomID: l.ID, Method: http.MethodPost, URL: "/v1/chat/completions", Body: p})
+	b, err := json.Marshal(batchInputLine{CustomID: l.ID, Method: http.MethodPost, URL: "/v1/chat/completions", Body: *p})
 	if err != nil {
 		return nil, m.invalid(fmt.Sprintf("batch line %s: %v", l.ID, err))
 	}

@@ -116,8 +116,11 @@ func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Reply, err
 
 var schemaNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
-	p := sdk.ChatCompletionNewParams{Model: sdk.ChatModel(m.name.ID())}
+// params builds the SDK's request. It is returned (and passed on) by pointer: the struct
+// is over a kilobyte, and every frame that held a copy stayed on the stack of each
+// request in flight while it waited for its answer.
+func (m *Model) params(req *llm.Request) (*sdk.ChatCompletionNewParams, error) {
+	p := &sdk.ChatCompletionNewParams{Model: sdk.ChatModel(m.name.ID())}
 	if req.System != "" {
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
@@ -148,7 +151,7 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 	if req.MaxTokens > 0 {
 		p.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
 	}
-	if err := m.reasoning(req, &p); err != nil {
+	if err := m.reasoning(req, p); err != nil {
 		return p, err
 	}
 	if len(req.JSONSchema) > 0 {
@@ -180,15 +183,15 @@ var (
 	errStreamCut = errors.New("stream ended before a finish_reason")
 )
 
-func (m *Model) complete(ctx context.Context, p sdk.ChatCompletionNewParams, resp **http.Response) (*llm.Reply, error) {
-	c, err := m.svc.New(ctx, p, option.WithResponseInto(resp))
+func (m *Model) complete(ctx context.Context, p *sdk.ChatCompletionNewParams, resp **http.Response) (*llm.Reply, error) {
+	c, err := m.send(ctx, p, resp)
 	if err != nil {
 		return nil, err
 	}
 	if len(c.Choices) == 0 {
 		return nil, errNoChoices
 	}
-	ch := c.Choices[0]
+	ch := &c.Choices[0]
 	r := &llm.Reply{
 		Text:      ch.Message.Content,
 		Reasoning: reasoning(ch.Message.JSON.ExtraFields),
@@ -203,9 +206,14 @@ func (m *Model) complete(ctx context.Context, p sdk.ChatCompletionNewParams, res
 	return r, nil
 }
 
-func (m *Model) stream(ctx context.Context, p sdk.ChatCompletionNewParams, onDelta func(string), resp **http.Response) (*llm.Reply, error) {
+// send is the only frame holding the SDK's copy of the request while it is asked.
+func (m *Model) send(ctx context.Context, p *sdk.ChatCompletionNewParams, resp **http.Response) (*sdk.ChatCompletion, error) {
+	return m.svc.New(ctx, *p, option.WithResponseInto(resp))
+}
+
+func (m *Model) stream(ctx context.Context, p *sdk.ChatCompletionNewParams, onDelta func(string), resp **http.Response) (*llm.Reply, error) {
 	p.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
-	s := m.svc.NewStreaming(ctx, p, option.WithResponseInto(resp))
+	s := m.svc.NewStreaming(ctx, *p, option.WithResponseInto(resp))
 	defer s.Close()
 	var text, think, refusal strings.Builder
 	var reason, model, last string
