@@ -188,7 +188,7 @@ func (m *Model) lineResult(l batchOutputLine) llm.BatchResult {
 			r.Err = llm.BadResponse(m.provider, http.StatusOK, errors.Join(errNoChoices, err))
 			return r
 		}
-		r.Reply = m.completion(&c).Redact(m.key)
+		r.Reply = completion(&c).Redact(m.key)
 	case l.Response != nil:
 		var e struct {
 			Error struct {
@@ -205,24 +205,6 @@ func (m *Model) lineResult(l batchOutputLine) llm.BatchResult {
 		r.Err = (&llm.Error{Provider: m.provider, Code: l.Error.Code, Message: l.Error.Message, Retryable: true}).Redact(m.key)
 	default:
 		r.Err = &llm.Error{Provider: m.provider, Code: "batch_line", Message: "batch line has neither a response nor an error", Retryable: true}
-	}
-	return r
-}
-
-// completion turns a chat completion into a reply, as complete does.
-func (m *Model) completion(c *sdk.ChatCompletion) *llm.Reply {
-	ch := c.Choices[0]
-	r := &llm.Reply{
-		Text:      ch.Message.Content,
-		Reasoning: reasoning(ch.Message.JSON.ExtraFields),
-		Finish:    finish(ch.FinishReason),
-		Usage:     usage(c.Usage),
-		Model:     c.Model,
-		Raw:       json.RawMessage(c.RawJSON()),
-		Attempts:  1,
-	}
-	if ch.Message.Refusal != "" {
-		r.Finish, r.Refusal, r.Text = llm.FinishRefusal, ch.Message.Refusal, ""
 	}
 	return r
 }

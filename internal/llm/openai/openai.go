@@ -191,19 +191,28 @@ func (m *Model) complete(ctx context.Context, p *sdk.ChatCompletionNewParams, re
 	if len(c.Choices) == 0 {
 		return nil, errNoChoices
 	}
+	return completion(c), nil
+}
+
+// completion turns a chat completion with at least one choice into a reply, for complete
+// and for a batch's lines. It is a frame of its own: reading the completion copies over
+// a kilobyte of it onto the stack, and in complete that frame would sit under every
+// request in flight while it waits for its answer.
+func completion(c *sdk.ChatCompletion) *llm.Reply {
 	ch := &c.Choices[0]
 	r := &llm.Reply{
 		Text:      ch.Message.Content,
 		Reasoning: reasoning(ch.Message.JSON.ExtraFields),
 		Finish:    finish(ch.FinishReason),
-		Usage:     usage(c.Usage),
+		Usage:     usage(&c.Usage),
 		Model:     c.Model,
 		Raw:       json.RawMessage(c.RawJSON()),
+		Attempts:  1,
 	}
 	if ch.Message.Refusal != "" {
 		r.Finish, r.Refusal, r.Text = llm.FinishRefusal, ch.Message.Refusal, ""
 	}
-	return r, nil
+	return r
 }
 
 // send is the only frame holding the SDK's copy of the request while it is asked.
@@ -252,7 +261,7 @@ func (m *Model) stream(ctx context.Context, p *sdk.ChatCompletionNewParams, onDe
 		Text:      text.String(),
 		Reasoning: think.String(),
 		Finish:    finish(reason),
-		Usage:     usage(u),
+		Usage:     usage(&u),
 		Model:     model,
 		Raw:       streamRaw(last, text.String()),
 	}
@@ -303,7 +312,7 @@ func finish(reason string) llm.Finish {
 	return llm.FinishOther
 }
 
-func usage(u sdk.CompletionUsage) llm.Usage {
+func usage(u *sdk.CompletionUsage) llm.Usage {
 	return llm.Usage{
 		InputTokens:     u.PromptTokens,
 		OutputTokens:    u.CompletionTokens,
