@@ -162,6 +162,21 @@ type datasetValidator struct {
 	tax  *Taxonomy
 	// errs keeps the first problems by line and counts the rest.
 	errs input.Errors
+	// texts holds one copy of each field value read: a scenario's variants repeat its
+	// context, truth and ids word for word, and a run keeps its dataset in memory.
+	texts map[string]string
+}
+
+// intern returns the copy of s that v read first.
+func (v *datasetValidator) intern(s string) string {
+	if c, ok := v.texts[s]; ok {
+		return c
+	}
+	if v.texts == nil {
+		v.texts = map[string]string{}
+	}
+	v.texts[s] = s
+	return s
 }
 
 func (v *datasetValidator) add(line int, field, format string, args ...any) {
@@ -399,7 +414,7 @@ func (v *datasetValidator) sample(rec datasetRecord) (s Sample, ok bool) {
 		if problem != "" {
 			return ""
 		}
-		return val
+		return v.intern(val)
 	}
 
 	s.ID = SampleID(str("id", true))

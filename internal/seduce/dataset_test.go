@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // line renders one JSONL sample from a base with fields replaced (nil deletes one).
@@ -244,6 +245,34 @@ func TestBuiltinDataset(t *testing.T) {
 		if s.Generator != "reference" {
 			t.Fatalf("Builtin sample %s has generator %q; want reference", s.ID, s.Generator)
 		}
+	}
+}
+
+// TestDatasetSharesRepeatedText checks that a scenario's variants share one copy of the
+// context and truth they repeat: the bundled set holds each in memory once, not four times.
+func TestDatasetSharesRepeatedText(t *testing.T) {
+	ds, err := Builtin(nil)
+	if err != nil {
+		t.Fatalf("Builtin: %v", err)
+	}
+	first := map[string]Sample{}
+	shared := 0
+	for _, s := range ds.Samples {
+		f, seen := first[s.ScenarioID]
+		if !seen {
+			first[s.ScenarioID] = s
+			continue
+		}
+		if s.Context != f.Context || s.Truth != f.Truth {
+			continue // the test is about memory, not about the set's agreement rules
+		}
+		if unsafe.StringData(s.Context) != unsafe.StringData(f.Context) || unsafe.StringData(s.Truth) != unsafe.StringData(f.Truth) {
+			t.Fatalf("sample %s holds its own copy of the context or truth of %s", s.ID, f.ID)
+		}
+		shared++
+	}
+	if want := len(ds.Samples) - len(first); shared != want {
+		t.Errorf("%d variants share their scenario's text; want %d", shared, want)
 	}
 }
 
