@@ -130,10 +130,12 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	queues := map[llm.ModelName][]Job{}
+	// The queues point into p.Jobs: a large run holds its jobs once.
+	queues := map[llm.ModelName][]*Job{}
 	var order []llm.ModelName
 	seen := make(map[string]bool, len(p.Jobs))
-	for _, j := range p.Jobs {
+	for i := range p.Jobs {
+		j := &p.Jobs[i]
 		if seen[j.Key] {
 			return sum, fmt.Errorf("run %s: job %s appears twice", p.Run, j.Key)
 		}
@@ -184,7 +186,7 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	var cached, asked, ok, failed, elsewhere atomic.Int64
 	var wg sync.WaitGroup
 	for _, name := range order {
-		jobs := make(chan Job)
+		jobs := make(chan *Job)
 		// modelCtx ends when this model refuses our credentials: its other jobs are
 		// not sent, those in flight finish and are recorded.
 		modelCtx, stopModel := context.WithCancel(askCtx)
@@ -202,7 +204,7 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 					if modelCtx.Err() != nil {
 						continue
 					}
-					res, key, source := do(askCtx, st, p, model, j)
+					res, key, source := do(askCtx, st, p, model, *j)
 					if res == nil { // cancelled: leave it for the next run
 						continue
 					}
@@ -268,12 +270,12 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 // job another process holds is set aside and claimed again after a pause, until it is
 // finished (by anyone) or the context ends. finished hears of jobs another process
 // answered; held of each holder met.
-func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue []Job, out chan<- Job,
+func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue []*Job, out chan<- *Job,
 	finished func(store.Claim), held func(store.Holder)) error {
 	batch := max(8, p.Concurrency)
 	keys := make([]string, 0, batch)
 	for len(queue) > 0 {
-		var aside []Job
+		var aside []*Job
 		for i := 0; i < len(queue); i += batch {
 			chunk := queue[i:min(i+batch, len(queue))]
 			keys = keys[:0]
