@@ -208,3 +208,23 @@ func TestOpenExistingRefusesMissing(t *testing.T) {
 		t.Fatal("OpenExisting(a folder) = nil error")
 	}
 }
+
+// TestConnectionSettings: every store connection has the settings of connParams, the
+// small page cache among them.
+func TestConnectionSettings(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "settings.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for pragma, want := range map[string]int64{"cache_size": -512, "foreign_keys": 1, "busy_timeout": 10000} {
+		var got int64
+		if err := s.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
+			t.Fatalf("PRAGMA %s: %v", pragma, err)
+		}
+		if got != want {
+			t.Errorf("PRAGMA %s = %d; want %d", pragma, got, want)
+		}
+	}
+}
