@@ -186,7 +186,7 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	var cached, asked, ok, failed, elsewhere atomic.Int64
 	var wg sync.WaitGroup
 	for _, name := range order {
-		jobs := make(chan *Job)
+		jobs := make(chan task)
 		// modelCtx ends when this model refuses our credentials: its other jobs are
 		// not sent, those in flight finish and are recorded.
 		modelCtx, stopModel := context.WithCancel(askCtx)
@@ -200,11 +200,11 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 		}}
 		for range min(p.Concurrency, len(queues[name])) {
 			wg.Go(func() {
-				for j := range jobs {
+				for t := range jobs {
 					if modelCtx.Err() != nil {
 						continue
 					}
-					res, key, source := do(askCtx, st, p, model, *j)
+					res, key, source := do(askCtx, p, model, t)
 					if res == nil { // cancelled: leave it for the next run
 						continue
 					}
@@ -266,16 +266,32 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	return sum, werr
 }
 
-// feed claims the queue's jobs a batch at a time and hands the claimed ones to out. A
-// job another process holds is set aside and claimed again after a pause, until it is
-// finished (by anyone) or the context ends. finished hears of jobs another process
-// answered; held of each holder met.
-func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue []*Job, out chan<- *Job,
+// task is a claimed job on its way to a worker, with what the feeder found out for it.
+type task struct {
+	job *Job
+	// hash is the request's hash; key its cache key ("" for a local model).
+	hash, key string
+	// cached is the reply the cache holds for key, if any.
+	cached *llm.Reply
+}
+
+// feed claims the queue's jobs a batch at a time, looks the claimed ones up in the cache
+// in one query, and hands them to out. A job another process holds is set aside and
+// claimed again after a pause, until it is finished (by anyone) or the context ends.
+// finished hears of jobs another process answered; held of each holder met.
+//
+// The look-up is the feeder's, one batch ahead of the workers, so that a worker whose
+// model is free goes straight to it instead of queueing for the store's connection
+// behind every other worker's look-up and the results being written.
+func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue []*Job, out chan<- task,
 	finished func(store.Claim), held func(store.Holder)) error {
 	batch := max(8, p.Concurrency)
 	keys := make([]string, 0, batch)
+	// Jobs often share a request (a sample's models and replicates): hash each once.
+	hashes := map[*llm.Request]string{}
 	for len(queue) > 0 {
 		var aside []*Job
+		var claimed []task
 		for i := 0; i < len(queue); i += batch {
 			chunk := queue[i:min(i+batch, len(queue))]
 			keys = keys[:0]
@@ -289,19 +305,24 @@ func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue [
 				}
 				return fmt.Errorf("run %s: the store cannot record which jobs this process answers, so no more requests were sent: %w", p.Run, err)
 			}
+			claimed = claimed[:0]
 			for k, c := range claims {
 				switch c.State {
 				case store.Claimed:
-					select {
-					case out <- chunk[k]:
-					case <-ctx.Done():
-						return nil
-					}
+					claimed = append(claimed, newTask(p, chunk[k], hashes))
 				case store.Finished:
 					finished(c)
 				case store.Held:
 					held(c.Holder)
 					aside = append(aside, chunk[k])
+				}
+			}
+			lookUp(ctx, st, p, claimed)
+			for _, t := range claimed {
+				select {
+				case out <- t:
+				case <-ctx.Done():
+					return nil
 				}
 			}
 		}
@@ -366,36 +387,69 @@ func credentialsRefused(err error) (status int, ok bool) {
 	return 0, false
 }
 
-// do answers one job from the cache or its model. A nil result means the context ended
-// before an answer: nothing is recorded and the next run asks again.
-func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*store.Result, string, string) {
-	if ctx.Err() != nil {
-		return nil, "", ""
+// newTask works out a job's request hash (from hashes when its request was hashed
+// before) and, unless its model is local, its cache key.
+func newTask(p Plan, j *Job, hashes map[*llm.Request]string) task {
+	h, ok := hashes[j.Request]
+	if !ok {
+		h = j.Request.Hash()
+		hashes[j.Request] = h
 	}
-	local := p.Local(j.Model)
-	reqHash := j.Request.Hash()
-	res := &store.Result{RunID: p.Run, JobKey: j.Key, Model: j.Model, Item: j.Item, Replicate: j.Replicate, RequestHash: reqHash, Source: "provider"}
-	if local {
-		res.Source = "builtin"
-	}
-	key := ""
-	if !local {
+	t := task{job: j, hash: h}
+	if !p.Local(j.Model) {
 		endpoint := ""
 		if p.Endpoint != nil {
 			endpoint = p.Endpoint(j.Model)
 		}
-		key = store.CacheKey(j.Model, endpoint, reqHash, j.Replicate)
-		if !p.NoCache {
-			if r, hit, err := st.CachedReply(ctx, key); err == nil && hit {
-				res.Reply, res.Source = *r, "cache"
-				if p.Outcome != nil {
-					res.Outcome = p.Outcome(j, r)
-				}
-				return res, "", "cache"
-			} else if err != nil {
-				p.Log.Warn("cache read failed; asking the provider", "job", j.Key, "err", err)
-			}
+		t.key = store.CacheKey(j.Model, endpoint, t.hash, j.Replicate)
+	}
+	return t
+}
+
+// lookUp fills in the cached replies of tasks, in one query. A cache that cannot be read
+// is a miss: the provider is asked.
+func lookUp(ctx context.Context, st *store.Store, p Plan, tasks []task) {
+	if p.NoCache {
+		return
+	}
+	keys := make([]string, 0, len(tasks))
+	for _, t := range tasks {
+		if t.key != "" {
+			keys = append(keys, t.key)
 		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	found, err := st.CachedReplies(ctx, keys)
+	if err != nil {
+		if ctx.Err() == nil {
+			p.Log.Warn("cache read failed; asking the provider", "jobs", len(keys), "err", err)
+		}
+		return
+	}
+	for i := range tasks {
+		tasks[i].cached = found[tasks[i].key]
+	}
+}
+
+// do answers one job from the cache or its model. A nil result means the context ended
+// before an answer: nothing is recorded and the next run asks again.
+func do(ctx context.Context, p Plan, model llm.Model, t task) (*store.Result, string, string) {
+	if ctx.Err() != nil {
+		return nil, "", ""
+	}
+	j := *t.job
+	res := &store.Result{RunID: p.Run, JobKey: j.Key, Model: j.Model, Item: j.Item, Replicate: j.Replicate, RequestHash: t.hash, Source: "provider"}
+	if t.key == "" {
+		res.Source = "builtin"
+	}
+	if r := t.cached; r != nil {
+		res.Reply, res.Source = *r, "cache"
+		if p.Outcome != nil {
+			res.Outcome = p.Outcome(j, r)
+		}
+		return res, "", "cache"
 	}
 	start := time.Now()
 	reply, err := model.Generate(ctx, j.Request)
@@ -419,7 +473,7 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, j Job) (*
 	if p.Outcome != nil {
 		res.Outcome = p.Outcome(j, reply)
 	}
-	return res, key, string(res.Source)
+	return res, t.key, string(res.Source)
 }
 
 // writer group-commits results: whatever has arrived while the last transaction was

@@ -585,6 +585,46 @@ func (s *Store) CachedReply(ctx context.Context, key string) (*llm.Reply, bool, 
 	return &r, true, nil
 }
 
+// CachedReplies looks up many cache keys in one query and returns the replies found, by
+// key; a key without a reply, or with an entry that does not read back, is absent from
+// the map. A runner looks up a batch of jobs
+// at once this way instead of taking the store's connection once per job.
+func (s *Store) CachedReplies(ctx context.Context, keys []string) (map[string]*llm.Reply, error) {
+	out := make(map[string]*llm.Reply)
+	if len(keys) == 0 {
+		return out, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	q := `SELECT key, reply FROM cache WHERE key IN (?` + strings.Repeat(`, ?`, len(keys)-1) + `)`
+	rows, err := s.db.QueryContext(s.local(ctx), q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var b []byte
+		if err := rows.Scan(&k, &b); err != nil {
+			return nil, fmt.Errorf("read cache: %w", err)
+		}
+		var r llm.Reply
+		if json.Unmarshal(b, &r) != nil {
+			continue // an entry that no longer reads is a miss: the request is asked again
+		}
+		out[k] = &r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	return out, nil
+}
+
 // AnsweredKeys returns the job keys of a run that already have a reply.
 func (s *Store) AnsweredKeys(ctx context.Context, id RunID) (map[string]bool, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT job_key FROM results WHERE run_id = ? AND error = ''`, string(id))

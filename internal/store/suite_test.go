@@ -102,6 +102,47 @@ func TestCacheSharedAcrossStores(t *testing.T) {
 	})
 }
 
+// CachedReplies answers a batch of keys in one query: exactly the keys with a reply, each
+// with its own reply, as CachedReply would give it.
+func TestCachedRepliesBatch(t *testing.T) {
+	eachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
+		ctx := context.Background()
+		s := open(t, fresh(t))
+		beginRun(t, s, "r")
+		var results []*Result
+		var keys []string
+		for i := range 5 {
+			k := fmt.Sprintf("j%d", i)
+			results = append(results, &Result{RunID: "r", JobKey: k, Model: "openai/x", Item: k, RequestHash: "h" + k,
+				Reply: llm.Reply{Text: "t" + k, Usage: llm.Usage{InputTokens: int64(i)}}})
+			keys = append(keys, CacheKey("openai/x", "", "h"+k, 0))
+		}
+		if err := s.PutResults(ctx, results, keys); err != nil {
+			t.Fatal(err)
+		}
+		ask := []string{keys[4], CacheKey("openai/x", "", "missing", 0), keys[0], keys[2]}
+		got, err := s.CachedReplies(ctx, ask)
+		if err != nil || len(got) != 3 {
+			t.Fatalf("CachedReplies = %d replies, %v; want 3", len(got), err)
+		}
+		for _, i := range []int{0, 2, 4} {
+			r := got[keys[i]]
+			if r == nil || r.Text != fmt.Sprintf("tj%d", i) || r.Usage.InputTokens != int64(i) {
+				t.Errorf("CachedReplies[%s] = %+v; want the reply of j%d", keys[i], r, i)
+			}
+		}
+		if _, err := s.db.ExecContext(ctx, `UPDATE cache SET reply = ? WHERE key = ?`, []byte("{not json"), keys[2]); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.CachedReplies(ctx, ask); err != nil || len(got) != 2 || got[keys[2]] != nil {
+			t.Errorf("CachedReplies with a broken entry = %d replies, %v; want the other 2, the broken one a miss", len(got), err)
+		}
+		if none, err := s.CachedReplies(ctx, nil); err != nil || len(none) != 0 {
+			t.Errorf("CachedReplies(nil) = %v, %v; want an empty map", none, err)
+		}
+	})
+}
+
 // ResultStmts are what PutResult runs: run in a transaction of the caller's own, they
 // write the result, its cache entry and release the claim exactly as PutResult does.
 func TestResultStmtsMatchPutResult(t *testing.T) {
