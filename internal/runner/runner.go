@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -204,7 +205,7 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 					if modelCtx.Err() != nil {
 						continue
 					}
-					res, key, source := do(askCtx, p, model, t)
+					res, key, source := do(askCtx, st, p, model, t)
 					if res == nil { // cancelled: leave it for the next run
 						continue
 					}
@@ -273,6 +274,9 @@ type task struct {
 	hash, key string
 	// cached is the reply the cache holds for key, if any.
 	cached *llm.Reply
+	// recheck is set when an earlier job of the run has the same key: the worker looks it
+	// up again just before asking, by which time that job may have been answered.
+	recheck bool
 }
 
 // feed claims the queue's jobs a batch at a time, looks the claimed ones up in the cache
@@ -289,6 +293,7 @@ func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue [
 	keys := make([]string, 0, batch)
 	// Jobs often share a request (a sample's models and replicates): hash each once.
 	hashes := map[*llm.Request]string{}
+	asked := newKeySet()
 	for len(queue) > 0 {
 		var aside []*Job
 		var claimed []task
@@ -317,7 +322,7 @@ func feed(ctx context.Context, st *store.Store, p Plan, since time.Time, queue [
 					aside = append(aside, chunk[k])
 				}
 			}
-			lookUp(ctx, st, p, claimed)
+			lookUp(ctx, st, p, claimed, asked)
 			for _, t := range claimed {
 				select {
 				case out <- t:
@@ -407,15 +412,21 @@ func newTask(p Plan, j *Job, hashes map[*llm.Request]string) task {
 }
 
 // lookUp fills in the cached replies of tasks, in one query. A cache that cannot be read
-// is a miss: the provider is asked.
-func lookUp(ctx context.Context, st *store.Store, p Plan, tasks []task) {
+// is a miss: the provider is asked. A task whose key an earlier task of the run had
+// (identical requests: a defense that restates a scenario's variants alike) is left to
+// recheck instead, so that it finds the earlier one's answer once it is written.
+func lookUp(ctx context.Context, st *store.Store, p Plan, tasks []task, seen keySet) {
 	if p.NoCache {
 		return
 	}
 	keys := make([]string, 0, len(tasks))
-	for _, t := range tasks {
-		if t.key != "" {
+	for i, t := range tasks {
+		switch {
+		case t.key == "":
+		case seen.add(t.key):
 			keys = append(keys, t.key)
+		default:
+			tasks[i].recheck = true
 		}
 	}
 	if len(keys) == 0 {
@@ -433,9 +444,28 @@ func lookUp(ctx context.Context, st *store.Store, p Plan, tasks []task) {
 	}
 }
 
+// keySet remembers cache keys by a 64-bit hash of each: a run's feeder meets thousands,
+// and a collision only makes a job look itself up once more.
+type keySet struct {
+	seed maphash.Seed
+	m    map[uint64]struct{}
+}
+
+func newKeySet() keySet { return keySet{seed: maphash.MakeSeed(), m: map[uint64]struct{}{}} }
+
+// add adds key and reports whether it was new.
+func (s keySet) add(key string) bool {
+	h := maphash.String(s.seed, key)
+	if _, ok := s.m[h]; ok {
+		return false
+	}
+	s.m[h] = struct{}{}
+	return true
+}
+
 // do answers one job from the cache or its model. A nil result means the context ended
 // before an answer: nothing is recorded and the next run asks again.
-func do(ctx context.Context, p Plan, model llm.Model, t task) (*store.Result, string, string) {
+func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, t task) (*store.Result, string, string) {
 	if ctx.Err() != nil {
 		return nil, "", ""
 	}
@@ -443,6 +473,13 @@ func do(ctx context.Context, p Plan, model llm.Model, t task) (*store.Result, st
 	res := &store.Result{RunID: p.Run, JobKey: j.Key, Model: j.Model, Item: j.Item, Replicate: j.Replicate, RequestHash: t.hash, Source: "provider"}
 	if t.key == "" {
 		res.Source = "builtin"
+	}
+	if t.recheck {
+		if r, hit, err := st.CachedReply(ctx, t.key); err == nil && hit {
+			t.cached = r
+		} else if err != nil {
+			p.Log.Warn("cache read failed; asking the provider", "job", j.Key, "err", err)
+		}
 	}
 	if r := t.cached; r != nil {
 		res.Reply, res.Source = *r, "cache"

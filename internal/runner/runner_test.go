@@ -124,6 +124,31 @@ func TestCacheSharedAcrossRuns(t *testing.T) {
 	}
 }
 
+// TestIdenticalRequestsAskedOnce: jobs of one run that send the same request (a defense
+// that restates a scenario's variants alike) are asked once when they are asked one
+// after another; the rest come from the cache, though the feeder looked them all up in
+// one query before the first was answered.
+func TestIdenticalRequestsAskedOnce(t *testing.T) {
+	ctx := context.Background()
+	st := memStore(t)
+	m := &countingModel{name: "test/a"}
+	var js []Job
+	for i := range 12 {
+		item := fmt.Sprintf("variant-%02d", i)
+		js = append(js, Job{Key: JobKey(m.name, item, 0), Model: m.name, Item: item, Request: llm.UserText("sys", fmt.Sprintf("scenario %d", i/4))})
+	}
+	st.BeginRun(ctx, store.Run{ID: "r", Kind: "k", Config: []byte("1"), Version: "t"})
+	sum, err := Run(ctx, st, Plan{Run: "r", Jobs: js, Models: map[llm.ModelName]llm.Model{m.name: m}, Concurrency: 1})
+	if err != nil || sum.Asked != 3 || sum.Cached != 9 {
+		t.Fatalf("run %+v, %v; want 3 asked (one per scenario), 9 from the cache", sum, err)
+	}
+	for text, n := range m.asked {
+		if n != 1 {
+			t.Errorf("%q asked %d times; want once", text, n)
+		}
+	}
+}
+
 func TestInterruptLeavesNothingHalfWritten(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	st := memStore(t)
