@@ -152,24 +152,34 @@ func (b *batchRun) run(ctx context.Context, pending []Job) error {
 			inFlight[k] = true
 		}
 	}
-	// The cache answers first; what it cannot goes into new batches.
-	var submit []Job
-	var hits []*store.Result
+	// The cache answers first, in a few queries for the whole run; what it cannot goes
+	// into new batches.
+	var todo []Job
+	var keys []string
 	for _, j := range pending {
 		if inFlight[j.Key] {
 			continue
 		}
+		todo = append(todo, j)
 		if !b.p.NoCache {
-			r, hit, err := b.st.CachedReply(ctx, b.cacheKey(j))
-			if err != nil {
-				b.p.Log.Warn("cache read failed; batching the request", "job", j.Key, "err", err)
-			}
-			if hit {
-				res := b.result(j, r, "")
-				res.Source = store.SourceCache
-				hits = append(hits, res)
-				continue
-			}
+			keys = append(keys, b.cacheKey(j))
+		}
+	}
+	cached := map[string]*llm.Reply{}
+	if len(keys) > 0 {
+		var err error
+		if cached, err = b.st.CachedReplies(ctx, keys); err != nil {
+			b.p.Log.Warn("cache read failed; batching the requests", "jobs", len(keys), "err", err)
+		}
+	}
+	var submit []Job
+	var hits []*store.Result
+	for i, j := range todo {
+		if len(keys) > 0 && cached[keys[i]] != nil {
+			res := b.result(j, cached[keys[i]], "")
+			res.Source = store.SourceCache
+			hits = append(hits, res)
+			continue
 		}
 		submit = append(submit, j)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -19,7 +20,8 @@ func (s *Session) dryRun(ctx context.Context, run store.RunID, jobs []Job) (Summ
 	if err != nil {
 		return sum, err
 	}
-	var pending []Job
+	var asked []Job
+	var keys []string
 	for _, j := range jobs {
 		if answered[j.Key] {
 			sum.Resumed++
@@ -28,15 +30,25 @@ func (s *Session) dryRun(ctx context.Context, run store.RunID, jobs []Job) (Summ
 		if s.Local != nil && s.Local(j.Model) {
 			continue
 		}
+		asked = append(asked, j)
 		if !s.NoCache {
 			endpoint := ""
 			if s.Endpoint != nil {
 				endpoint = s.Endpoint(j.Model)
 			}
-			if _, hit, err := s.Store.CachedReply(ctx, store.CacheKey(j.Model, endpoint, j.Request.Hash(), j.Replicate)); err == nil && hit {
-				sum.Cached++
-				continue
-			}
+			keys = append(keys, store.CacheKey(j.Model, endpoint, j.Request.Hash(), j.Replicate))
+		}
+	}
+	// A cache that cannot be read answers nothing: every request counts as sent.
+	cached := map[string]*llm.Reply{}
+	if len(keys) > 0 {
+		cached, _ = s.Store.CachedReplies(ctx, keys)
+	}
+	var pending []Job
+	for i, j := range asked {
+		if len(keys) > 0 && cached[keys[i]] != nil {
+			sum.Cached++
+			continue
 		}
 		pending = append(pending, j)
 	}

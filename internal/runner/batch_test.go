@@ -129,6 +129,34 @@ func TestBatchRunBothProviders(t *testing.T) {
 	}
 }
 
+// TestBatchAnsweredFromDirectCache: a batch run of requests a direct run already asked
+// takes those from the cache and batches only the rest, one batch per provider.
+func TestBatchAnsweredFromDirectCache(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{Polls: 1})
+	defer srv.Close()
+	models, batchers := batchModels(t, srv.URL)
+	st := openFile(t, filepath.Join(t.TempDir(), "c.db"))
+	direct := batchPlan("seduce-direct", models, 30)
+	begin(t, st, direct.Run)
+	if sum, err := runner.Run(ctx, st, direct); err != nil || sum.Answered != 60 {
+		t.Fatalf("direct run %+v, %v; want 60 answered", sum, err)
+	}
+	plan := batchPlan("seduce-batch", models, 40) // the same 30 per model, and 10 more
+	begin(t, st, plan.Run)
+	sum, err := runner.RunBatch(ctx, st, plan, runner.BatchOptions{Batchers: batchers, Poll: time.Millisecond, Retries: 1})
+	if err != nil || sum.Cached != 60 || sum.Answered != 20 {
+		t.Fatalf("batch run %+v, %v; want 60 from the cache and 20 answered", sum, err)
+	}
+	if got, lines := srv.BatchesCreated(), srv.LinesSubmitted(); got != 2 || lines != 20 {
+		t.Errorf("%d batches of %d lines in all; want 2 carrying the 20 new requests", got, lines)
+	}
+	if got := srv.Requests(); got != 60 {
+		t.Errorf("%d direct requests; want the direct run's 60 only", got)
+	}
+	answeredAll(t, st, plan.Run, 80)
+}
+
 // TestBatchExpiredIsResubmitted: an expired batch's lines go into a new batch.
 func TestBatchExpiredIsResubmitted(t *testing.T) {
 	ctx := context.Background()

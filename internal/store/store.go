@@ -585,17 +585,28 @@ func (s *Store) CachedReply(ctx context.Context, key string) (*llm.Reply, bool, 
 	return &r, true, nil
 }
 
-// CachedReplies looks up many cache keys in one query and returns the replies found, by
-// key; a key without a reply, or with an entry that does not read back, is absent from
-// the map. A runner looks up a batch of jobs
-// at once this way instead of taking the store's connection once per job.
+// CachedReplies looks up many cache keys, a few hundred to a query, and returns the
+// replies found, by key; a key without a reply, or with an entry that does not read back,
+// is absent from the map. A runner looks up a batch of jobs at once this way instead of
+// taking the store's connection once per job.
 func (s *Store) CachedReplies(ctx context.Context, keys []string) (map[string]*llm.Reply, error) {
 	out := make(map[string]*llm.Reply)
-	if len(keys) == 0 {
-		return out, nil
+	// Well under SQLite's and PostgreSQL's limits on the parameters of one statement.
+	const perQuery = 500
+	for len(keys) > 0 {
+		n := min(len(keys), perQuery)
+		if err := s.cachedInto(ctx, keys[:n], out); err != nil {
+			return nil, fmt.Errorf("read cache: %w", err)
+		}
+		keys = keys[n:]
 	}
+	return out, nil
+}
+
+// cachedInto adds to out the replies cached under keys, in one query.
+func (s *Store) cachedInto(ctx context.Context, keys []string, out map[string]*llm.Reply) error {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("read cache: %w", err)
+		return err
 	}
 	args := make([]any, len(keys))
 	for i, k := range keys {
@@ -604,14 +615,14 @@ func (s *Store) CachedReplies(ctx context.Context, keys []string) (map[string]*l
 	q := `SELECT key, reply FROM cache WHERE key IN (?` + strings.Repeat(`, ?`, len(keys)-1) + `)`
 	rows, err := s.db.QueryContext(s.local(ctx), q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read cache: %w", err)
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var k string
 		var b []byte
 		if err := rows.Scan(&k, &b); err != nil {
-			return nil, fmt.Errorf("read cache: %w", err)
+			return err
 		}
 		var r llm.Reply
 		if json.Unmarshal(b, &r) != nil {
@@ -619,10 +630,7 @@ func (s *Store) CachedReplies(ctx context.Context, keys []string) (map[string]*l
 		}
 		out[k] = &r
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read cache: %w", err)
-	}
-	return out, nil
+	return rows.Err()
 }
 
 // AnsweredKeys returns the job keys of a run that already have a reply.

@@ -137,6 +137,16 @@ func TestCachedRepliesBatch(t *testing.T) {
 		if got, err := s.CachedReplies(ctx, ask); err != nil || len(got) != 2 || got[keys[2]] != nil {
 			t.Errorf("CachedReplies with a broken entry = %d replies, %v; want the other 2, the broken one a miss", len(got), err)
 		}
+		// More keys than one query takes: the hits at either end and in the middle of
+		// 1,200 keys are all found.
+		var many []string
+		for i := range 1200 {
+			many = append(many, CacheKey("openai/x", "", fmt.Sprintf("absent-%d", i), 0))
+		}
+		many[0], many[600], many[1199] = keys[0], keys[1], keys[3]
+		if got, err := s.CachedReplies(ctx, many); err != nil || len(got) != 3 || got[keys[1]] == nil {
+			t.Errorf("CachedReplies over 1,200 keys = %d replies, %v; want 3", len(got), err)
+		}
 		if none, err := s.CachedReplies(ctx, nil); err != nil || len(none) != 0 {
 			t.Errorf("CachedReplies(nil) = %v, %v; want an empty map", none, err)
 		}
