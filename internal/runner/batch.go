@@ -154,34 +154,24 @@ func (b *batchRun) run(ctx context.Context, pending []Job) error {
 	}
 	// The cache answers first, in a few queries for the whole run; what it cannot goes
 	// into new batches.
-	var todo []Job
-	var keys []string
-	for _, j := range pending {
-		if inFlight[j.Key] {
-			continue
-		}
-		todo = append(todo, j)
-		if !b.p.NoCache {
-			keys = append(keys, b.cacheKey(j))
-		}
-	}
-	cached := map[string]*llm.Reply{}
-	if len(keys) > 0 {
-		var err error
-		if cached, err = b.st.CachedReplies(ctx, keys); err != nil {
-			b.p.Log.Warn("cache read failed; batching the requests", "jobs", len(keys), "err", err)
-		}
-	}
 	var submit []Job
+	for _, j := range pending {
+		if !inFlight[j.Key] {
+			submit = append(submit, j)
+		}
+	}
 	var hits []*store.Result
-	for i, j := range todo {
-		if len(keys) > 0 && cached[keys[i]] != nil {
-			res := b.result(j, cached[keys[i]], "")
+	if !b.p.NoCache && len(submit) > 0 {
+		found, replies, rest, err := fromCache(ctx, b.st, b.p.Endpoint, submit)
+		if err != nil {
+			b.p.Log.Warn("cache read failed; batching the requests", "jobs", len(submit), "err", err)
+		}
+		for i, j := range found {
+			res := b.result(j, replies[i], "")
 			res.Source = store.SourceCache
 			hits = append(hits, res)
-			continue
 		}
-		submit = append(submit, j)
+		submit = rest
 	}
 	if len(hits) > 0 {
 		if err := b.st.PutResults(context.WithoutCancel(ctx), hits, nil); err != nil {
@@ -210,11 +200,7 @@ func (b *batchRun) run(ctx context.Context, pending []Job) error {
 }
 
 func (b *batchRun) cacheKey(j Job) string {
-	endpoint := ""
-	if b.p.Endpoint != nil {
-		endpoint = b.p.Endpoint(j.Model)
-	}
-	return store.CacheKey(j.Model, endpoint, j.Request.Hash(), j.Replicate)
+	return cacheKey(b.p.Endpoint, &j, j.Request.Hash())
 }
 
 func (b *batchRun) result(j Job, r *llm.Reply, errText string) *store.Result {

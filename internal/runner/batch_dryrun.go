@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -20,8 +19,7 @@ func (s *Session) dryRun(ctx context.Context, run store.RunID, jobs []Job) (Summ
 	if err != nil {
 		return sum, err
 	}
-	var asked []Job
-	var keys []string
+	var pending []Job
 	for _, j := range jobs {
 		if answered[j.Key] {
 			sum.Resumed++
@@ -30,27 +28,13 @@ func (s *Session) dryRun(ctx context.Context, run store.RunID, jobs []Job) (Summ
 		if s.Local != nil && s.Local(j.Model) {
 			continue
 		}
-		asked = append(asked, j)
-		if !s.NoCache {
-			endpoint := ""
-			if s.Endpoint != nil {
-				endpoint = s.Endpoint(j.Model)
-			}
-			keys = append(keys, store.CacheKey(j.Model, endpoint, j.Request.Hash(), j.Replicate))
-		}
-	}
-	// A cache that cannot be read answers nothing: every request counts as sent.
-	cached := map[string]*llm.Reply{}
-	if len(keys) > 0 {
-		cached, _ = s.Store.CachedReplies(ctx, keys)
-	}
-	var pending []Job
-	for i, j := range asked {
-		if len(keys) > 0 && cached[keys[i]] != nil {
-			sum.Cached++
-			continue
-		}
 		pending = append(pending, j)
+	}
+	if !s.NoCache && len(pending) > 0 {
+		// A cache that cannot be read answers nothing: every request counts as sent.
+		hits, _, rest, _ := fromCache(ctx, s.Store, s.Endpoint, pending)
+		sum.Cached += len(hits)
+		pending = rest
 	}
 	s.DryRun(run, pending)
 	return sum, ErrDryRun

@@ -40,6 +40,16 @@ func batchModels(t *testing.T, url string) (map[llm.ModelName]llm.Model, map[llm
 		map[llm.ModelName]llm.Batcher{batchGPT: o, batchClaude: a}
 }
 
+// batchFixture starts a batch stand-in with bo, opens both providers at it and a store
+// file of the test's own.
+func batchFixture(t *testing.T, bo llmtest.BatchOptions) (*llmtest.BatchServer, map[llm.ModelName]llm.Model, map[llm.ModelName]llm.Batcher, *store.Store) {
+	t.Helper()
+	srv := llmtest.NewBatchServer(llmtest.Options{}, bo)
+	t.Cleanup(srv.Close)
+	models, batchers := batchModels(t, srv.URL)
+	return srv, models, batchers, openFile(t, filepath.Join(t.TempDir(), "batch.db"))
+}
+
 // everyTwentieth fails one line in twenty the first time a batch carries it.
 func everyTwentieth(req *llmtest.Request, attempt int) bool {
 	var n int
@@ -77,10 +87,7 @@ func answeredAll(t *testing.T, st *store.Store, run store.RunID, want int) {
 // a new batch, sends no direct request, and a rerun asks nothing at all.
 func TestBatchRunBothProviders(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{Polls: 2, FailLine: everyTwentieth})
-	defer srv.Close()
-	models, batchers := batchModels(t, srv.URL)
-	st := openFile(t, filepath.Join(t.TempDir(), "b.db"))
+	srv, models, batchers, st := batchFixture(t, llmtest.BatchOptions{Polls: 2, FailLine: everyTwentieth})
 	plan := batchPlan("seduce-batch", models, 100)
 	begin(t, st, plan.Run)
 	bo := runner.BatchOptions{Batchers: batchers, Poll: time.Millisecond, Retries: 2}
@@ -133,10 +140,7 @@ func TestBatchRunBothProviders(t *testing.T) {
 // takes those from the cache and batches only the rest, one batch per provider.
 func TestBatchAnsweredFromDirectCache(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{Polls: 1})
-	defer srv.Close()
-	models, batchers := batchModels(t, srv.URL)
-	st := openFile(t, filepath.Join(t.TempDir(), "c.db"))
+	srv, models, batchers, st := batchFixture(t, llmtest.BatchOptions{Polls: 1})
 	direct := batchPlan("seduce-direct", models, 30)
 	begin(t, st, direct.Run)
 	if sum, err := runner.Run(ctx, st, direct); err != nil || sum.Answered != 60 {
@@ -160,10 +164,7 @@ func TestBatchAnsweredFromDirectCache(t *testing.T) {
 // TestBatchExpiredIsResubmitted: an expired batch's lines go into a new batch.
 func TestBatchExpiredIsResubmitted(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{Expire: func(n int) bool { return n <= 2 }})
-	defer srv.Close()
-	models, batchers := batchModels(t, srv.URL)
-	st := openFile(t, filepath.Join(t.TempDir(), "b.db"))
+	srv, models, batchers, st := batchFixture(t, llmtest.BatchOptions{Expire: func(n int) bool { return n <= 2 }})
 	plan := batchPlan("seduce-expired", models, 30)
 	begin(t, st, plan.Run)
 	sum, err := runner.RunBatch(ctx, st, plan, runner.BatchOptions{Batchers: batchers, Poll: time.Millisecond, Retries: 1})
@@ -180,12 +181,9 @@ func TestBatchExpiredIsResubmitted(t *testing.T) {
 // Retries resubmissions, and the next run asks them again.
 func TestBatchRetriesRunOut(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{FailLine: func(req *llmtest.Request, _ int) bool {
+	srv, models, batchers, st := batchFixture(t, llmtest.BatchOptions{FailLine: func(req *llmtest.Request, _ int) bool {
 		return strings.HasSuffix(req.LastUser(), "-0003")
 	}})
-	defer srv.Close()
-	models, batchers := batchModels(t, srv.URL)
-	st := openFile(t, filepath.Join(t.TempDir(), "b.db"))
 	plan := batchPlan("seduce-fail", models, 10)
 	begin(t, st, plan.Run)
 	bo := runner.BatchOptions{Batchers: batchers, Poll: time.Millisecond, Retries: 1}
@@ -273,10 +271,7 @@ func batchHelper(t *testing.T) {
 
 // TestBatchProgressLines: a batch run reports its batches' states and the time waited.
 func TestBatchProgressLines(t *testing.T) {
-	srv := llmtest.NewBatchServer(llmtest.Options{}, llmtest.BatchOptions{Polls: 2})
-	defer srv.Close()
-	models, batchers := batchModels(t, srv.URL)
-	st := openFile(t, filepath.Join(t.TempDir(), "b.db"))
+	_, models, batchers, st := batchFixture(t, llmtest.BatchOptions{Polls: 2})
 	plan := batchPlan("seduce-progress", models, 5)
 	begin(t, st, plan.Run)
 	var out strings.Builder

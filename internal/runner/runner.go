@@ -18,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -390,77 +389,6 @@ func credentialsRefused(err error) (status int, ok bool) {
 		return e.Status, true
 	}
 	return 0, false
-}
-
-// newTask works out a job's request hash (from hashes when its request was hashed
-// before) and, unless its model is local, its cache key.
-func newTask(p Plan, j *Job, hashes map[*llm.Request]string) task {
-	h, ok := hashes[j.Request]
-	if !ok {
-		h = j.Request.Hash()
-		hashes[j.Request] = h
-	}
-	t := task{job: j, hash: h}
-	if !p.Local(j.Model) {
-		endpoint := ""
-		if p.Endpoint != nil {
-			endpoint = p.Endpoint(j.Model)
-		}
-		t.key = store.CacheKey(j.Model, endpoint, t.hash, j.Replicate)
-	}
-	return t
-}
-
-// lookUp fills in the cached replies of tasks, in one query. A cache that cannot be read
-// is a miss: the provider is asked. A task whose key an earlier task of the run had
-// (identical requests: a defense that restates a scenario's variants alike) is left to
-// recheck instead, so that it finds the earlier one's answer once it is written.
-func lookUp(ctx context.Context, st *store.Store, p Plan, tasks []task, seen keySet) {
-	if p.NoCache {
-		return
-	}
-	keys := make([]string, 0, len(tasks))
-	for i, t := range tasks {
-		switch {
-		case t.key == "":
-		case seen.add(t.key):
-			keys = append(keys, t.key)
-		default:
-			tasks[i].recheck = true
-		}
-	}
-	if len(keys) == 0 {
-		return
-	}
-	found, err := st.CachedReplies(ctx, keys)
-	if err != nil {
-		if ctx.Err() == nil {
-			p.Log.Warn("cache read failed; asking the provider", "jobs", len(keys), "err", err)
-		}
-		return
-	}
-	for i := range tasks {
-		tasks[i].cached = found[tasks[i].key]
-	}
-}
-
-// keySet remembers cache keys by a 64-bit hash of each: a run's feeder meets thousands,
-// and a collision only makes a job look itself up once more.
-type keySet struct {
-	seed maphash.Seed
-	m    map[uint64]struct{}
-}
-
-func newKeySet() keySet { return keySet{seed: maphash.MakeSeed(), m: map[uint64]struct{}{}} }
-
-// add adds key and reports whether it was new.
-func (s keySet) add(key string) bool {
-	h := maphash.String(s.seed, key)
-	if _, ok := s.m[h]; ok {
-		return false
-	}
-	s.m[h] = struct{}{}
-	return true
 }
 
 // do answers one job from the cache or its model. A nil result means the context ended

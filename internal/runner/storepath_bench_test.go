@@ -29,9 +29,12 @@ func BenchmarkStorePath(b *testing.B) {
 // round i, with the model both as a baseline and as a provider's.
 func storePath(b *testing.B, dsn func(b *testing.B, i int) string) {
 	const jobs, concurrency = 5440, 128
-	for _, name := range []llm.ModelName{"baseline/instant", "openai/instant"} {
-		label := map[bool]string{true: "builtin", false: "provider"}[name.Provider() == "baseline"]
-		b.Run(label, func(b *testing.B) {
+	for _, c := range []struct {
+		label string
+		name  llm.ModelName
+	}{{"builtin", "baseline/instant"}, {"provider", "openai/instant"}} {
+		name := c.name
+		b.Run(c.label, func(b *testing.B) {
 			model := llm.Func{ModelName: name, Fn: func(ctx context.Context, req *llm.Request) (*llm.Reply, error) {
 				return &llm.Reply{Text: "roll Spot Hidden", Finish: llm.FinishStop, Attempts: 1}, nil
 			}}
