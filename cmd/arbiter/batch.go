@@ -31,9 +31,6 @@ type batchFlags struct {
 	st      *store.Store
 }
 
-// batchOf finds the batch flags of a command by its run flags, which a.session sees.
-var batchOf sync.Map // *runFlags → *batchFlags
-
 // registerBatch adds the batch flags to a command whose rounds are independent
 // requests, and makes a dry run end with its estimate rather than an error.
 func (a *app) registerBatch(cmd *cobra.Command, rf *runFlags) {
@@ -41,7 +38,7 @@ func (a *app) registerBatch(cmd *cobra.Command, rf *runFlags) {
 	cmd.Flags().BoolVar(&bf.batch, "batch", false, "send the requests through the providers' batch APIs (half price, results within 24h); a rerun polls the batches already submitted")
 	cmd.Flags().DurationVar(&bf.poll, "batch-poll", runner.DefaultBatchPoll, "how often --batch polls its batches")
 	cmd.Flags().BoolVar(&bf.dryRun, "dry-run", false, "print the requests, estimated tokens and cost per model that the run would send, and send nothing")
-	batchOf.Store(rf, bf)
+	rf.batch = bf
 	run := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		err := run(cmd, args)
@@ -54,11 +51,10 @@ func (a *app) registerBatch(cmd *cobra.Command, rf *runFlags) {
 
 // applyBatch sets up a session for --batch or --dry-run when its command has them.
 func (a *app) applyBatch(sess *runner.Session, ms *models, f *runFlags) error {
-	v, ok := batchOf.Load(f)
-	if !ok {
+	bf := f.batch
+	if bf == nil {
 		return nil
 	}
-	bf := v.(*batchFlags)
 	if bf.poll <= 0 {
 		return badInput("--batch-poll %s: want a positive duration", bf.poll)
 	}
@@ -99,7 +95,8 @@ func (a *app) applyBatch(sess *runner.Session, ms *models, f *runFlags) error {
 		if ms.Local(name) {
 			continue
 		}
-		m, err := providers.Open(name, env, providers.Options{BaseURL: f.baseURL})
+		// A variant is batched as the model it asks; its parameters go into each line.
+		m, err := providers.Open(ms.Spec(name).Base, env, providers.Options{BaseURL: f.baseURL})
 		if err != nil {
 			return usageError{err}
 		}

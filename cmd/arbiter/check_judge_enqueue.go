@@ -39,7 +39,7 @@ func (a *app) judgeEnqueue(ctx context.Context, cmd *cobra.Command, e *check.Exe
 	eps := e.Endpoints()
 	jobs := make([]queue.JudgeArgs, len(judged))
 	for i, j := range judged {
-		jobs[i] = queue.JudgeArgs{Index: i, JudgeJob: j, Endpoints: eps, Local: local, NoCache: e.NoCache, Retries: retries}
+		jobs[i] = queue.JudgeArgs{Index: i, JudgeJob: j, Endpoints: eps, Local: local, NoCache: e.NoCache, Retries: retries, Specs: e.Variants()}
 	}
 	n, err := q.EnqueueJudge(ctx, run, jobs)
 	if err != nil {

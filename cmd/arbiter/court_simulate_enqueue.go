@@ -47,7 +47,8 @@ func (a *app) courtEnqueue(ctx context.Context, cmd *cobra.Command, sim *court.S
 			return false, fmt.Errorf("enqueue trial %s: %w", t.TrialID, err)
 		}
 		jobs[i] = queue.TrialArgs{Trial: t.TrialID, Index: i, Case: b, Seed: t.Seed, Settings: sim.Settings,
-			DefenseScript: sim.DefenseScript, Moves: moves, Endpoints: eps, Local: local, NoCache: sim.Session.NoCache, Retries: retries}
+			DefenseScript: sim.DefenseScript, Moves: moves, Endpoints: eps, Local: local, NoCache: sim.Session.NoCache, Retries: retries,
+			Specs: sim.Session.Variants()}
 	}
 	n, err := q.EnqueueTrials(ctx, run, jobs)
 	if err != nil {

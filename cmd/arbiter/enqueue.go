@@ -32,8 +32,7 @@ func (a *app) enqueueing(cmd *cobra.Command, db string) (bool, error) {
 // answered, then prints the run id alone on stdout and returns "". With --wait it
 // follows the run until every job is done and returns its id instead, for the report.
 func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runner.Session, plan *seduce.RunPlan, retries int) (store.RunID, error) {
-	run, err := sess.Begin(ctx, runner.Identity{Kind: seduce.RunKind, Config: plan.Config(sess.Endpoints()), InputHash: plan.Dataset.Hash,
-		PromptHash: plan.Prompt.Hash, PromptText: plan.Prompt.System, EndpointsInConfig: true})
+	run, err := sess.Begin(ctx, plan.Identity(sess.Endpoints()))
 	if err != nil {
 		return "", err
 	}
@@ -43,7 +42,7 @@ func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runne
 	}
 	jobs := plan.Jobs()
 	n, err := q.Enqueue(ctx, run, jobs, queue.EnqueueOptions{Endpoint: sess.Endpoint, Local: sess.Local, NoCache: sess.NoCache,
-		Retries: retries, Reader: string(seduce.RunKind)})
+		Retries: retries, Reader: string(seduce.RunKind), Spec: sess.Spec})
 	if err != nil {
 		return "", err
 	}

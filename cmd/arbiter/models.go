@@ -29,6 +29,11 @@ type runFlags struct {
 	rpm, tpm    float64
 	noCache     bool
 	replicates  int
+	// reasoning holds --reasoning-effort, --thinking-budget and an experiment file's
+	// model entries; batch, when the command takes them, the batch flags. Both travel
+	// with the flags when a command copies them.
+	reasoning reasoningFlags
+	batch     *batchFlags
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet, defaultModels []string, modelHelp string) {
@@ -44,7 +49,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, defaultModels []string, modelHelp
 	fs.Float64Var(&f.tpm, "tpm", 0, "tokens per minute per model, estimated before sending (0: no limit)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask providers again even for requests answered before")
 	fs.IntVar(&f.replicates, "replicates", 1, "ask each model this many times per item")
-	registerReasoning(fs, f)
+	f.reasoning.register(fs)
 }
 
 // models is a set of opened models with the config file that named their limits.
@@ -109,6 +114,7 @@ func (a *app) session(ctx context.Context, f *runFlags, builtins map[llm.ModelNa
 	sess = &runner.Session{Store: st, Models: ms.Models, Concurrency: f.concurrency, NoCache: f.noCache,
 		Local:    ms.Local,
 		Endpoint: ms.Endpoint,
+		Spec:     ms.Spec,
 		Progress: func(label string) runner.Progress { return a.progress(label, ms.Counters) },
 		Counters: ms.Counters, Log: a.log, Version: versionString(),
 		Reachable: func(ctx context.Context) error {

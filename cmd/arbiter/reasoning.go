@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sync"
-
 	"github.com/spf13/pflag"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -11,33 +9,24 @@ import (
 )
 
 // reasoningFlags are --reasoning-effort and --thinking-budget, and the model entries
-// of an experiment file, kept beside a runFlags (as batchOf does) so that every
-// command that asks models takes them.
+// of an experiment file: part of every command's runFlags, so that every command that
+// asks models takes them.
 type reasoningFlags struct {
 	effort string
 	budget int
 	// entries, when set by an experiment file, are the models to run with their own
 	// parameters; the flags then apply to the entries that set none.
-	entries []providers.VariantSpec
+	entries []llm.Spec
 }
 
-var reasoningOf sync.Map // *runFlags → *reasoningFlags
-
-func reasoningFor(f *runFlags) *reasoningFlags {
-	v, _ := reasoningOf.LoadOrStore(f, new(reasoningFlags))
-	return v.(*reasoningFlags)
-}
-
-func registerReasoning(fs *pflag.FlagSet, f *runFlags) {
-	r := reasoningFor(f)
+func (r *reasoningFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&r.effort, "reasoning-effort", "", "reasoning effort of every model: minimal, low, medium or high (OpenAI reasoning_effort; a thinking budget on Anthropic and Gemini)")
 	fs.IntVar(&r.budget, "thinking-budget", 0, "thinking budget in tokens of every model (Anthropic thinking, Gemini thinkingConfig)")
 }
 
 // setModelEntries gives f the models of an experiment file, each with its parameters.
-func setModelEntries(f *runFlags, entries []providers.VariantSpec) {
-	r := reasoningFor(f)
-	r.entries = entries
+func setModelEntries(f *runFlags, entries []llm.Spec) {
+	f.reasoning.entries = entries
 	f.models = f.models[:0:0]
 	for _, e := range entries {
 		f.models = append(f.models, string(e.Base))
@@ -47,7 +36,7 @@ func setModelEntries(f *runFlags, entries []providers.VariantSpec) {
 // applyReasoning arranges the opened set as the variants f asks for; a parameter a
 // provider cannot carry is an error naming the model, before any request.
 func applyReasoning(set *providers.Set, f *runFlags) error {
-	r := reasoningFor(f)
+	r := &f.reasoning
 	flags := llm.Params{ReasoningEffort: r.effort, ThinkingBudget: r.budget}
 	entries := r.entries
 	if entries == nil {
@@ -55,10 +44,10 @@ func applyReasoning(set *providers.Set, f *runFlags) error {
 			return nil
 		}
 		for _, n := range set.Names {
-			entries = append(entries, providers.VariantSpec{Base: n})
+			entries = append(entries, llm.Spec{Base: n})
 		}
 	}
-	out := make([]providers.VariantSpec, len(entries))
+	out := make([]llm.Spec, len(entries))
 	for i, e := range entries {
 		if e.Params.ThinkingBudget == 0 && e.Params.ReasoningEffort == "" {
 			e.Params.ThinkingBudget, e.Params.ReasoningEffort = flags.ThinkingBudget, flags.ReasoningEffort
@@ -77,10 +66,10 @@ func applyReasoning(set *providers.Set, f *runFlags) error {
 }
 
 // modelEntries are an experiment file's models as the set arranges them.
-func modelEntries(es []seduce.ModelEntry) []providers.VariantSpec {
-	out := make([]providers.VariantSpec, len(es))
+func modelEntries(es []seduce.ModelEntry) []llm.Spec {
+	out := make([]llm.Spec, len(es))
 	for i, e := range es {
-		out[i] = providers.VariantSpec{Base: e.Model, Label: e.Label, Params: e.Params}
+		out[i] = llm.Spec{Base: e.Model, Label: e.Label, Params: e.Params}
 	}
 	return out
 }

@@ -61,8 +61,7 @@ worker that dies loses only its requests in flight: another takes its jobs over 
 			if err != nil {
 				return err
 			}
-			tax := seduce.DefaultTaxonomy()
-			builtins := seduce.Baselines(tax)
+			builtins := seduce.Baselines(seduce.DefaultTaxonomy())
 			cfg := queue.WorkerConfig{Concurrency: workers, Limits: limits, ExitWhenIdle: exitIdle, Log: a.log,
 				Model: func(name llm.ModelName, retries int) (llm.Model, error) {
 					f := rf
@@ -76,9 +75,7 @@ worker that dies loses only its requests in flight: another takes its jobs over 
 					}
 					return ms.Models[ms.Names[0]], nil
 				},
-				Readers: map[string]func(*llm.Reply) string{
-					string(seduce.RunKind): func(r *llm.Reply) string { return seduce.OutcomeOf(seduce.FromReplyWith(r, tax, nil)) },
-				}}
+				Readers: map[store.Kind]func(*store.Run) (func(*llm.Reply) string, error){seduce.RunKind: seduce.OpenReader}}
 			start := time.Now()
 			sum, err := q.Work(ctx, cfg)
 			if !a.quiet {

@@ -119,13 +119,54 @@ func (r *Request) Budget() int {
 	return EffortBudget[r.ReasoningEffort]
 }
 
+// Spec is a model of a run as data: the label it is reported under, the provider model
+// it asks and the parameters sent with each of its requests. A run records the specs of
+// its models, so that the laptop, the batch executor and every worker open the same
+// model and send the same request; keys never travel with it. A plain model's spec has
+// its name as both label and base, and no parameters. The label is never sent to a
+// provider: Base is.
+type Spec struct {
+	Label  ModelName `json:"label"`
+	Base   ModelName `json:"base"`
+	Params Params    `json:"params,omitzero"`
+}
+
+// PlainSpec is the spec of name asked as itself.
+func PlainSpec(name ModelName) Spec { return Spec{Label: name, Base: name} }
+
+// IsVariant reports whether s asks another model than its label or sets parameters.
+func (s Spec) IsVariant() bool { return s.Label != s.Base || !s.Params.IsZero() }
+
+// Apply returns req with the spec's parameters in place of the request's own (req
+// itself when the spec sets none). It is the one place a variant's parameters enter a
+// request, whichever way the request is then sent.
+func (s Spec) Apply(req *Request) *Request {
+	p := s.Params
+	if p.IsZero() {
+		return req
+	}
+	r := *req
+	if p.ThinkingBudget > 0 {
+		r.ThinkingBudget = p.ThinkingBudget
+	}
+	if p.ReasoningEffort != "" {
+		r.ReasoningEffort = p.ReasoningEffort
+	}
+	if p.Temperature != nil {
+		t := *p.Temperature
+		r.Temperature = &t
+	}
+	if p.MaxTokens > 0 {
+		r.MaxTokens = p.MaxTokens
+	}
+	return &r
+}
+
 // Variant is a model asked with fixed parameters under a label of its own: to the rest
 // of arbiter it is one more model, with its own cache keys, rows and figures.
 type Variant struct {
-	label  ModelName
-	base   ModelName
-	params Params
-	inner  Model
+	spec  Spec
+	inner Model
 }
 
 // NewVariant wraps inner (the model base, opened once) with p under label (the default
@@ -137,34 +178,32 @@ func NewVariant(inner Model, base ModelName, label ModelName, p Params) (*Varian
 	if label == "" {
 		label = p.Label(base)
 	}
-	return &Variant{label: label, base: base, params: p, inner: inner}, nil
+	return &Variant{spec: Spec{Label: label, Base: base, Params: p}, inner: inner}, nil
+}
+
+// Open wraps inner, the model s.Base opened, as s asks: inner itself for a plain spec,
+// else a Variant. Parameters the base's provider cannot carry are refused.
+func (s Spec) Open(inner Model) (Model, error) {
+	if !s.IsVariant() {
+		return inner, nil
+	}
+	return NewVariant(inner, s.Base, s.Label, s.Params)
 }
 
 // Name implements Model: the variant's label.
-func (v *Variant) Name() ModelName { return v.label }
+func (v *Variant) Name() ModelName { return v.spec.Label }
 
 // Base is the model the variant asks.
-func (v *Variant) Base() ModelName { return v.base }
+func (v *Variant) Base() ModelName { return v.spec.Base }
 
 // Params are the variant's parameters.
-func (v *Variant) Params() Params { return v.params }
+func (v *Variant) Params() Params { return v.spec.Params }
+
+// Spec is the variant as data.
+func (v *Variant) Spec() Spec { return v.spec }
 
 // Generate implements Model: it asks the base model with the variant's parameters,
 // which override the request's own.
 func (v *Variant) Generate(ctx context.Context, req *Request) (*Reply, error) {
-	r := *req
-	if v.params.ThinkingBudget > 0 {
-		r.ThinkingBudget = v.params.ThinkingBudget
-	}
-	if v.params.ReasoningEffort != "" {
-		r.ReasoningEffort = v.params.ReasoningEffort
-	}
-	if v.params.Temperature != nil {
-		t := *v.params.Temperature
-		r.Temperature = &t
-	}
-	if v.params.MaxTokens > 0 {
-		r.MaxTokens = v.params.MaxTokens
-	}
-	return v.inner.Generate(ctx, &r)
+	return v.inner.Generate(ctx, v.spec.Apply(req))
 }

@@ -39,11 +39,17 @@ const JobKind = "arbiter_ask"
 const StatusQueued store.Status = "queued"
 
 // AskArgs is what a worker needs to answer one job. It never carries a key or secret:
-// the worker opens the model by its label with its own environment and config.
+// the worker opens the model the job's Spec names (its base model, with its own
+// environment and config) and sends the request with the spec's parameters, as the
+// enqueuing machine would have.
 type AskArgs struct {
-	Run       string          `json:"run"`
-	Key       string          `json:"key"`
-	Model     string          `json:"model"`
+	Run   string `json:"run"`
+	Key   string `json:"key"`
+	Model string `json:"model"`
+	// Spec is the model as data: the label Model, the provider model it asks and its
+	// parameters. Jobs queued before specs were recorded lack it: their Model is then
+	// opened as a plain model.
+	Spec      *llm.Spec       `json:"spec,omitempty"`
 	Item      string          `json:"item"`
 	Replicate int             `json:"replicate"`
 	Request   json.RawMessage `json:"request"`
@@ -152,6 +158,8 @@ type EnqueueOptions struct {
 	Retries int
 	// Reader names how replies are read into outcomes (the run's kind).
 	Reader string
+	// Spec is each model as data (nil: plain models).
+	Spec func(llm.ModelName) llm.Spec
 }
 
 // Enqueue queues one job for each of jobs not yet answered in run, and marks the run
@@ -173,6 +181,11 @@ func (q *Queue) Enqueue(ctx context.Context, run store.RunID, jobs []runner.Job,
 		}
 		a := AskArgs{Run: string(run), Key: j.Key, Model: string(j.Model), Item: j.Item, Replicate: j.Replicate,
 			Request: req, NoCache: opt.NoCache, Retries: opt.Retries, Reader: opt.Reader}
+		if opt.Spec != nil {
+			if sp := opt.Spec(j.Model); sp.IsVariant() {
+				a.Spec = &sp
+			}
+		}
 		if opt.Local == nil || !opt.Local(j.Model) {
 			ep := ""
 			if opt.Endpoint != nil {

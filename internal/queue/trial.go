@@ -47,6 +47,9 @@ type TrialArgs struct {
 	NoCache   bool              `json:"no_cache,omitempty"`
 	// Retries is the run's --retries (-1: the worker's own setting).
 	Retries int `json:"retries"`
+	// Specs are the run's models that are variants, as data: each role's label opens
+	// its base model with its parameters. A label not among them is a plain model.
+	Specs []llm.Spec `json:"specs,omitempty"`
 }
 
 // Kind is River's name for the job.
@@ -91,7 +94,7 @@ func (w *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) error
 		if name == "" || models[name] != nil {
 			continue
 		}
-		md, err := w.model(name, a.Retries)
+		md, err := w.model(specOf(string(name), a.Specs), a.Retries)
 		if err != nil {
 			// This worker cannot open the model (no key here): leave the job for another.
 			return fmt.Errorf("trial %s: %w", a.Trial, err)

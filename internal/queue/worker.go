@@ -37,14 +37,17 @@ type Limit struct {
 type WorkerConfig struct {
 	// Concurrency is the most jobs this worker works at once (default 8).
 	Concurrency int
-	// Model opens a model by its label with the worker's own environment and config,
-	// wrapped to retry a failed request retries times (-1: the worker's default); it is
-	// called once per label and retries.
+	// Model opens a provider model (a spec's Base, never a label) with the worker's own
+	// environment and config, wrapped to retry a failed request retries times (-1: the
+	// worker's default); it is called once per model and retries. The worker adds a
+	// variant's parameters itself (llm.Spec.Open).
 	Model func(name llm.ModelName, retries int) (llm.Model, error)
 	// Limits caps models across all workers, by label.
 	Limits map[string]Limit
-	// Readers turn a reply into its stored outcome, by AskArgs.Reader (may be nil).
-	Readers map[string]func(*llm.Reply) string
+	// Readers open, by a run's kind, the reader that turns a reply into its stored
+	// outcome, from the reading the run recorded (may be nil: no outcomes). A worker
+	// reads every run as the machine that began it did, whatever its own settings.
+	Readers map[store.Kind]func(*store.Run) (func(*llm.Reply) string, error)
 	// ExitWhenIdle stops the worker once no job is queued or held by any worker.
 	ExitWhenIdle bool
 	// Heartbeat and Lease default to DefaultHeartbeat and DefaultLease.
@@ -81,7 +84,7 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 		cfg.Host, _ = os.Hostname()
 	}
 	id := string(store.NewHolder())
-	w := &asker{q: q, cfg: cfg, id: id, models: map[modelKey]llm.Model{}}
+	w := &asker{q: q, cfg: cfg, id: id, models: map[modelKey]llm.Model{}, readers: map[string]func(*llm.Reply) string{}}
 	if _, err := q.pool.Exec(ctx, `INSERT INTO arbiter_workers(id, host, pid) VALUES ($1, $2, $3)`, id, cfg.Host, os.Getpid()); err != nil {
 		return WorkStats{}, fmt.Errorf("worker: register: %w", err)
 	}
@@ -162,8 +165,9 @@ type asker struct {
 	cfg WorkerConfig
 	id  string
 
-	mu     sync.Mutex
-	models map[modelKey]llm.Model
+	mu      sync.Mutex
+	models  map[modelKey]llm.Model
+	readers map[string]func(*llm.Reply) string
 
 	done, asked, cached, already, failed atomic.Int64
 }
@@ -195,19 +199,54 @@ type modelKey struct {
 	retries int
 }
 
-func (w *asker) model(name llm.ModelName, retries int) (llm.Model, error) {
+// model opens spec's base model once per retries setting and wraps it as spec asks:
+// the same model, label and parameters the enqueuing machine opened.
+func (w *asker) model(spec llm.Spec, retries int) (llm.Model, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	k := modelKey{name, retries}
-	if m, ok := w.models[k]; ok {
-		return m, nil
+	k := modelKey{spec.Base, retries}
+	m, ok := w.models[k]
+	if !ok {
+		var err error
+		if m, err = w.cfg.Model(spec.Base, retries); err != nil {
+			return nil, err
+		}
+		w.models[k] = m
 	}
-	m, err := w.cfg.Model(name, retries)
+	return spec.Open(m)
+}
+
+// reader is the reader of run, opened once from what the run recorded; nil when its
+// kind has none.
+func (w *asker) reader(ctx context.Context, run string) (func(*llm.Reply) string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r, ok := w.readers[run]; ok {
+		return r, nil
+	}
+	r, err := w.q.st.Run(ctx, store.RunID(run))
 	if err != nil {
 		return nil, err
 	}
-	w.models[k] = m
-	return m, nil
+	var read func(*llm.Reply) string
+	if open := w.cfg.Readers[r.Kind]; open != nil {
+		if read, err = open(r); err != nil {
+			return nil, err
+		}
+	}
+	w.readers[run] = read
+	return read, nil
+}
+
+// specOf is the spec a job names, or its label as a plain model for jobs queued
+// before specs were recorded.
+func specOf(label string, specs []llm.Spec) llm.Spec {
+	for _, s := range specs {
+		if string(s.Label) == label {
+			return s
+		}
+	}
+	return llm.PlainSpec(llm.ModelName(label))
 }
 
 // Work answers one job: from the store when it is already answered, from the shared
@@ -234,7 +273,10 @@ func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 	if a.CacheKey == "" {
 		res.Source = "builtin"
 	}
-	read := w.cfg.Readers[a.Reader]
+	read, err := w.reader(ctx, a.Run)
+	if err != nil {
+		return fmt.Errorf("job %s: %w", a.Key, err)
+	}
 	if a.CacheKey != "" && !a.NoCache {
 		if r, hit, err := w.q.st.CachedReply(ctx, a.CacheKey); err == nil && hit {
 			res.Reply, res.Source = *r, "cache"
@@ -245,8 +287,16 @@ func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 			return w.complete(ctx, job, &store.ResultWrite{Result: res}, "cache")
 		}
 	}
-	m, err := w.model(name, a.Retries)
+	spec := llm.PlainSpec(name)
+	if a.Spec != nil {
+		spec = *a.Spec
+	}
+	m, err := w.model(spec, a.Retries)
 	if err != nil {
+		var pe *llm.ParamError
+		if errors.As(err, &pe) {
+			return river.JobCancel(fmt.Errorf("job %s: %w", a.Key, err))
+		}
 		// This worker cannot open the model (no key here): leave the job for another.
 		return fmt.Errorf("job %s: %w", a.Key, err)
 	}

@@ -238,6 +238,7 @@ func (b *batchRun) submit(ctx context.Context, jobs []Job) error {
 	sort.Slice(models, func(i, k int) bool { return models[i] < models[k] })
 	for _, m := range models {
 		bt := b.bo.Batchers[m]
+		spec := b.p.specOf(m)
 		maxLines, maxBytes := bt.BatchLimits()
 		var lines []llm.BatchLine
 		var keys []string
@@ -253,7 +254,7 @@ func (b *batchRun) submit(ctx context.Context, jobs []Job) error {
 			return nil
 		}
 		for _, j := range byModel[m] {
-			l := llm.BatchLine{ID: "l" + strconv.Itoa(len(lines)), Request: j.Request}
+			l := llm.BatchLine{ID: "l" + strconv.Itoa(len(lines)), Request: spec.Apply(j.Request)}
 			n, err := bt.BatchLineSize(l)
 			if err != nil {
 				// A request the provider cannot take is a failed job, as Run records it.

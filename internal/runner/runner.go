@@ -37,6 +37,14 @@ type Job struct {
 	Request   *llm.Request
 }
 
+// specOf is the spec of model m in p.
+func (p *Plan) specOf(m llm.ModelName) llm.Spec {
+	if p.Spec == nil {
+		return llm.PlainSpec(m)
+	}
+	return p.Spec(m)
+}
+
 // JobKey builds the conventional key of a job.
 func JobKey(model llm.ModelName, item string, replicate int) string {
 	return fmt.Sprintf("%s|%s|%d", model, item, replicate)
@@ -60,6 +68,10 @@ type Plan struct {
 	Endpoint func(llm.ModelName) string
 	// Outcome turns a reply into the parsed outcome stored beside it (may be nil).
 	Outcome func(Job, *llm.Reply) string
+	// Spec is each model as data (may be nil: every model is plain). Models already
+	// applies a variant's parameters; the batch executor, which sends requests
+	// another way, applies them with Spec.Apply.
+	Spec func(llm.ModelName) llm.Spec
 	// Progress receives live updates (may be nil).
 	Progress Progress
 	Counters *llm.Counters

@@ -49,6 +49,10 @@ type Session struct {
 	// (may be nil). It scopes the cache and the run, so replies from a local or stand-in
 	// server never stand in for the real provider's.
 	Endpoint func(llm.ModelName) string
+	// Spec is each model as data (nil: every model plain): a variant's label, the model
+	// it asks and its parameters, for the batch executor and the queue, which open or
+	// send a model otherwise than through Models.
+	Spec func(llm.ModelName) llm.Spec
 	// Batch, when set, sends every round through the providers' batch APIs (RunBatch);
 	// DryRun, when set, sends nothing and hears each round's jobs still to ask instead.
 	Batch  *BatchOptions
@@ -72,6 +76,10 @@ type Identity struct {
 	// EndpointsInConfig says Config already names the endpoints (seduce's runs record
 	// them in their configuration), so they are not added to the id a second time.
 	EndpointsInConfig bool
+	// Reader is how the run's replies are read (its kind's reader settings, see
+	// Readers), recorded with the run but not part of its id: every machine that
+	// answers or reads the run reads with it.
+	Reader json.RawMessage
 }
 
 // Online reports whether the session may ask models.
@@ -89,6 +97,32 @@ func (s *Session) Endpoints() map[string]string {
 				out = map[string]string{}
 			}
 			out[string(name)] = ep
+		}
+	}
+	return out
+}
+
+// specs are the specs of every model of the session, in label order.
+func (s *Session) specs() []llm.Spec {
+	out := make([]llm.Spec, 0, len(s.Models))
+	for name := range s.Models {
+		sp := llm.PlainSpec(name)
+		if s.Spec != nil {
+			sp = s.Spec(name)
+		}
+		out = append(out, sp)
+	}
+	slices.SortFunc(out, func(a, b llm.Spec) int { return strings.Compare(string(a.Label), string(b.Label)) })
+	return out
+}
+
+// Variants are the specs of the session's models that are variants, in label order:
+// what a queued job carries so that a worker opens each label as this session did.
+func (s *Session) Variants() []llm.Spec {
+	var out []llm.Spec
+	for _, sp := range s.specs() {
+		if sp.IsVariant() {
+			out = append(out, sp)
 		}
 	}
 	return out
@@ -113,8 +147,12 @@ func (s *Session) Begin(ctx context.Context, id Identity) (store.RunID, error) {
 	if !s.Online() || s.DryRun != nil { // a dry run records nothing
 		return run, nil
 	}
+	specs, err := json.Marshal(s.specs())
+	if err != nil {
+		return "", fmt.Errorf("%s: encode model specs: %w", id.Kind, err)
+	}
 	if _, err := s.Store.BeginRun(ctx, store.Run{ID: run, Kind: id.Kind, Config: b, DatasetHash: id.InputHash,
-		PromptHash: id.PromptHash, PromptText: id.PromptText, Version: s.Version}); err != nil {
+		PromptHash: id.PromptHash, PromptText: id.PromptText, Version: s.Version, Models: specs, Reader: id.Reader}); err != nil {
 		return "", err
 	}
 	return run, nil
@@ -153,7 +191,7 @@ func (s *Session) Run(ctx context.Context, run store.RunID, label string, jobs [
 		return Summary{}, err
 	}
 	plan := Plan{Run: run, Jobs: jobs, Models: s.Models, Concurrency: s.Concurrency, NoCache: s.NoCache, Endpoint: s.Endpoint,
-		Local: s.Local, Counters: s.Counters, Log: s.Log, Outcome: outcome}
+		Local: s.Local, Counters: s.Counters, Log: s.Log, Outcome: outcome, Spec: s.Spec}
 	if s.Progress != nil {
 		plan.Progress = s.Progress(label)
 	}

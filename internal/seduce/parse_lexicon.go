@@ -51,6 +51,9 @@ type Lexicon struct {
 	// one look for each anchor spares looking for every phrase.
 	anchors  []string
 	anchorOf map[string]int
+	// extra are the texts of the files added to the built-in lexicons, which a run
+	// records so that every machine reads its replies with them.
+	extra [][]byte
 }
 
 type lexiconFile struct {
@@ -91,18 +94,32 @@ func DefaultLexicon() *Lexicon { return defaultLexicon() }
 
 // LoadLexicons returns the built-in lexicon extended by the files at paths.
 func LoadLexicons(paths []string) (*Lexicon, error) {
-	lex := DefaultLexicon().clone()
-	for _, p := range paths {
+	texts := make([][]byte, len(paths))
+	for i, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("lexicon: %w", err)
 		}
-		if err := lex.add(data, p); err != nil {
+		texts[i] = data
+	}
+	return ParseLexicons(texts, paths)
+}
+
+// ParseLexicons returns the built-in lexicon extended by texts, named by names in
+// errors.
+func ParseLexicons(texts [][]byte, names []string) (*Lexicon, error) {
+	lex := DefaultLexicon().clone()
+	for i, data := range texts {
+		if err := lex.add(data, names[i]); err != nil {
 			return nil, err
 		}
+		lex.extra = append(lex.extra, data)
 	}
 	return lex, nil
 }
+
+// Extensions are the texts of the lexicon files added to the built-in ones, in order.
+func (l *Lexicon) Extensions() [][]byte { return l.extra }
 
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
@@ -111,6 +128,7 @@ func (l *Lexicon) clone() *Lexicon {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
+	c.extra = slices.Clone(l.extra)
 	c.anchorOf = make(map[string]int, len(l.anchorOf))
 	for k, v := range l.anchorOf {
 		c.anchorOf[k] = v

@@ -181,6 +181,14 @@ func (p *RunPlan) Config(endpoints map[string]string) RunConfig {
 	return cfg
 }
 
+// Identity is the plan's run identity, with the endpoints the session asks at and the
+// reading its replies are read with: the same whether the run is asked here, batched or
+// queued.
+func (p *RunPlan) Identity(endpoints map[string]string) runner.Identity {
+	return runner.Identity{Kind: RunKind, Config: p.Config(endpoints), InputHash: p.Dataset.Hash,
+		PromptHash: p.Prompt.Hash, PromptText: p.Prompt.System, EndpointsInConfig: true, Reader: ReaderOf(p.Taxonomy, p.Lexicon)}
+}
+
 // Jobs lists every request of the plan: each model, each sample, each replicate.
 func (p *RunPlan) Jobs() []runner.Job {
 	// Every model and replicate of a sample sends the same request (the runner and the
@@ -208,16 +216,12 @@ func (p *RunPlan) Jobs() []runner.Job {
 // what was asked. An interrupted run is an error saying how many jobs were saved in the
 // store and how to resume; the run is still recorded as interrupted.
 func Execute(ctx context.Context, sess *runner.Session, p *RunPlan) (store.RunID, runner.Summary, error) {
-	cfg := p.Config(sess.Endpoints())
-	run, err := sess.Begin(ctx, runner.Identity{Kind: RunKind, Config: cfg, InputHash: p.Dataset.Hash,
-		PromptHash: p.Prompt.Hash, PromptText: p.Prompt.System, EndpointsInConfig: true})
+	run, err := sess.Begin(ctx, p.Identity(sess.Endpoints()))
 	if err != nil {
 		return "", runner.Summary{}, err
 	}
-	tax, lex := p.Taxonomy, p.Lexicon
-	sum, err := sess.Run(ctx, run, string(RunKind), p.Jobs(), func(_ runner.Job, r *llm.Reply) string {
-		return OutcomeOf(FromReplyWith(r, tax, lex))
-	})
+	read := Reading{Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}.Read
+	sum, err := sess.Run(ctx, run, string(RunKind), p.Jobs(), func(_ runner.Job, r *llm.Reply) string { return read(r) })
 	if err == nil && sum.Interrupted {
 		err = fmt.Errorf("interrupted: %d of %d jobs answered so far are saved in %s; run the same command again to resume",
 			sum.Resumed+sum.Cached+sum.Answered, sum.Jobs, sess.Store.Path())
@@ -405,14 +409,17 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 	if err != nil {
 		return nil, err
 	}
+	// The run is read as it recorded (ReadingOf): its taxonomy and lexicons as text,
+	// or, for an older run, the files its configuration names.
+	var reading Reading
+	if opt.Taxonomy == nil || opt.Parse.Lexicon == nil {
+		if reading, err = ReadingOf(r); err != nil {
+			return nil, err
+		}
+	}
 	tax := opt.Taxonomy
 	if tax == nil {
-		tax = DefaultTaxonomy()
-		if cfg.Taxonomy != "" {
-			if tax, err = LoadTaxonomy(cfg.Taxonomy); err != nil {
-				return nil, err
-			}
-		}
+		tax = reading.Taxonomy
 	}
 	ds := opt.Dataset
 	if ds == nil {
@@ -429,10 +436,8 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 	}
 	popt := opt.Parse
 	popt.Taxonomy = tax
-	if popt.Lexicon == nil && len(cfg.Lexicons) > 0 {
-		if popt.Lexicon, err = LoadLexicons(cfg.Lexicons); err != nil {
-			return nil, &LexiconsError{Run: r.ID, Lexicons: cfg.Lexicons, Err: err}
-		}
+	if popt.Lexicon == nil {
+		popt.Lexicon = reading.Lexicon
 	}
 	if cfg.Defense != "" {
 		return RescoreDefense(ctx, st, r, cfg, ds, popt, so)

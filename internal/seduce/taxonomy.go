@@ -34,7 +34,13 @@ type Taxonomy struct {
 	skillsIn      map[Category][]string
 	categoryOf    map[string]Category // canonical skill -> category
 	index         map[string]string   // normalised skill or alias -> canonical skill
+	// text is the YAML the taxonomy was parsed from, which a run records so that a
+	// worker on another machine reads replies with the same skills.
+	text []byte
 }
+
+// Text is the YAML the taxonomy was parsed from.
+func (t *Taxonomy) Text() []byte { return t.text }
 
 // taxonomyFile is the YAML layout of a taxonomy file.
 type taxonomyFile struct {
@@ -82,6 +88,7 @@ func ParseTaxonomy(data []byte, name string) (*Taxonomy, error) {
 	}
 	t := &Taxonomy{
 		Source:        name,
+		text:          data,
 		categoryNames: map[Category]string{},
 		skillsIn:      map[Category][]string{},
 		categoryOf:    map[string]Category{},

@@ -277,9 +277,13 @@ type Run struct {
 	PromptHash  string
 	PromptText  string
 	Version     string
-	StartedAt   time.Time
-	EndedAt     time.Time
-	Status      Status
+	// Models are the specs of the run's models (a JSON array of llm.Spec) and Reader how
+	// its replies are read (the run kind's reader settings); empty for older runs.
+	Models    json.RawMessage
+	Reader    json.RawMessage
+	StartedAt time.Time
+	EndedAt   time.Time
+	Status    Status
 }
 
 // Hash is the hex sha256 of b.
@@ -300,9 +304,11 @@ func (s *Store) BeginRun(ctx context.Context, r Run) (resumed bool, err error) {
 	if r.ConfigHash == "" {
 		r.ConfigHash = Hash(r.Config)
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running') ON CONFLICT(id) DO UPDATE SET status = 'running', ended_at = NULL, version = excluded.version`,
-		string(r.ID), string(r.Kind), string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now())
+	_, err = s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status, models, reader)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT(id) DO UPDATE SET status = 'running', ended_at = NULL, version = excluded.version,
+		models = excluded.models, reader = excluded.reader`,
+		string(r.ID), string(r.Kind), string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now(),
+		string(r.Models), string(r.Reader))
 	if err != nil {
 		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
 	}
@@ -324,7 +330,7 @@ func (s *Store) EndRun(ctx context.Context, id RunID, status Status) error {
 
 // Runs lists runs, newest first, optionally of one kind.
 func (s *Store) Runs(ctx context.Context, kind Kind) ([]*Run, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status
+	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status, models, reader
 		FROM runs WHERE ? = '' OR kind = ? ORDER BY started_at DESC`, string(kind), string(kind))
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
@@ -341,13 +347,34 @@ func (s *Store) Runs(ctx context.Context, kind Kind) ([]*Run, error) {
 	return out, rows.Err()
 }
 
+// Run reads one run by id (ErrNotFound when there is none).
+func (s *Store) Run(ctx context.Context, id RunID) (*Run, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status, models, reader
+		FROM runs WHERE id = ?`, string(id))
+	r, err := scanRun(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("run %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", id, err)
+	}
+	return r, nil
+}
+
 type scanner interface{ Scan(...any) error }
 
 func scanRun(sc scanner) (*Run, error) {
 	var r Run
-	var id, kind, config, started, ended, status string
-	if err := sc.Scan(&id, &kind, &config, &r.ConfigHash, &r.DatasetHash, &r.PromptHash, &r.PromptText, &r.Version, &started, &ended, &status); err != nil {
+	var id, kind, config, started, ended, status, models, reader string
+	if err := sc.Scan(&id, &kind, &config, &r.ConfigHash, &r.DatasetHash, &r.PromptHash, &r.PromptText, &r.Version, &started, &ended, &status,
+		&models, &reader); err != nil {
 		return nil, err
+	}
+	if models != "" {
+		r.Models = json.RawMessage(models)
+	}
+	if reader != "" {
+		r.Reader = json.RawMessage(reader)
 	}
 	r.ID, r.Kind, r.Config, r.Status = RunID(id), Kind(kind), json.RawMessage(config), Status(status)
 	r.StartedAt, _ = time.Parse(time.RFC3339Nano, started)

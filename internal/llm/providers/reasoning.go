@@ -7,20 +7,14 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
-// VariantSpec names one model of a run: Base itself, or Base with Params under Label
-// (the default label when empty).
-type VariantSpec struct {
-	Base   llm.ModelName
-	Label  llm.ModelName
-	Params llm.Params
-}
-
 // Arrange makes the set's models the entries, in their order: an entry with neither
 // parameters nor a label is its base model itself, any other is a variant of it. Every
 // base must be in the set; a model no entry names is dropped, so only what was asked
 // for is run. Parameters a provider cannot carry, and two models under one label, are
 // errors naming the model, before any request.
-func (s *Set) Arrange(entries []VariantSpec) error {
+//
+// An entry is a spec whose Label may be empty (the default label of its parameters).
+func (s *Set) Arrange(entries []llm.Spec) error {
 	if s.variants == nil {
 		s.variants = map[llm.ModelName]*llm.Variant{}
 	}
@@ -75,6 +69,24 @@ func (s *Set) Arrange(entries []VariantSpec) error {
 
 // Variant is the variant under label, or nil when label names a plain model.
 func (s *Set) Variant(label llm.ModelName) *llm.Variant { return s.variants[label] }
+
+// Spec is the model under label as data, for the run's record and for every way its
+// requests are sent.
+func (s *Set) Spec(label llm.ModelName) llm.Spec {
+	if v, ok := s.variants[label]; ok {
+		return v.Spec()
+	}
+	return llm.PlainSpec(label)
+}
+
+// Specs are the specs of the set's models, in its order.
+func (s *Set) Specs() []llm.Spec {
+	out := make([]llm.Spec, len(s.Names))
+	for i, n := range s.Names {
+		out[i] = s.Spec(n)
+	}
+	return out
+}
 
 // variantEndpoint identifies a variant for the cache and the run's identity: the
 // model it asks, where (when not the provider's own endpoint), and its parameters, so
