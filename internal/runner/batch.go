@@ -247,7 +247,7 @@ func (b *batchRun) submit(ctx context.Context, jobs []Job) error {
 			if len(lines) == 0 {
 				return nil
 			}
-			if err := b.submitOne(ctx, bt, lines, keys); err != nil {
+			if err := b.submitOne(ctx, m, bt, lines, keys); err != nil {
 				return err
 			}
 			lines, keys, size = nil, nil, 0
@@ -287,7 +287,7 @@ func (b *batchRun) submit(ctx context.Context, jobs []Job) error {
 	return nil
 }
 
-func (b *batchRun) submitOne(ctx context.Context, bt llm.Batcher, lines []llm.BatchLine, keys []string) error {
+func (b *batchRun) submitOne(ctx context.Context, model llm.ModelName, bt llm.Batcher, lines []llm.BatchLine, keys []string) error {
 	attempt := 0
 	for _, k := range keys {
 		attempt = max(attempt, b.attempt[k]+1)
@@ -304,7 +304,7 @@ func (b *batchRun) submitOne(ctx context.Context, bt llm.Batcher, lines []llm.Ba
 	if err != nil {
 		return fmt.Errorf("run %s: submit a batch of %d requests to %s: %w", b.p.Run, len(lines), bt.Name(), err)
 	}
-	rec := store.Batch{Run: b.p.Run, ID: id, Model: bt.Name(), Attempt: attempt, Keys: keys, Status: "submitted"}
+	rec := store.Batch{Run: b.p.Run, ID: id, Model: model, Attempt: attempt, Keys: keys, Status: "submitted"}
 	// Record it before anything else, even when interrupted: the provider has it now.
 	if err := b.st.PutBatch(context.WithoutCancel(ctx), rec); err != nil {
 		return fmt.Errorf("run %s: batch %s was submitted but the store cannot record it (a rerun would submit its requests again): %w", b.p.Run, id, err)

@@ -24,7 +24,9 @@ var _ llm.Batcher = (*Model)(nil)
 func (m *Model) BatchLimits() (lines, bytes int) { return batchMaxLines, batchMaxBytes }
 
 // batchRequest is one request of a Message Batch: the same body Generate sends, with
-// temperature and top_p set on it when the request sets them.
+// temperature and top_p set on it when the request sets them (the batch params type
+// has no field for them). Every field params sets must be copied here: a field left
+// out is a batched request that differs from the direct one (thinking once was).
 func (m *Model) batchRequest(l llm.BatchLine) (sdk.MessageBatchNewParamsRequest, error) {
 	p, _, err := m.params(l.Request)
 	if err != nil {
@@ -36,6 +38,7 @@ func (m *Model) batchRequest(l llm.BatchLine) (sdk.MessageBatchNewParamsRequest,
 		Model:        p.Model,
 		System:       p.System,
 		OutputConfig: p.OutputConfig,
+		Thinking:     p.Thinking,
 	}
 	extra := map[string]any{}
 	if t := l.Request.Temperature; t != nil {
