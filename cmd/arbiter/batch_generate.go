@@ -125,11 +125,12 @@ type bulkConfig struct {
 // valid cases are kept in the store and written as JSONL, one record a line; cases
 // that stay invalid are reported and the command fails (exit 1) after keeping the rest.
 func (a *app) courtGenerateBulk(ctx context.Context, f *generateFlags, prior string, model llm.ModelName) error {
-	sess, _, done, err := a.session(ctx, &f.run, nil)
+	sess, ms, done, err := a.session(ctx, &f.run, nil)
 	if err != nil {
 		return err
 	}
 	defer done()
+	model = ms.Label(model) // a variant under --reasoning-effort or --thinking-budget
 	st := sess.Store
 	first := court.GenerateKey(prior, model, f.seed)
 	run, err := sess.Begin(ctx, runner.Identity{Kind: court.KindCourt,

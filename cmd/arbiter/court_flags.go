@@ -92,9 +92,15 @@ func (a *app) courtSession(ctx context.Context, f *courtFlags) (*runner.Session,
 	}
 	rf := f.run
 	rf.models = courtModelNames(m)
-	sess, _, done, err := a.session(ctx, &rf, nil)
+	sess, ms, done, err := a.session(ctx, &rf, nil)
 	if err != nil {
 		return nil, m, nil, err
+	}
+	// With --reasoning-effort or --thinking-budget each role's model runs as a variant.
+	for _, r := range []*llm.ModelName{&m.Judge, &m.Prosecutor, &m.Witness, &m.Analyzer, &m.Defense} {
+		if *r != "" {
+			*r = ms.Label(*r)
+		}
 	}
 	return sess, m, done, nil
 }

@@ -96,11 +96,12 @@ func (a *app) courtGenerate(ctx context.Context, f *generateFlags) error {
 	if f.count > 1 {
 		return a.courtGenerateBulk(ctx, f, prior, model)
 	}
-	sess, _, done, err := a.session(ctx, &f.run, nil)
+	sess, ms, done, err := a.session(ctx, &f.run, nil)
 	if err != nil {
 		return err
 	}
 	defer done()
+	model = ms.Label(model) // a variant under --reasoning-effort or --thinking-budget
 	st := sess.Store
 
 	key := court.GenerateKey(prior, model, f.seed)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -261,5 +262,97 @@ func TestTable4ReasoningTokens(t *testing.T) {
 	}
 	if rows != 1 {
 		t.Errorf("table 4 has %d rows for claude-x-thinking; want 1:\n%s", rows, table)
+	}
+}
+
+// effortLog answers with respond and records the reasoning_effort of every request.
+type effortLog struct {
+	srv     *llmtest.Server
+	mu      sync.Mutex
+	efforts []string
+}
+
+func newEffortLog(t *testing.T, respond llmtest.Responder) *effortLog {
+	t.Helper()
+	l := &effortLog{}
+	l.srv = llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		l.mu.Lock()
+		l.efforts = append(l.efforts, req.ReasoningEffort)
+		l.mu.Unlock()
+		return respond(req)
+	}})
+	t.Cleanup(l.srv.Close)
+	return l
+}
+
+func (l *effortLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.efforts
+	l.efforts = nil
+	return out
+}
+
+// TestReasoningEffortOnEveryCommand: court simulate, court play, court generate and
+// check judge refuse an effort that is not one (exit 2, nothing sent) and send a valid
+// one on every request they make.
+func TestReasoningEffortOnEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	caseJSON := writtenCase(t, nil)
+	court := func(req *llmtest.Request) llmtest.Response {
+		first := ""
+		if len(req.Messages) > 0 {
+			first = req.Messages[0].Text
+		}
+		return llmtest.Response{Text: playScript(req.Model, req.System, first)}
+	}
+	for _, c := range []struct {
+		name    string
+		respond llmtest.Responder
+		args    func(db, url string) []string
+		stdin   string
+	}{
+		{"court simulate", func(req *llmtest.Request) llmtest.Response { return llmtest.Response{Text: courtScript(req)} },
+			func(db, url string) []string {
+				return append(simulateArgs(db, filepath.Join(dir, "sim-"+filepath.Base(db)), "--seeds", "1", "--cases", playCases), "--base-url", url)
+			}, ""},
+		{"court play", court,
+			func(db, url string) []string {
+				return []string{"court", "play", "--db", db, "--base-url", url, "--no-cache", "--model", "openai/o4-mini",
+					"--cases", playCases, "--case", "lantern-theft", "--seed", "3"}
+			}, "We will show the lantern was never taken.\n/rest\nNobody saw my client take it.\n"},
+		{"court generate", func(*llmtest.Request) llmtest.Response { return llmtest.Response{Text: caseJSON} },
+			func(db, url string) []string {
+				return []string{"court", "generate", "-q", "--prior", "theft case", "--model", "openai/o4-mini", "--base-url", url, "--db", db}
+			}, ""},
+		{"check judge", checkStandIn(""),
+			func(db, url string) []string {
+				return []string{"check", "judge", "-q", "--judge", "openai/o4-mini", "--base-url", url, "--db", db, "--format", "json"}
+			}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := newEffortLog(t, c.respond)
+			env := map[string]string{"OPENAI_API_KEY": "sk-test-effort"}
+			bad := arbiterIn(t, env, c.stdin, append(c.args(filepath.Join(dir, c.name[6:]+"-bad.db"), l.srv.OpenAIBaseURL()), "--reasoning-effort", "extreme")...)
+			if bad.code != 2 || !strings.Contains(bad.stderr, "extreme") {
+				t.Errorf("--reasoning-effort extreme: exit %d, stderr %q; want 2 naming it", bad.code, bad.stderr)
+			}
+			if got := l.take(); len(got) != 0 {
+				t.Errorf("--reasoning-effort extreme sent %d requests; want none", len(got))
+			}
+			ok := arbiterIn(t, env, c.stdin, append(c.args(filepath.Join(dir, c.name[6:]+".db"), l.srv.OpenAIBaseURL()), "--reasoning-effort", "low")...)
+			if ok.code != 0 {
+				t.Fatalf("--reasoning-effort low: exit %d\n%s", ok.code, ok.stderr)
+			}
+			got := l.take()
+			if len(got) == 0 {
+				t.Fatal("no request sent")
+			}
+			for i, e := range got {
+				if e != "low" {
+					t.Fatalf("request %d of %d carried reasoning_effort %q; want low on every one", i+1, len(got), e)
+				}
+			}
+		})
 	}
 }

@@ -171,6 +171,7 @@ func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error 
 	if !familyWordRe.MatchString(family) {
 		return badInput("the family %q of %s is not one lowercase word: pass --family, e.g. --family gpt", family, model)
 	}
+	model = ms.Label(model) // a variant under --reasoning-effort or --thinking-budget
 	checks := sha256.Sum256(fmt.Appendf(nil, "%v|%s|%v", seduce.DuplicateJaccard, an.Source, seduce.OmissionCopy))
 	if f.anachronisms != "" {
 		b, err := os.ReadFile(f.anachronisms)

@@ -70,6 +70,25 @@ func (s *Set) Arrange(entries []llm.Spec) error {
 // Variant is the variant under label, or nil when label names a plain model.
 func (s *Set) Variant(label llm.ModelName) *llm.Variant { return s.variants[label] }
 
+// Label is the label under which a model named on the command line runs: the name
+// itself when the set holds it, else the label of the one variant of it that the flags
+// made (--reasoning-effort on a command whose roles name their models).
+func (s *Set) Label(name llm.ModelName) llm.ModelName {
+	if _, ok := s.Models[name]; ok {
+		return name
+	}
+	found, n := name, 0
+	for label, v := range s.variants {
+		if v.Base() == name {
+			found, n = label, n+1
+		}
+	}
+	if n == 1 {
+		return found
+	}
+	return name
+}
+
 // Spec is the model under label as data, for the run's record and for every way its
 // requests are sent.
 func (s *Set) Spec(label llm.ModelName) llm.Spec {
