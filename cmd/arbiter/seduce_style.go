@@ -16,12 +16,14 @@ func (a *app) seduceStyleCmd() *cobra.Command {
 	var top int
 	cmd := &cobra.Command{
 		Use:   "style",
-		Short: "Compare the generators' rhetoric: statement length, em-dashes, TF-IDF terms",
+		Short: "Compare the generators' rhetoric: statement length, em-dashes, distinctive words",
 		Long: `Style measures the player's statements of a dataset per generator and style (paper
 section 5.2): the mean length in o200k_base tokens (with its standard deviation) and in
-words, em-dashes (U+2014) per 100 tokens, and each generator's top TF-IDF terms against
-the other generators (and each generator x style's against every such pair). No model is
-asked; the tokenizer is built in.
+words, em-dashes (U+2014) per 100 tokens, and the words that set each generator apart:
+its top TF-IDF terms against the other generators (idf ln(N/df), so a word they all use
+never ranks; also per generator x style against every such pair) beside its words of
+highest z-scored log-odds ratio against all the others (Monroe, Colaresi and Quinn 2008).
+No model is asked; the tokenizer is built in.
 
 --format json prints the shape of spec seduce.md section 5; --figures DIR also writes the
 em-dash chart as SVG.`,
@@ -65,7 +67,7 @@ em-dash chart as SVG.`,
 	reportFormatFlag(cmd.Flags(), &f.format)
 	f.figures.register(cmd, "figure")
 	cmd.Flags().StringVar(&stopWords, "stop-words", "", "stop-word file (one word a line, # comments) replacing the built-in list")
-	cmd.Flags().IntVar(&top, "top", stylometry.DefaultTopTerms, "TF-IDF terms listed per generator and per generator x style")
+	cmd.Flags().IntVar(&top, "top", stylometry.DefaultTopTerms, "TF-IDF terms and log-odds words listed per generator (and TF-IDF terms per generator x style)")
 	return cmd
 }
 

@@ -1,7 +1,8 @@
 // Package stylometry measures how the generators of a CoC-Seduce dataset write (paper
 // section 5.2, spec seduce.md section 5): per generator and rhetorical style, the length
 // of the player's statements in o200k_base tokens and in words, their em-dash rate, and
-// the TF-IDF terms that set each generator's vocabulary apart from the others'.
+// the words that set each generator's vocabulary apart from the others' (TF-IDF terms and
+// z-scored log-odds ratios).
 //
 // Tokens come from github.com/tiktoken-go/tokenizer, which embeds OpenAI's vocabularies in
 // the binary, so a measurement needs no download and gives the counts OpenAI's own
@@ -27,7 +28,8 @@ const Tokenizer = "o200k_base"
 // AllStyles is the style of the row that pools a generator's samples of every style.
 const AllStyles = "All"
 
-// DefaultTopTerms is how many TF-IDF terms a document lists (spec section 5: 20).
+// DefaultTopTerms is how many TF-IDF terms and log-odds words a document lists (spec
+// section 5: 20).
 const DefaultTopTerms = 20
 
 // Row is one (generator, style) cell of the measurement. Its JSON names are the spec's.
@@ -62,8 +64,11 @@ type Report struct {
 	// Rows has, per generator in name order, one row per style present (in the order of
 	// seduce.Styles, then any other style by name) and then the AllStyles row.
 	Rows []Row `json:"rows"`
-	// Terms lists each generator's top terms, one document per generator.
+	// Terms lists each generator's top TF-IDF terms, one document per generator.
 	Terms map[string][]Term `json:"terms"`
+	// LogOdds lists each generator's words with the highest z-scored log-odds ratio
+	// against all the other generators (LogOdds).
+	LogOdds map[string][]LogOddsTerm `json:"log_odds"`
 	// StyleTerms lists the top terms of each generator × style, one document per pair
 	// against all the pairs (a field the spec allows to be added).
 	StyleTerms map[string]map[string][]Term `json:"style_terms"`
@@ -71,9 +76,11 @@ type Report struct {
 
 // Options tune a measurement; the zero value is the spec's.
 type Options struct {
-	// StopWords are left out of the TF-IDF vocabulary; nil is DefaultStopWords.
+	// StopWords are left out of the TF-IDF and log-odds vocabulary; nil is
+	// DefaultStopWords.
 	StopWords map[string]bool
-	// TopTerms is how many terms a document lists; 0 is DefaultTopTerms.
+	// TopTerms is how many TF-IDF terms and log-odds words a document lists; 0 is
+	// DefaultTopTerms.
 	TopTerms int
 }
 
@@ -116,7 +123,7 @@ func Measure(samples []seduce.Sample, opt Options) (*Report, error) {
 		addWords(pairDocs, key{s.Generator, string(s.Style)}, words)
 	}
 
-	rep := &Report{Tokenizer: Tokenizer, Rows: []Row{}, Terms: map[string][]Term{}, StyleTerms: map[string]map[string][]Term{}}
+	rep := &Report{Tokenizer: Tokenizer, Rows: []Row{}, Terms: map[string][]Term{}, LogOdds: map[string][]LogOddsTerm{}, StyleTerms: map[string]map[string][]Term{}}
 	var keys []key
 	for k := range cells {
 		keys = append(keys, k)
@@ -129,6 +136,9 @@ func Measure(samples []seduce.Sample, opt Options) (*Report, error) {
 	}
 	for gen, terms := range TFIDF(genDocs, opt.TopTerms) {
 		rep.Terms[gen] = terms
+	}
+	for gen, terms := range LogOdds(genDocs, opt.TopTerms) {
+		rep.LogOdds[gen] = terms
 	}
 	for k, terms := range TFIDF(pairDocs, opt.TopTerms) {
 		if rep.StyleTerms[k.generator] == nil {

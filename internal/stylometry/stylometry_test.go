@@ -108,20 +108,35 @@ func TestMeasureHandBuilt(t *testing.T) {
 
 	// One document per generator, N = 2. alpha: hello 2, world 2, know 2, may 1 (we,
 	// what, are, but, not, be are stop words); beta: hello 2, world 2,
-	// supercalifragilistic 1. hello and world are in both (idf 1), the rest in one
-	// (idf 1 + ln 3/2).
-	i1 := 1 + math.Log(1.5)
-	na := math.Sqrt(4*i1*i1 + i1*i1 + 4 + 4)
-	nb := math.Sqrt(i1*i1 + 4 + 4)
+	// supercalifragilistic 1. hello and world are in both (idf ln 2/2 = 0, not listed),
+	// the rest in one (idf ln 2).
+	l2 := math.Log(2)
 	wantTerms := map[string][]Term{
-		"alpha": {{"know", 2 * i1 / na}, {"hello", 2 / na}, {"world", 2 / na}, {"may", i1 / na}},
-		"beta":  {{"hello", 2 / nb}, {"world", 2 / nb}, {"supercalifragilistic", i1 / nb}},
+		"alpha": {{"know", 2 * l2 / math.Sqrt(5*l2*l2)}, {"may", l2 / math.Sqrt(5*l2*l2)}},
+		"beta":  {{"supercalifragilistic", 1}},
 	}
 	checkTerms(t, "Terms", rep.Terms, wantTerms)
 
-	// One document per generator x style, N = 4: hello and world are in three, the rest
-	// in one.
-	j3, j1 := 1+math.Log(5.0/4), 1+math.Log(5.0/2)
+	// Log-odds, prior the corpus: n = 12 (alpha 7, beta 5); a_w = hello 4, world 4, know 2,
+	// may 1, supercalifragilistic 1.
+	wantOdds := map[string][]LogOddsTerm{
+		"alpha": {
+			{"know", (math.Log(4.0/15) - math.Log(2.0/15)) / math.Sqrt(1.0/4+1.0/2)},
+			{"may", (math.Log(2.0/17) - math.Log(1.0/16)) / math.Sqrt(1.0/2+1.0/1)},
+			{"hello", (math.Log(6.0/13) - math.Log(6.0/11)) / math.Sqrt(1.0/6+1.0/6)},
+			{"world", (math.Log(6.0/13) - math.Log(6.0/11)) / math.Sqrt(1.0/6+1.0/6)},
+		},
+		"beta": {
+			{"supercalifragilistic", (math.Log(2.0/15) - math.Log(1.0/18)) / math.Sqrt(1.0/2+1.0/1)},
+			{"hello", (math.Log(6.0/11) - math.Log(6.0/13)) / math.Sqrt(1.0/6+1.0/6)},
+			{"world", (math.Log(6.0/11) - math.Log(6.0/13)) / math.Sqrt(1.0/6+1.0/6)},
+		},
+	}
+	checkLogOdds(t, rep.LogOdds, wantOdds)
+
+	// One document per generator x style, N = 4: hello and world are in three (idf
+	// ln 4/3), the rest in one (idf ln 4).
+	j3, j1 := math.Log(4.0/3), math.Log(4)
 	nAuth := math.Sqrt(4*j1*j1 + j1*j1 + 2*j3*j3)
 	wantPairs := map[string]map[string][]Term{
 		"alpha": {
@@ -159,13 +174,16 @@ func checkTerms(t *testing.T, what string, got, want map[string][]Term) {
 }
 
 func TestTopTermsCut(t *testing.T) {
-	rep, err := Measure(handSet(), Options{TopTerms: 2})
+	rep, err := Measure(handSet(), Options{TopTerms: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{rep.Terms["alpha"][0].Term, rep.Terms["alpha"][1].Term}
-	if len(rep.Terms["alpha"]) != 2 || !slices.Equal(got, []string{"know", "hello"}) {
-		t.Errorf("Terms[alpha] with TopTerms 2 = %v; want know, hello", rep.Terms["alpha"])
+	// Uncut, alpha has two terms and four log-odds words.
+	if got := rep.Terms["alpha"]; len(got) != 1 || got[0].Term != "know" {
+		t.Errorf("Terms[alpha] with TopTerms 1 = %v; want know", got)
+	}
+	if got := rep.LogOdds["alpha"]; len(got) != 1 || got[0].Term != "know" {
+		t.Errorf("LogOdds[alpha] with TopTerms 1 = %v; want know", got)
 	}
 }
 
@@ -250,7 +268,7 @@ func TestJSONShape(t *testing.T) {
 	if got["tokenizer"] != "o200k_base" {
 		t.Errorf("tokenizer = %v; want o200k_base", got["tokenizer"])
 	}
-	for _, k := range []string{"tokenizer", "rows", "terms"} {
+	for _, k := range []string{"tokenizer", "rows", "terms", "log_odds"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("no %q in %s", k, buf.String())
 		}
@@ -288,6 +306,17 @@ func TestJSONShape(t *testing.T) {
 	if _, ok := first["score"].(float64); !ok {
 		t.Errorf("terms.alpha[0].score = %v; want a number", first["score"])
 	}
+	odds, _ := got["log_odds"].(map[string]any)
+	for _, gen := range []string{"alpha", "beta"} {
+		list, _ := odds[gen].([]any)
+		if len(list) == 0 {
+			t.Fatalf("log_odds.%s = %v; want a list of words", gen, odds[gen])
+		}
+		w, _ := list[0].(map[string]any)
+		if _, ok := w["z"].(float64); len(w) != 2 || !ok || w["term"] == nil {
+			t.Errorf("log_odds.%s[0] = %v; want {term, z}", gen, w)
+		}
+	}
 }
 
 func TestWriteFormats(t *testing.T) {
@@ -306,13 +335,31 @@ func TestWriteFormats(t *testing.T) {
 		if err := Write(&buf, rep, format); err != nil {
 			t.Fatalf("Write(%s): %v", format, err)
 		}
-		if !strings.Contains(buf.String(), sub) || !strings.Contains(buf.String(), "know") {
-			t.Errorf("Write(%s) lacks %q or the term know:\n%s", format, sub, buf.String())
+		if !strings.Contains(buf.String(), sub) || !strings.Contains(buf.String(), "Log-odds z") {
+			t.Errorf("Write(%s) lacks %q or the log-odds column:\n%s", format, sub, buf.String())
+		}
+		// alpha's All row: TF-IDF know 0.894 beside log-odds know z 0.80.
+		if !hasLine(buf.String(), "alpha", "All", "know 0.894", "know 0.80, may 0.52") {
+			t.Errorf("Write(%s) has no line with alpha's TF-IDF terms beside its log-odds words:\n%s", format, buf.String())
 		}
 	}
 	if err := Write(&bytes.Buffer{}, rep, "yaml"); err == nil {
 		t.Error("Write(yaml) = nil; want an unknown-format error")
 	}
+}
+
+// hasLine reports whether a line of text holds every one of subs.
+func hasLine(text string, subs ...string) bool {
+	for line := range strings.Lines(text) {
+		ok := true
+		for _, sub := range subs {
+			ok = ok && strings.Contains(line, sub)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 func TestChart(t *testing.T) {

@@ -10,7 +10,8 @@ import (
 )
 
 // Tables lays out rep for people: the measures per generator × style ("style") and the
-// top terms per generator and per generator × style ("style_terms").
+// top TF-IDF terms per generator and per generator × style beside each generator's top
+// log-odds words ("style_terms").
 func Tables(rep *Report) []report.Table {
 	measures := report.Table{Name: "style", Title: "Generator style: statement length and em-dash use",
 		Header: []string{"Generator", "Style", "Samples", "Tokens", "Tokens mean", "Tokens SD", "Words mean", "Em-dashes", "Em-dashes per 100 tokens"},
@@ -24,22 +25,23 @@ func Tables(rep *Report) []report.Table {
 			num(r.TokensMean, 1), num(r.TokensSD, 1), num(r.WordsMean, 1), report.Int(r.EmDashes), num(r.EmDashPer100Tokens, 2),
 		})
 	}
-	terms := report.Table{Name: "style_terms", Title: "Generator style: top TF-IDF terms",
-		Header: []string{"Generator", "Style", "Terms"},
+	terms := report.Table{Name: "style_terms", Title: "Generator style: top TF-IDF terms and log-odds words",
+		Header: []string{"Generator", "Style", "TF-IDF terms", "Log-odds z"},
 		Notes: []string{
 			"Style All: one document per generator, scored against the other generators; otherwise one document per generator x style, against every such pair.",
-			"Words are lowercase runs of two or more letters without stop words; TF-IDF is raw count x (ln((1+N)/(1+df)) + 1), scaled to unit length per document.",
+			"Words are lowercase runs of two or more letters without stop words; TF-IDF is raw count x ln(N/df), scaled to unit length per document, so a word every document uses scores 0 and is not listed.",
+			"Log-odds z (style All): z-scored log-odds ratio of the generator against all the other generators, with an informative Dirichlet prior of every word's count in the whole corpus (Monroe, Colaresi and Quinn 2008).",
 		}}
 	for _, gen := range generators(rep) {
 		for _, r := range rep.Rows {
 			if r.Generator != gen {
 				continue
 			}
-			list := rep.StyleTerms[gen][r.Style]
+			list, odds := rep.StyleTerms[gen][r.Style], ""
 			if r.Style == AllStyles {
-				list = rep.Terms[gen]
+				list, odds = rep.Terms[gen], joinLogOdds(rep.LogOdds[gen])
 			}
-			terms.Rows = append(terms.Rows, []report.Cell{report.Text(gen), report.Text(r.Style), report.Text(joinTerms(list))})
+			terms.Rows = append(terms.Rows, []report.Cell{report.Text(gen), report.Text(r.Style), report.Text(joinTerms(list)), report.Text(odds)})
 		}
 	}
 	return []report.Table{measures, terms}
@@ -103,6 +105,14 @@ func joinTerms(terms []Term) string {
 	parts := make([]string, len(terms))
 	for i, t := range terms {
 		parts[i] = fmt.Sprintf("%s %.3f", t.Term, t.Score)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func joinLogOdds(terms []LogOddsTerm) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = fmt.Sprintf("%s %.2f", t.Term, t.Z)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,7 @@ package stylometry
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"io"
@@ -67,9 +68,14 @@ func Words(text string, stop map[string]bool) []string {
 
 // TFIDF scores each document's words against all the documents and returns each
 // document's top terms, highest score first (ties by term). A document is its words'
-// counts. The weighting is scikit-learn's TfidfVectorizer default, so a result can be
-// checked there: tf is the raw count, idf = ln((1+N)/(1+df)) + 1 with N documents of
-// which df hold the word, and each document's tf×idf vector is scaled to unit length.
+// counts. tf is the raw count and idf = ln(N/df), with N documents of which df hold the
+// word; each document's tf×idf vector is scaled to unit length. The idf is deliberately
+// not scikit-learn's smoothed ln((1+N)/(1+df)) + 1: that gives a word every document
+// uses a weight of 1, so with a few documents (one per generator) the most frequent
+// shared words ("check", "gate") led every list. Here such a word scores 0 and is left
+// out, so a list holds only words that set its document apart, and it may be empty (a
+// single document, or one whose every word is in all the others). Every key of docs
+// gets a list, never nil.
 func TFIDF[K comparable](docs map[K]map[string]int, top int) map[K][]Term {
 	df := map[string]int{}
 	for _, d := range docs {
@@ -82,7 +88,10 @@ func TFIDF[K comparable](docs map[K]map[string]int, top int) map[K][]Term {
 	for k, d := range docs {
 		terms := make([]Term, 0, len(d))
 		for w, c := range d {
-			terms = append(terms, Term{Term: w, Score: float64(c) * (math.Log((1+n)/(1+float64(df[w]))) + 1)})
+			if df[w] == len(docs) {
+				continue // idf ln(N/N) = 0: compared, not computed, so no rounding lets it in
+			}
+			terms = append(terms, Term{Term: w, Score: float64(c) * math.Log(n/float64(df[w]))})
 		}
 		// Sum in term order: map order would change the norm's last bits from run to run.
 		slices.SortFunc(terms, func(a, b Term) int { return strings.Compare(a.Term, b.Term) })
@@ -95,13 +104,7 @@ func TFIDF[K comparable](docs map[K]map[string]int, top int) map[K][]Term {
 			terms[i].Score /= norm
 		}
 		slices.SortFunc(terms, func(a, b Term) int {
-			if a.Score != b.Score {
-				if a.Score > b.Score {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(a.Term, b.Term)
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Term, b.Term))
 		})
 		if len(terms) > top {
 			terms = terms[:top]

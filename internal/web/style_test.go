@@ -1,6 +1,7 @@
 package web
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestStylePageOfTheReferenceSet(t *testing.T) {
 	}
 	// 448 samples per style, 1,792 in all; the reference set's Pseudo-Logic says "therefore".
 	for _, want := range []string{`id="style"`, `id="style_terms"`, "<td>reference</td>", `<td class="num">448</td>`, `<td class="num">1792</td>`,
-		"therefore", `<img src="/dataset/style/style_em_dashes.svg"`, `href="/dataset/style/style_em_dashes.pdf" download="style_em_dashes.pdf">PDF</a>`, "o200k_base"} {
+		"therefore", `<th scope="col">Log-odds z</th>`, `<img src="/dataset/style/style_em_dashes.svg"`, `href="/dataset/style/style_em_dashes.pdf" download="style_em_dashes.pdf">PDF</a>`, "o200k_base"} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("style page lacks %q", want)
 		}
@@ -34,6 +35,38 @@ func TestStylePageOfTheReferenceSet(t *testing.T) {
 	}
 	if d := get(t, h, "/dataset"); !strings.Contains(d.body, `<a href="/dataset/style" id="style-link">`) {
 		t.Error("the dataset page does not link to the style page")
+	}
+}
+
+// TestStylePageShowsLogOdds measures two generators that share "check" and "gate": each
+// one's All row shows its own word first among its TF-IDF terms and, in the next cell,
+// among its log-odds words.
+func TestStylePageShowsLogOdds(t *testing.T) {
+	var jsonl strings.Builder
+	for gen, stmt := range map[string]string{"alpha": "Check the gate: crimson, crimson.", "beta": "Check the gate: azure."} {
+		jsonl.WriteString(`{"id":"` + gen + `-1","generator":"` + gen + `","setting":"Wilderness","category":"PHY","skill":"Climb","scenario_id":"` + gen +
+			`","context":"c","statement":"` + stmt + `","style":"Neutral","requires_roll":true,"gold_skill":"Climb"}` + "\n")
+	}
+	ds, err := seduce.ReadDataset(strings.NewReader(jsonl.String()), "two.jsonl", seduce.FormatJSONL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Store: newFixture(t).st, Dataset: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, s.Handler(), "/dataset/style")
+	if a.status != 200 {
+		t.Fatalf("GET /dataset/style = %d\n%s", a.status, a.body)
+	}
+	for gen, word := range map[string]string{"alpha": "crimson", "beta": "azure"} {
+		row := regexp.MustCompile(`<tr><td>` + gen + `</td><td>All</td><td>` + word + ` 1\.000</td><td>` + word + ` \d+\.\d\d, `)
+		if !row.MatchString(a.body) {
+			t.Errorf("style page has no All row of %s with %s leading its terms and its log-odds words:\n%s", gen, word, a.body)
+		}
+	}
+	if strings.Contains(a.body, "<td>check ") || strings.Contains(a.body, "<td>gate ") {
+		t.Errorf("style page lists a word both generators use first:\n%s", a.body)
 	}
 }
 
