@@ -286,9 +286,16 @@ func TestBuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Builtin: %v", err)
 	}
+	if len(cs) != 5 {
+		t.Errorf("%d bundled cases; want 5", len(cs))
+	}
 	for _, c := range cs {
 		if err := Validate(c, c.Source); err != nil {
 			t.Errorf("Validate(%s) = %v", c.ID, err)
+		}
+		// Spec section 1: each bundled case plants at least one contradiction.
+		if len(c.Contradictions) == 0 {
+			t.Errorf("%s plants no contradiction", c.ID)
 		}
 		if !strings.HasPrefix(c.Source, "builtin/") {
 			t.Errorf("Source = %q", c.Source)

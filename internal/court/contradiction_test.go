@@ -169,3 +169,25 @@ func TestPublicKeepsTheRest(t *testing.T) {
 		}
 	})
 }
+
+// TestBuiltinContradictionsHidden: a bundled witness's knows does not state its own
+// false claim, and its claims are its own (another witness's prompt is not told them).
+func TestBuiltinContradictionsHidden(t *testing.T) {
+	cs, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		for _, x := range c.Contradictions {
+			w, _ := c.Witness(x.Witness)
+			if slices.Contains(w.Knows, x.Claim) {
+				t.Errorf("%s %s: the claim is in %s's knows as true", c.ID, x.ID, w.ID)
+			}
+			for _, e := range x.Evidence {
+				if item, _ := c.Item(e); item.Description == "" {
+					t.Errorf("%s %s: item %s has no description to find the break in", c.ID, x.ID, e)
+				}
+			}
+		}
+	}
+}

@@ -180,7 +180,13 @@ func TestGenerate(t *testing.T) {
 		}
 	})
 	t.Run("too small for a trial", func(t *testing.T) {
-		small := edited(t, valid, func(o map[string]any) { o["witnesses"] = o["witnesses"].([]any)[:1] })
+		small := edited(t, valid, func(o map[string]any) {
+			first := o["witnesses"].([]any)[0]
+			o["witnesses"] = []any{first}
+			o["contradictions"] = slices.DeleteFunc(o["contradictions"].([]any), func(x any) bool {
+				return x.(map[string]any)["witness"] != first.(map[string]any)["id"]
+			})
+		})
 		w := newWriterStandIn(t, small, valid)
 		g, err := Generate(context.Background(), w.ask, GenerateOptions{Prior: "theft case", Model: genModel})
 		if err != nil || g.Asks != 2 {
