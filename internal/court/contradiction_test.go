@@ -191,3 +191,120 @@ func TestBuiltinContradictionsHidden(t *testing.T) {
 		}
 	}
 }
+
+// witnessView is the view of a witness's turn in the interrogation of c.
+func witnessView(c *Case, id string, exposed []string) *turnView {
+	return &turnView{c: c, g: NewGraph(c), seed: 7, phase: PhaseInterrogation, speaker: WitnessSpeaker(id),
+		addressedBy: Defense, turnsLeft: 20, exposed: exposed}
+}
+
+func TestWitnessPromptHoldsClaims(t *testing.T) {
+	c := contradicted(t)
+	tests := []struct {
+		name        string
+		speaker     Speaker
+		exposed     []string
+		held, shown []string // the claims the prompt holds to and those it has conceded
+		absent      []string
+	}{
+		{"a witness with one claim", WitnessSpeaker("tomas"), nil,
+			[]string{c.Contradictions[0].Claim}, nil,
+			[]string{c.Contradictions[0].Explanation, c.Contradictions[1].Claim, c.Contradictions[2].Claim, "shown to be false"}},
+		{"a witness with two claims", WitnessSpeaker("nell"), nil,
+			[]string{c.Contradictions[1].Claim, c.Contradictions[2].Claim}, nil,
+			[]string{c.Contradictions[0].Claim, c.Contradictions[1].Explanation, c.Contradictions[2].Explanation}},
+		{"one of two exposed", WitnessSpeaker("nell"), []string{"C2"},
+			[]string{c.Contradictions[2].Claim}, []string{c.Contradictions[1].Claim, c.Contradictions[1].Explanation},
+			[]string{c.Contradictions[2].Explanation}},
+		{"all exposed", WitnessSpeaker("tomas"), []string{"C1"},
+			nil, []string{c.Contradictions[0].Claim, c.Contradictions[0].Explanation},
+			[]string{"Hold to these"}},
+		{"the judge", Judge, nil, nil, nil,
+			[]string{c.Contradictions[0].Claim, c.Contradictions[1].Claim, c.Contradictions[0].Explanation}},
+		{"the prosecutor", Prosecutor, nil, nil, nil,
+			[]string{c.Contradictions[0].Claim, c.Contradictions[2].Explanation}},
+		{"the defense", Defense, nil, nil, nil,
+			[]string{c.Contradictions[0].Claim, c.Contradictions[1].Claim, c.Contradictions[2].Claim}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := witnessView(c, "tomas", tt.exposed)
+			v.speaker = tt.speaker
+			sys := roleRequest(v).System
+			held, shown := sys, ""
+			if i := strings.Index(sys, "What the defense has shown to be false"); i >= 0 {
+				held, shown = sys[:i], sys[i:]
+			}
+			for _, s := range tt.held {
+				if !strings.Contains(held, s) {
+					t.Errorf("the prompt does not hold to %q:\n%s", s, sys)
+				}
+				if strings.Contains(shown, s) {
+					t.Errorf("the prompt concedes %q, which is not exposed", s)
+				}
+			}
+			if len(tt.held) > 0 && !strings.Contains(sys, "Hold to these firmly") {
+				t.Errorf("the prompt does not tell the witness to hold to its claims:\n%s", sys)
+			}
+			for _, s := range tt.shown {
+				if !strings.Contains(shown, s) {
+					t.Errorf("the prompt does not concede %q:\n%s", s, sys)
+				}
+				if strings.Contains(held, s) {
+					t.Errorf("the prompt still holds to %q, which is exposed", s)
+				}
+			}
+			for _, s := range tt.absent {
+				if strings.Contains(sys, s) {
+					t.Errorf("the prompt shows %q:\n%s", s, sys)
+				}
+			}
+		})
+	}
+}
+
+func TestExposedRequest(t *testing.T) {
+	c := contradicted(t)
+	x := c.Contradictions[1]
+	req := exposedRequest(witnessView(c, "nell", nil), x, "E3")
+	i := strings.Index(req.System, "What the defense has shown to be false")
+	if i < 0 {
+		t.Fatalf("the reaction's prompt does not list the exposed claim:\n%s", req.System)
+	}
+	if shown := req.System[i:]; !strings.Contains(shown, "[C2] You had said: "+x.Claim) || !strings.Contains(shown, x.Explanation) {
+		t.Errorf("the exposed section lacks the claim or its explanation:\n%s", shown)
+	}
+	if !strings.Contains(req.System[:i], c.Contradictions[2].Claim) {
+		t.Errorf("the witness no longer holds to its other, unexposed claim:\n%s", req.System)
+	}
+	user := req.Messages[len(req.Messages)-1].Text
+	for _, want := range []string{"presented E3 to you", "[C2]", "React now"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("the reaction's task lacks %q:\n%s", want, user)
+		}
+	}
+	// The case's text stays in the system prompt: the task names the two by id.
+	for _, secret := range []string{x.Claim, x.Explanation} {
+		if strings.Contains(user, secret) {
+			t.Errorf("the reaction's task quotes the case text %q", secret)
+		}
+	}
+	// The view it was built from is not changed.
+	v := witnessView(c, "nell", []string{"C1"})
+	exposedRequest(v, x, "E2")
+	if !slices.Equal(v.exposed, []string{"C1"}) {
+		t.Errorf("exposedRequest changed the view's exposed to %v", v.exposed)
+	}
+}
+
+func TestCaseDescriptionContradictions(t *testing.T) {
+	d := CaseDescription(contradicted(t))
+	for _, want := range []string{"Planted contradictions", "C1, Tomas Brandt claims: He saw Varga's face by the office lamp; broken by E1:", "C2, Nell Okafor claims:", "broken by E2 or E3: The ticket and the ledger both date it six days later."} {
+		if !strings.Contains(d, want) {
+			t.Errorf("CaseDescription lacks %q:\n%s", want, d)
+		}
+	}
+	if d := CaseDescription(fixture(t)); strings.Contains(d, "Planted contradictions") {
+		t.Errorf("CaseDescription of a case without contradictions mentions them:\n%s", d)
+	}
+}
