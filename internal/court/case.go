@@ -79,6 +79,19 @@ type Witness struct {
 	Knows       []string `json:"knows"`
 }
 
+// Contradiction is a false claim a witness makes and holds to until the defense presents
+// one of the items of Evidence against it: the game's planted discovery. The hit is
+// decided from the record (Case.Expose), never by a model.
+type Contradiction struct {
+	ID string `json:"id"`
+	// Witness is the id of the witness who makes the claim.
+	Witness string `json:"witness"`
+	Claim   string `json:"claim"`
+	// Evidence are the ids of the items that break the claim; any one of them does.
+	Evidence    []string `json:"evidence"`
+	Explanation string   `json:"explanation"`
+}
+
 // Case is a case record (spec section 1). Nothing in a trial changes it.
 type Case struct {
 	ID          string     `json:"case_id"`
@@ -91,6 +104,9 @@ type Case struct {
 	Witnesses   []Witness  `json:"witnesses"`
 	DefenseGoal string     `json:"defense_goal"`
 	Prior       string     `json:"prior,omitempty"`
+	// Contradictions are optional in a file; a generated case has at least one. They
+	// are secret until the verdict: see Public.
+	Contradictions []Contradiction `json:"contradictions,omitempty"`
 
 	// Extra keeps the top-level fields the contract does not define, as they were read;
 	// MarshalJSON writes them back. Unknown fields inside the defendant, evidence and
@@ -108,6 +124,95 @@ func (c *Case) Witness(id string) (Witness, bool) {
 		}
 	}
 	return Witness{}, false
+}
+
+// Item returns the item of evidence with the given id.
+func (c *Case) Item(id string) (Evidence, bool) {
+	for _, e := range c.Evidence {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return Evidence{}, false
+}
+
+// Expose decides, from the record alone, what presenting the item evidence to witness
+// (the witness on the stand) exposes: the first of that witness's contradictions, in
+// the record's order, that names the item and whose id is not in exposed. ok is false
+// for a miss: a wrong item, a witness who made no such claim, or a contradiction
+// already exposed. An evidence or witness id the case does not have is an error, not a
+// miss: the move was never valid.
+func (c *Case) Expose(witness, evidence string, exposed []string) (x Contradiction, ok bool, err error) {
+	if _, known := c.Item(evidence); !known {
+		return Contradiction{}, false, fmt.Errorf("expose: %q is not an evidence id of case %s", evidence, c.ID)
+	}
+	if _, known := c.Witness(witness); !known {
+		return Contradiction{}, false, fmt.Errorf("expose: %q is not a witness of case %s", witness, c.ID)
+	}
+	for _, x := range c.Contradictions {
+		if x.Witness == witness && slices.Contains(x.Evidence, evidence) && !slices.Contains(exposed, x.ID) {
+			return x, true, nil
+		}
+	}
+	return Contradiction{}, false, nil
+}
+
+// contradictionsOf are the contradictions of one witness, in the record's order.
+func (c *Case) contradictionsOf(witness string) []Contradiction {
+	var out []Contradiction
+	for _, x := range c.Contradictions {
+		if x.Witness == witness {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// PublicCase is what the player may see of a case (spec section 6): the record without
+// the witnesses' knows, the contradictions and the unknown fields a file may carry
+// (another tool's notes could hold anything). Every response to a player's client
+// gives a case this way; the whole record appears only in the transcript and the
+// debrief after the verdict.
+type PublicCase struct {
+	ID          string          `json:"case_id"`
+	Title       string          `json:"title"`
+	Kind        Kind            `json:"kind"`
+	Charge      string          `json:"charge"`
+	Defendant   Defendant       `json:"defendant"`
+	Summary     string          `json:"summary"`
+	Evidence    []Evidence      `json:"evidence"`
+	Witnesses   []PublicWitness `json:"witnesses"`
+	DefenseGoal string          `json:"defense_goal"`
+	Prior       string          `json:"prior,omitempty"`
+}
+
+// PublicWitness is a witness as the player sees it: who they are, not what they know.
+type PublicWitness struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Occupation  string   `json:"occupation"`
+	CalledBy    CalledBy `json:"called_by"`
+	Personality string   `json:"personality"`
+}
+
+// Public returns the public case: a copy that shares nothing with c.
+func (c *Case) Public() PublicCase {
+	p := PublicCase{
+		ID:          c.ID,
+		Title:       c.Title,
+		Kind:        c.Kind,
+		Charge:      c.Charge,
+		Defendant:   c.Defendant,
+		Summary:     c.Summary,
+		Evidence:    slices.Clone(c.Evidence),
+		Witnesses:   make([]PublicWitness, len(c.Witnesses)),
+		DefenseGoal: c.DefenseGoal,
+		Prior:       c.Prior,
+	}
+	for i, w := range c.Witnesses {
+		p.Witnesses[i] = PublicWitness{ID: w.ID, Name: w.Name, Occupation: w.Occupation, CalledBy: w.CalledBy, Personality: w.Personality}
+	}
+	return p
 }
 
 // MarshalJSON writes the record's fields, then the unknown top-level fields it was read
@@ -139,7 +244,7 @@ func (c Case) MarshalJSON() ([]byte, error) {
 }
 
 // caseFields are the contract's top-level fields.
-var caseFields = []string{"case_id", "title", "kind", "charge", "defendant", "summary", "evidence", "witnesses", "defense_goal", "prior"}
+var caseFields = []string{"case_id", "title", "kind", "charge", "defendant", "summary", "evidence", "witnesses", "defense_goal", "prior", "contradictions"}
 
 var (
 	caseIDPattern    = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
@@ -422,6 +527,7 @@ func (v *caseValidator) parse(data []byte, line int) *Case {
 		}
 		c.Witnesses = append(c.Witnesses, w)
 	}
+	c.Contradictions = v.contradictions(obj, ids, wids)
 	for k, raw := range obj {
 		if !slices.Contains(caseFields, k) {
 			if c.Extra == nil {
@@ -434,6 +540,57 @@ func (v *caseValidator) parse(data []byte, line int) *Case {
 		return nil
 	}
 	return c
+}
+
+// contradictions reads the optional contradictions list; evidence and witnesses are the
+// ids the case defines, which every contradiction must refer to.
+func (v *caseValidator) contradictions(obj map[string]json.RawMessage, evidence, witnesses map[string]int) []Contradiction {
+	if raw, ok := obj["contradictions"]; !ok || string(bytes.TrimSpace(raw)) == "null" {
+		return nil
+	}
+	items, _ := v.list(obj, "contradictions", "contradictions")
+	var out []Contradiction
+	cids := map[string]int{}
+	for i, raw := range items {
+		at := fmt.Sprintf("contradictions[%d]", i)
+		o, ok := v.objectOf(raw, at)
+		if !ok {
+			continue
+		}
+		x := Contradiction{
+			ID:          v.text(o, "id", at+".id", true),
+			Witness:     v.text(o, "witness", at+".witness", true),
+			Claim:       v.text(o, "claim", at+".claim", true),
+			Explanation: v.text(o, "explanation", at+".explanation", true),
+		}
+		if j, dup := cids[x.ID]; dup && x.ID != "" {
+			v.add(at+".id", "%q is also the id of contradictions[%d]", x.ID, j)
+		} else if x.ID != "" {
+			cids[x.ID] = i
+		}
+		if _, known := witnesses[x.Witness]; x.Witness != "" && !known {
+			v.add(at+".witness", "%q is not a witness of this case", x.Witness)
+		}
+		ev, ok := v.list(o, "evidence", at+".evidence")
+		if ok && len(ev) == 0 {
+			v.add(at+".evidence", "must not be empty: name the item or items that break the claim")
+		}
+		for k, er := range ev {
+			field := fmt.Sprintf("%s.evidence[%d]", at, k)
+			var id string
+			if err := json.Unmarshal(er, &id); err != nil {
+				v.add(field, "want an evidence id, got %s", input.DescribeJSON(er))
+				continue
+			}
+			if _, known := evidence[id]; !known {
+				v.add(field, "%q is not an evidence id of this case", id)
+				continue
+			}
+			x.Evidence = append(x.Evidence, id)
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // text reads a string field; a required one must be present and not blank.

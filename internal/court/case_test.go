@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,15 @@ func witness(m map[string]any, i int) map[string]any {
 	return m["witnesses"].([]any)[i].(map[string]any)
 }
 
+// planted gives the fixture two valid contradictions and returns the first, to edit.
+func planted(m map[string]any) map[string]any {
+	m["contradictions"] = []any{
+		map[string]any{"id": "C1", "witness": "tomas", "claim": "he saw Varga's face", "evidence": []any{"E1"}, "explanation": "the log shows the key back at 23:55"},
+		map[string]any{"id": "C2", "witness": "nell", "claim": "the pawner was a woman", "evidence": []any{"E2"}, "explanation": "the ticket is signed by M. Orr"},
+	}
+	return m["contradictions"].([]any)[0].(map[string]any)
+}
+
 func TestValidateRules(t *testing.T) {
 	tests := []struct {
 		name string
@@ -111,6 +121,19 @@ func TestValidateRules(t *testing.T) {
 		{"called_by", func(m map[string]any) { witness(m, 1)["called_by"] = "jury" }, `cases/museum.json: witnesses[1].called_by: "jury": want prosecution, defense or court`},
 		{"defense goal", func(m map[string]any) { delete(m, "defense_goal") }, "cases/museum.json: defense_goal: missing"},
 		{"prior type", func(m map[string]any) { m["prior"] = []any{} }, "cases/museum.json: prior: want text, got a list"},
+		{"contradictions not a list", func(m map[string]any) { m["contradictions"] = "C1" }, "cases/museum.json: contradictions: want a list, got text"},
+		{"contradiction not an object", func(m map[string]any) { planted(m); m["contradictions"].([]any)[1] = "C2" }, "cases/museum.json: contradictions[1]: want an object, got text"},
+		{"contradiction id missing", func(m map[string]any) { delete(planted(m), "id") }, "cases/museum.json: contradictions[0].id: missing"},
+		{"contradiction dup id", func(m map[string]any) { planted(m); m["contradictions"].([]any)[1].(map[string]any)["id"] = "C1" }, `cases/museum.json: contradictions[1].id: "C1" is also the id of contradictions[0]`},
+		{"contradiction witness unknown", func(m map[string]any) { planted(m)["witness"] = "mara" }, `cases/museum.json: contradictions[0].witness: "mara" is not a witness of this case`},
+		{"contradiction witness missing", func(m map[string]any) { delete(planted(m), "witness") }, "cases/museum.json: contradictions[0].witness: missing"},
+		{"contradiction claim blank", func(m map[string]any) { planted(m)["claim"] = " " }, "cases/museum.json: contradictions[0].claim: must not be empty"},
+		{"contradiction explanation missing", func(m map[string]any) { delete(planted(m), "explanation") }, "cases/museum.json: contradictions[0].explanation: missing"},
+		{"contradiction evidence missing", func(m map[string]any) { delete(planted(m), "evidence") }, "cases/museum.json: contradictions[0].evidence: missing"},
+		{"contradiction evidence empty", func(m map[string]any) { planted(m)["evidence"] = []any{} }, "cases/museum.json: contradictions[0].evidence: must not be empty: name the item or items that break the claim"},
+		{"contradiction evidence unknown", func(m map[string]any) { planted(m)["evidence"] = []any{"E1", "E9"} }, `cases/museum.json: contradictions[0].evidence[1]: "E9" is not an evidence id of this case`},
+		{"contradiction evidence type", func(m map[string]any) { planted(m)["evidence"] = []any{1} }, "cases/museum.json: contradictions[0].evidence[0]: want an evidence id, got a number"},
+		{"contradiction evidence not a list", func(m map[string]any) { planted(m)["evidence"] = "E1" }, "cases/museum.json: contradictions[0].evidence: want a list, got text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,6 +150,62 @@ func TestValidateRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestContradictionsOptional: a hand-written case may leave contradictions out, or
+// give none, and one that has them keeps them through a round trip.
+func TestContradictionsOptional(t *testing.T) {
+	tests := []struct {
+		name string
+		f    func(m map[string]any)
+		want int
+	}{
+		{"absent", func(m map[string]any) { delete(m, "contradictions") }, 0},
+		{"null", func(m map[string]any) { m["contradictions"] = nil }, 0},
+		{"empty", func(m map[string]any) { m["contradictions"] = []any{} }, 0},
+		{"two", func(m map[string]any) { planted(m) }, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, err := ParseCases(mutate(t, tt.f), "cases/lantern.json")
+			if err != nil {
+				t.Fatalf("ParseCases = %v", err)
+			}
+			c := cs[0]
+			if len(c.Contradictions) != tt.want {
+				t.Fatalf("%d contradictions; want %d", len(c.Contradictions), tt.want)
+			}
+			if err := Validate(c, "again.json"); err != nil {
+				t.Errorf("Validate = %v", err)
+			}
+			b, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := ParseCases(b, "again.json")
+			if err != nil || !reflect.DeepEqual(again[0].Contradictions, c.Contradictions) {
+				t.Errorf("round trip = %+v, %v; want %+v", again[0].Contradictions, err, c.Contradictions)
+			}
+		})
+	}
+	t.Run("fields", func(t *testing.T) {
+		cs, err := ParseCases(mutate(t, func(m map[string]any) { planted(m) }), "cases/lantern.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Contradiction{ID: "C2", Witness: "nell", Claim: "the pawner was a woman", Evidence: []string{"E2"}, Explanation: "the ticket is signed by M. Orr"}
+		if got := cs[0].Contradictions[1]; !reflect.DeepEqual(got, want) {
+			t.Errorf("Contradictions[1] = %+v; want %+v", got, want)
+		}
+	})
+	t.Run("jsonl line", func(t *testing.T) {
+		good := string(mutate(t, func(m map[string]any) { planted(m) }))
+		bad := string(mutate(t, func(m map[string]any) { m["case_id"] = "lantern-two"; planted(m)["witness"] = "mara" }))
+		_, err := ParseCases([]byte(good+"\n"+bad+"\n"), "set.jsonl")
+		if want := `set.jsonl:2: contradictions[0].witness: "mara" is not a witness of this case`; err == nil || err.Error() != want {
+			t.Errorf("ParseCases = %v; want %q", err, want)
+		}
+	})
 }
 
 func TestParseCasesNotJSON(t *testing.T) {
@@ -207,9 +286,16 @@ func TestBuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Builtin: %v", err)
 	}
+	if len(cs) != 5 {
+		t.Errorf("%d bundled cases; want 5", len(cs))
+	}
 	for _, c := range cs {
 		if err := Validate(c, c.Source); err != nil {
 			t.Errorf("Validate(%s) = %v", c.ID, err)
+		}
+		// Spec section 1: each bundled case plants at least one contradiction.
+		if len(c.Contradictions) == 0 {
+			t.Errorf("%s plants no contradiction", c.ID)
 		}
 		if !strings.HasPrefix(c.Source, "builtin/") {
 			t.Errorf("Source = %q", c.Source)

@@ -98,8 +98,9 @@ func GenerateCase(ctx context.Context, ask Asker, prior string, model llm.ModelN
 // Generate asks opt.Model for one case record fitting opt.Prior (paper section 4.2),
 // under CaseSchema where the provider supports structured output. The reply may be
 // fenced as Markdown; it is validated as every case record is (ParseCases), and must
-// hold GenMinEvidence to GenMaxEvidence items of evidence and GenMinWitnesses to
-// GenMaxWitnesses witnesses. An invalid reply is asked again in the same conversation
+// hold GenMinEvidence to GenMaxEvidence items of evidence, GenMinWitnesses to
+// GenMaxWitnesses witnesses and at least one contradiction (which a hand-written file
+// may leave out). An invalid reply is asked again in the same conversation
 // with its problems listed, at most opt.Reasks more times; then the error is a
 // *GenerateError with the last reply's problems.
 //
@@ -174,6 +175,7 @@ The record is one JSON object with these fields:
 - evidence: 3 to 6 items, with ids E1, E2 and so on, each with a name and a description of what it shows and what it leaves unclear.
 - witnesses: 2 to 5 people, each with an id (lowercase letters, digits and hyphens, such as "night-guard"), name, occupation, called_by ("prosecution", "defense" or "court"), personality, and knows: a list of the specific things this witness can testify to. Make every item concrete (a time, a place, what was seen or heard), and let some items of different witnesses disagree with each other or with the evidence, so that questioning has something to find.
 - defense_goal: what the defense is trying to achieve, such as "an acquittal on the charge of theft".
+- contradictions: at least one, better two on different witnesses for the prosecution (or the claimant), with ids C1, C2 and so on. Each is a false claim that a witness makes in good faith or to protect themselves, and holds to until the defense presents an item of evidence that breaks it: witness is the id of that witness, claim is what the witness says (a plausible statement, in the witness's words), evidence is the list of ids of the items that break it, and explanation says why each of those items shows the claim false. Write the evidence descriptions so that a careful reader of the record can find the break, and do not put the truth that breaks the claim into the witness's knows list: the witness must not volunteer it.
 
 Answer with the JSON object only: no words before or after it and no Markdown.`
 
@@ -229,8 +231,8 @@ func parseGenerated(reply *llm.Reply, opt GenerateOptions) (*Case, []FieldError)
 
 // ParseGenerated reads a case record a model wrote: the JSON object alone, fenced as
 // Markdown, or with words around it. It sets prior, fixes the case_id as Generate says
-// (taken may be nil), and checks the record as ParseCases does and its size as a
-// generated case's. It returns the case, or every problem found.
+// (taken may be nil), and checks the record as ParseCases does, and its size and its
+// contradictions as a generated case's. It returns the case, or every problem found.
 func ParseGenerated(text []byte, prior string, taken func(id string, record json.RawMessage) bool) (*Case, []FieldError) {
 	data := extractJSON(text)
 	var obj map[string]json.RawMessage
@@ -260,6 +262,10 @@ func ParseGenerated(text []byte, prior string, taken func(id string, record json
 	if n := len(c.Witnesses); n < GenMinWitnesses || n > GenMaxWitnesses {
 		errs = append(errs, FieldError{File: generatedName, Field: "witnesses",
 			Msg: fmt.Sprintf("has %d witnesses: want %d to %d", n, GenMinWitnesses, GenMaxWitnesses)})
+	}
+	if len(c.Contradictions) == 0 {
+		errs = append(errs, FieldError{File: generatedName, Field: "contradictions",
+			Msg: "has none: want at least one false claim of a witness that an item of evidence breaks"})
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -103,6 +103,13 @@ func caseSchema() *schema {
 				"everything the witness may testify to; some items disagree with other witnesses or the evidence")}),
 			fmt.Sprintf("%d to %d witnesses", GenMinWitnesses, GenMaxWitnesses))},
 		prop{"defense_goal", schemaText("what the defense is trying to achieve")},
+		prop{"contradictions", schemaList(schemaObject("a false claim a witness holds to until the defense presents an item of evidence that breaks it",
+			prop{"id", schemaText("C1, C2, …; unique")},
+			prop{"witness", &schema{Type: "string", Pattern: witnessIDPattern.String(), Description: "the id of the witness who makes the claim"}},
+			prop{"claim", schemaText("what the witness says, which is false")},
+			prop{"evidence", schemaList(schemaText("the id of an item of evidence"), "the items that break the claim")},
+			prop{"explanation", schemaText("why those items show the claim false")}),
+			"at least one; better two, on different witnesses")},
 	)
 }
 

@@ -121,6 +121,12 @@ func TestGenerate(t *testing.T) {
 		if !strings.Contains(reqs[0].LastUser(), "Prior: theft case") {
 			t.Errorf("the request does not state the prior: %q", reqs[0].LastUser())
 		}
+		if !strings.Contains(reqs[0].System, "- contradictions: at least one") {
+			t.Errorf("the request does not ask for contradictions: %q", reqs[0].System)
+		}
+		if len(g.Case.Contradictions) == 0 {
+			t.Errorf("the generated case lost its contradictions")
+		}
 	})
 	t.Run("fenced reply", func(t *testing.T) {
 		w := newWriterStandIn(t, "Here is the case.\n```json\n"+valid+"\n```\nGood luck.")
@@ -172,6 +178,27 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("the last re-ask does not list the problem: %q", last)
 		}
 	})
+	t.Run("no contradictions", func(t *testing.T) {
+		for name, edit := range map[string]func(map[string]any){
+			"absent": func(o map[string]any) { delete(o, "contradictions") },
+			"empty":  func(o map[string]any) { o["contradictions"] = []any{} },
+		} {
+			t.Run(name, func(t *testing.T) {
+				bare := edited(t, valid, edit)
+				if _, err := ParseCases([]byte(bare), "hand-written.json"); err != nil {
+					t.Fatalf("ParseCases = %v; want a file without contradictions to be valid", err)
+				}
+				w := newWriterStandIn(t, bare, valid)
+				g, err := Generate(context.Background(), w.ask, GenerateOptions{Prior: "theft case", Model: genModel})
+				if err != nil || g.Asks != 2 || len(g.Case.Contradictions) == 0 {
+					t.Fatalf("Generate = %v, %v; want the case with contradictions at a re-ask", g, err)
+				}
+				if want := "contradictions: has none: want at least one"; !strings.Contains(w.requests()[1].LastUser(), want) {
+					t.Errorf("re-ask %q lacks %q", w.requests()[1].LastUser(), want)
+				}
+			})
+		}
+	})
 	t.Run("no re-asks", func(t *testing.T) {
 		w := newWriterStandIn(t, "I would rather not.")
 		_, err := Generate(context.Background(), w.ask, GenerateOptions{Prior: "theft case", Model: genModel, Reasks: -1})
@@ -180,7 +207,13 @@ func TestGenerate(t *testing.T) {
 		}
 	})
 	t.Run("too small for a trial", func(t *testing.T) {
-		small := edited(t, valid, func(o map[string]any) { o["witnesses"] = o["witnesses"].([]any)[:1] })
+		small := edited(t, valid, func(o map[string]any) {
+			first := o["witnesses"].([]any)[0]
+			o["witnesses"] = []any{first}
+			o["contradictions"] = slices.DeleteFunc(o["contradictions"].([]any), func(x any) bool {
+				return x.(map[string]any)["witness"] != first.(map[string]any)["id"]
+			})
+		})
 		w := newWriterStandIn(t, small, valid)
 		g, err := Generate(context.Background(), w.ask, GenerateOptions{Prior: "theft case", Model: genModel})
 		if err != nil || g.Asks != 2 {
@@ -239,7 +272,7 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 		t.Fatalf("CaseSchema is not JSON: %v", err)
 	}
 	n := 0
-	record := instance(s, &n).(map[string]any)
+	record := linked(instance(s, &n))
 	b, _ := json.Marshal(record)
 	if cs, err := ParseCases(b, "schema.json"); err != nil || Validate(cs[0], "schema.json") != nil {
 		t.Fatalf("a record built to the schema does not validate: %v\n%s", err, b)
@@ -248,7 +281,7 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 	witnessProps := propSchema(s, "witnesses")["items"].(map[string]any)["properties"].(map[string]any)
 	for _, kind := range propSchema(s, "kind")["enum"].([]any) {
 		for _, by := range witnessProps["called_by"].(map[string]any)["enum"].([]any) {
-			rec := instance(s, new(int)).(map[string]any)
+			rec := linked(instance(s, new(int)))
 			rec["kind"] = kind
 			rec["witnesses"].([]any)[0].(map[string]any)["called_by"] = by
 			b, _ := json.Marshal(rec)
@@ -258,13 +291,7 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 		}
 	}
 	// Grown to the sizes the schema's descriptions ask for, it is a generated case.
-	for field, size := range map[string]int{"evidence": GenMinEvidence, "witnesses": GenMinWitnesses} {
-		for len(record[field].([]any)) < size {
-			item := instance(propSchema(s, field)["items"].(map[string]any), &n)
-			record[field] = append(record[field].([]any), item)
-		}
-	}
-	b, _ = json.Marshal(record)
+	b, _ = json.Marshal(grown(s, record, &n))
 	if _, errs := ParseGenerated(b, "a prior", nil); len(errs) > 0 {
 		t.Fatalf("a record built to the schema is not a valid generated case: %v\n%s", errs, b)
 	}
@@ -285,19 +312,50 @@ func TestCaseSchemaAgreesWithValidate(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("the schema requires %v; want the contract's fields %v", names, want)
 	}
-	// Every field the schema requires, at any depth, is one Validate requires: drop it
-	// and the record is refused. (case_id is the exception: Generate derives a missing one.)
+	// Every field the schema requires, at any depth, is one a generated case needs: drop
+	// it and the record is refused. (case_id is the exception: Generate derives a missing
+	// one.) Only contradictions is required of a generated case and not of a file.
 	for _, path := range requiredPaths(s, "") {
 		if path == "case_id" {
 			continue
 		}
-		rec := instance(s, new(int))
+		n := 0
+		rec := grown(s, linked(instance(s, &n)), &n)
 		drop(rec, strings.Split(path, "."))
 		b, _ := json.Marshal(rec)
-		if _, err := ParseCases(b, "schema.json"); err == nil {
-			t.Errorf("a record without %s validates; the schema requires it", path)
+		if c, errs := ParseGenerated(b, "a prior", nil); len(errs) == 0 {
+			t.Errorf("a generated record without %s is accepted: %+v; the schema requires it", path, c)
+		}
+		_, err := ParseCases(b, "schema.json")
+		if optional := path == "contradictions"; (err == nil) != optional {
+			t.Errorf("ParseCases of a record without %s = %v; want an error %v", path, err, !optional)
 		}
 	}
+}
+
+// linked makes the contradictions of rec, a record built by instance, name its first
+// witness and its first item of evidence, as Validate asks.
+func linked(rec any) map[string]any {
+	m := rec.(map[string]any)
+	w := m["witnesses"].([]any)[0].(map[string]any)["id"]
+	e := m["evidence"].([]any)[0].(map[string]any)["id"]
+	for _, x := range m["contradictions"].([]any) {
+		x.(map[string]any)["witness"] = w
+		x.(map[string]any)["evidence"] = []any{e}
+	}
+	return m
+}
+
+// grown is record with items of evidence and witnesses built to schema s added, up to
+// the least a generated case has.
+func grown(s map[string]any, record map[string]any, n *int) map[string]any {
+	for field, size := range map[string]int{"evidence": GenMinEvidence, "witnesses": GenMinWitnesses} {
+		for len(record[field].([]any)) < size {
+			item := instance(propSchema(s, field)["items"].(map[string]any), n)
+			record[field] = append(record[field].([]any), item)
+		}
+	}
+	return record
 }
 
 // propSchema is the schema of the property name of object schema s.

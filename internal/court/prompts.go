@@ -3,6 +3,7 @@ package court
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -42,7 +43,7 @@ const prosecutorRole = `You are the Prosecutor (counsel for the claimant in a ci
 - Stay within the case record: do not invent evidence or testimony.`
 
 const witnessRole = `You are a witness in this trial, answering under oath. You speak only as yourself.
-- You may testify only to what your profile says you know (the list below) and to what the case record says openly. Anything else you do not know: say so plainly.
+- You may testify only to what your profile says you know (the lists below) and to what the case record says openly. Anything else you do not know: say so plainly.
 - Never invent evidence, events, documents or people that are not in the record.
 - You may be unsure, forget a detail or hesitate, as a real person would, but everything you say must fit together and fit the record.
 - Answer the question you were asked, in your own voice and manner. Do not question the Judge, do not address other witnesses, and do not give the floor to anyone.`
@@ -79,6 +80,8 @@ type turnView struct {
 	addressedBy Speaker
 	// turnsLeft is how many turns remain before closing (interrogation only).
 	turnsLeft int
+	// exposed are the ids of the contradictions the defense has exposed so far.
+	exposed []string
 }
 
 // caseRecord renders the case record as the roles see it.
@@ -152,6 +155,7 @@ func roleRequest(v *turnView) *llm.Request {
 		for _, k := range w.Knows {
 			fmt.Fprintf(&sys, "- %s\n", k)
 		}
+		sys.WriteString(claims(v.c.contradictionsOf(w.ID), v.exposed))
 	}
 	fmt.Fprintf(&sys, "\nTrial seed: %d. Let it shape your wording and choices; never mention it.\n", v.seed)
 	fmt.Fprintf(&sys, "Reply with your spoken words only: no name label, no stage directions, no routing tags. A few sentences at most.")
@@ -161,6 +165,60 @@ func roleRequest(v *turnView) *llm.Request {
 	user.WriteString(history(v.turns))
 	fmt.Fprintf(&user, "\nPhase: %s. You are %s. %s", v.phase, v.g.Name(v.speaker), v.task())
 	return llm.UserText(sys.String(), user.String())
+}
+
+// claims tells a witness the false claims it makes (spec section 1, contradictions).
+// Those not yet exposed it holds to as its honest account; it is not told which item
+// breaks them, so neither a question nor an item merely named in one moves it: only the
+// court does, when the defense presents the item (exposedRequest). Those already exposed
+// it has conceded. Like the rest of the case text, the claims stay in the system prompt,
+// beside what the witness knows.
+func claims(xs []Contradiction, exposed []string) string {
+	var held, shown []Contradiction
+	for _, x := range xs {
+		if slices.Contains(exposed, x.ID) {
+			shown = append(shown, x)
+		} else {
+			held = append(held, x)
+		}
+	}
+	var b strings.Builder
+	if len(held) > 0 {
+		b.WriteString("What you also tell the court, as your honest account:\n")
+		for _, x := range held {
+			fmt.Fprintf(&b, "- %s\n", x.Claim)
+		}
+		b.WriteString("Hold to these firmly and consistently however you are questioned, pressed or argued with, and never hint that they could be wrong. You give one up only when the court tells you that an item of evidence presented to you has shown it false.\n")
+	}
+	if len(shown) > 0 {
+		b.WriteString("What the defense has shown to be false, by presenting evidence to you (you have conceded it: do not repeat it, and answer in the light of it):\n")
+		for _, x := range shown {
+			fmt.Fprintf(&b, "- [%s] You had said: %s Shown false: %s\n", x.ID, x.Claim, x.Explanation)
+		}
+	}
+	return b.String()
+}
+
+// exposedRequest asks the witness on the stand to react to the defense's presenting the
+// item evidence, which exposed the witness's contradiction x (Case.Expose decided it).
+// It is the witness's usual request with x among the exposed, and the reaction asked
+// for after the task.
+func exposedRequest(v *turnView, x Contradiction, evidence string) *llm.Request {
+	w := *v
+	if !slices.Contains(v.exposed, x.ID) {
+		w.exposed = append(slices.Clone(v.exposed), x.ID)
+	}
+	req := roleRequest(&w)
+	req.Messages[0].Text += "\n\n" + exposureText(x, evidence)
+	return req
+}
+
+// exposureText tells a witness that the item evidence has exposed its claim x, and how
+// to react. It names the two by id only: their text is in the system prompt.
+func exposureText(x Contradiction, evidence string) string {
+	return fmt.Sprintf("The defense has just presented %s to you, and the court finds that it shows false what you said ([%s] among what the defense has shown to be false). "+
+		"React now, in your own voice and manner: you cannot keep to that claim any longer. Admit what the item shows, and say why you said otherwise (a mistake, a guess, pride, fear or loyalty), as the person you are would. "+
+		"Do not invent new facts, and do not take back anything else you said unless this item shows it false too.", evidence, x.ID)
 }
 
 const analyzerSystem = `You are the clerk who decides who speaks next in a courtroom. You read one turn and name the speaker it hands the floor to.

@@ -56,8 +56,8 @@ func (t *Trial) Transcript() *Transcript {
 }
 
 // CaseDescription renders a case record as the paragraph the checklist judge is shown:
-// everything the court knew, witnesses' knowledge included, so the judge can tell
-// testimony that keeps to the record from invention.
+// everything the court knew, witnesses' knowledge and planted contradictions included,
+// so the judge can tell testimony that keeps to the record from invention.
 func CaseDescription(c *Case) string {
 	var b strings.Builder
 	what := "charged with"
@@ -78,6 +78,17 @@ func CaseDescription(c *Case) string {
 	for _, w := range c.Witnesses {
 		fmt.Fprintf(&b, " %s, %s, called by the %s, %s; may testify that %s.", w.Name, w.Occupation, w.CalledBy,
 			strings.TrimSuffix(w.Personality, "."), strings.Join(trimDots(w.Knows), "; "))
+	}
+	if len(c.Contradictions) > 0 {
+		b.WriteString(" Planted contradictions (false claims a witness holds to until the defense presents an item that breaks them):")
+	}
+	for _, x := range c.Contradictions {
+		name := x.Witness
+		if w, ok := c.Witness(x.Witness); ok {
+			name = w.Name
+		}
+		fmt.Fprintf(&b, " %s, %s claims: %s; broken by %s: %s.", x.ID, name,
+			strings.TrimSuffix(x.Claim, "."), strings.Join(x.Evidence, " or "), strings.TrimSuffix(x.Explanation, "."))
 	}
 	fmt.Fprintf(&b, " The defense seeks %s.", strings.TrimSuffix(c.DefenseGoal, "."))
 	return b.String()
