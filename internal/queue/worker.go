@@ -16,8 +16,12 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
+
+// sourceStore is the source a worker reports for a job the store had answered already.
+const sourceStore store.Source = "store"
 
 // DefaultLease is how long a worker's heartbeat holds its jobs and limit slots: a
 // worker silent that long is dead, and its running jobs go back to the queue.
@@ -255,44 +259,37 @@ func specOf(label string, specs []llm.Spec) llm.Spec {
 func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 	a := job.Args
 	run := store.RunID(a.Run)
-	var already bool
-	err := w.q.pool.QueryRow(ctx, `SELECT EXISTS(SELECT 1 FROM results WHERE run_id = $1 AND job_key = $2 AND error = '')`, a.Run, a.Key).Scan(&already)
+	answered, err := w.q.st.AnsweredAmong(ctx, run, []string{a.Key})
 	if err != nil {
 		return fmt.Errorf("job %s: %w", a.Key, err)
 	}
-	if already {
+	if answered[a.Key] {
 		w.already.Add(1)
-		return w.complete(ctx, job, nil, "store")
+		return w.complete(ctx, job, nil, sourceStore)
 	}
 	var req llm.Request
 	if err := json.Unmarshal(a.Request, &req); err != nil {
 		return river.JobCancel(fmt.Errorf("job %s: bad request: %w", a.Key, err))
 	}
 	name := llm.ModelName(a.Model)
-	res := &store.Result{RunID: run, JobKey: a.Key, Model: name, Item: a.Item, Replicate: a.Replicate, RequestHash: req.Hash(), Source: "provider"}
-	if a.CacheKey == "" {
-		res.Source = "builtin"
-	}
 	read, err := w.reader(ctx, a.Run)
 	if err != nil {
 		return fmt.Errorf("job %s: %w", a.Key, err)
 	}
+	j := &runner.Job{Key: a.Key, Model: name, Item: a.Item, Replicate: a.Replicate, Request: &req}
+	ans := runner.Answering{Hash: req.Hash(), CacheKey: a.CacheKey, Read: read}
 	if a.CacheKey != "" && !a.NoCache {
 		if r, hit, err := w.q.st.CachedReply(ctx, a.CacheKey); err == nil && hit {
-			res.Reply, res.Source = *r, "cache"
-			if read != nil {
-				res.Outcome = read(r)
-			}
+			ans.Cached = r
 			w.cached.Add(1)
-			return w.complete(ctx, job, &store.ResultWrite{Result: res}, "cache")
+			return w.complete(ctx, job, &store.ResultWrite{Result: runner.Answer(ctx, run, j, ans)}, store.SourceCache)
 		}
 	}
 	spec := llm.PlainSpec(name)
 	if a.Spec != nil {
 		spec = *a.Spec
 	}
-	m, err := w.model(spec, a.Retries)
-	if err != nil {
+	if ans.Model, err = w.model(spec, a.Retries); err != nil {
 		var pe *llm.ParamError
 		if errors.As(err, &pe) {
 			return river.JobCancel(fmt.Errorf("job %s: %w", a.Key, err))
@@ -307,36 +304,21 @@ func (w *asker) Work(ctx context.Context, job *river.Job[AskArgs]) error {
 	// The slot is held until the result is committed: a worker killed after a reply
 	// came but before it was kept has it in flight still, and the limit bounds those too.
 	defer release()
-	start := time.Now()
-	reply, err := m.Generate(ctx, &req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err() // stopped: the job goes back to the queue unanswered
-		}
-		res.Err = err.Error()
-		res.Reply.Attempts = llm.AttemptsOf(err)
-		res.Reply.Latency = time.Since(start)
-		w.asked.Add(1)
-		w.failed.Add(1)
-		return w.complete(ctx, job, &store.ResultWrite{Result: res}, "failed")
-	}
-	if reply.Attempts == 0 {
-		reply.Attempts = 1
-	}
-	if reply.Latency == 0 {
-		reply.Latency = time.Since(start)
-	}
-	res.Reply = *reply
-	if read != nil {
-		res.Outcome = read(reply)
+	res := runner.Answer(ctx, run, j, ans)
+	if res == nil {
+		return ctx.Err() // stopped: the job goes back to the queue unanswered
 	}
 	w.asked.Add(1)
-	return w.complete(ctx, job, &store.ResultWrite{Result: res, CacheKey: a.CacheKey}, "provider")
+	if res.Err != "" {
+		w.failed.Add(1)
+		return w.complete(ctx, job, &store.ResultWrite{Result: res}, store.SourceProvider)
+	}
+	return w.complete(ctx, job, &store.ResultWrite{Result: res, CacheKey: a.CacheKey}, res.Source)
 }
 
 // complete writes rw (when set) with the store's own statements, completes the job and,
 // when it was the run's last, ends the run: all in one transaction.
-func (w *asker) complete(ctx context.Context, job *river.Job[AskArgs], rw *store.ResultWrite, source string) error {
+func (w *asker) complete(ctx context.Context, job *river.Job[AskArgs], rw *store.ResultWrite, source store.Source) error {
 	// The answer is paid for: write it even if the worker is being stopped, but do not
 	// wait for ever on a store that went away (the job is then asked again elsewhere).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -371,7 +353,7 @@ func (w *asker) complete(ctx context.Context, job *river.Job[AskArgs], rw *store
 	}
 	w.done.Add(1)
 	if w.cfg.OnJob != nil {
-		w.cfg.OnJob(source)
+		w.cfg.OnJob(string(source))
 	}
 	return nil
 }

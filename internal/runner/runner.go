@@ -216,12 +216,12 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 					if modelCtx.Err() != nil {
 						continue
 					}
-					res, key, source := do(askCtx, st, p, model, t)
+					res, key := do(askCtx, st, p, model, t)
 					if res == nil { // cancelled: leave it for the next run
 						continue
 					}
 					switch {
-					case source == "cache":
+					case res.Source == store.SourceCache:
 						cached.Add(1)
 					case res.Err != "":
 						asked.Add(1)
@@ -403,42 +403,74 @@ func credentialsRefused(err error) (status int, ok bool) {
 	return 0, false
 }
 
-// do answers one job from the cache or its model. A nil result means the context ended
-// before an answer: nothing is recorded and the next run asks again.
-func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, t task) (*store.Result, string, string) {
-	if ctx.Err() != nil {
-		return nil, "", ""
-	}
-	j := *t.job
-	res := &store.Result{RunID: p.Run, JobKey: j.Key, Model: j.Model, Item: j.Item, Replicate: j.Replicate, RequestHash: t.hash, Source: "provider"}
-	if t.key == "" {
-		res.Source = "builtin"
-	}
+// do answers one job of the pool: a job whose request an earlier job of the run sent
+// looks itself up in the cache again first, then Answer. A nil result means the context
+// ended before an answer: nothing is recorded and the next run asks again.
+func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, t task) (*store.Result, string) {
 	if t.recheck {
 		if r, hit, err := st.CachedReply(ctx, t.key); err == nil && hit {
 			t.cached = r
 		} else if err != nil {
-			p.Log.Warn("cache read failed; asking the provider", "job", j.Key, "err", err)
+			p.Log.Warn("cache read failed; asking the provider", "job", t.job.Key, "err", err)
 		}
 	}
-	if r := t.cached; r != nil {
-		res.Reply, res.Source = *r, "cache"
-		if p.Outcome != nil {
-			res.Outcome = p.Outcome(j, r)
+	var read func(*llm.Reply) string
+	if p.Outcome != nil {
+		j := *t.job
+		read = func(r *llm.Reply) string { return p.Outcome(j, r) }
+	}
+	res := Answer(ctx, p.Run, t.job, Answering{Model: model, Hash: t.hash, CacheKey: t.key, Cached: t.cached, Read: read})
+	if res == nil || res.Source != store.SourceProvider || res.Err != "" {
+		return res, ""
+	}
+	return res, t.key
+}
+
+// Answering is what Answer needs beside the job.
+type Answering struct {
+	// Model asks the job's request (its variant parameters applied by the model).
+	Model llm.Model
+	// Hash is the request's hash, recorded with the result.
+	Hash string
+	// CacheKey is the reply's key in the shared cache; empty for a model run in
+	// process, whose replies are never cached (their source is builtin).
+	CacheKey string
+	// Cached, when set, is the reply the cache holds for the request: it is the answer.
+	Cached *llm.Reply
+	// Read turns a reply into the outcome stored beside it (may be nil).
+	Read func(*llm.Reply) string
+}
+
+// Answer is the one way a job of any run is answered, whoever dispatches it (the local
+// pool, or a queue's worker): from the cached reply when there is one, else from its
+// model, with the attempts, latency, source and outcome recorded. A request that still
+// fails is a result with its error. A nil result means ctx ended before an answer.
+func Answer(ctx context.Context, run store.RunID, j *Job, a Answering) *store.Result {
+	if ctx.Err() != nil {
+		return nil
+	}
+	res := &store.Result{RunID: run, JobKey: j.Key, Model: j.Model, Item: j.Item, Replicate: j.Replicate, RequestHash: a.Hash,
+		Source: store.SourceProvider}
+	if a.CacheKey == "" {
+		res.Source = store.SourceBuiltin
+	}
+	if r := a.Cached; r != nil {
+		res.Reply, res.Source = *r, store.SourceCache
+		if a.Read != nil {
+			res.Outcome = a.Read(r)
 		}
-		return res, "", "cache"
+		return res
 	}
 	start := time.Now()
-	reply, err := model.Generate(ctx, j.Request)
+	reply, err := a.Model.Generate(ctx, j.Request)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, "", ""
+			return nil
 		}
 		res.Err = err.Error()
 		res.Reply.Attempts = llm.AttemptsOf(err)
 		res.Reply.Latency = time.Since(start)
-		p.Log.Debug("job failed", "job", j.Key, "err", err)
-		return res, "", "provider"
+		return res
 	}
 	if reply.Attempts == 0 {
 		reply.Attempts = 1
@@ -447,10 +479,10 @@ func do(ctx context.Context, st *store.Store, p Plan, model llm.Model, t task) (
 		reply.Latency = time.Since(start)
 	}
 	res.Reply = *reply
-	if p.Outcome != nil {
-		res.Outcome = p.Outcome(j, reply)
+	if a.Read != nil {
+		res.Outcome = a.Read(reply)
 	}
-	return res, t.key, string(res.Source)
+	return res
 }
 
 // writer group-commits results: whatever has arrived while the last transaction was
