@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -225,20 +224,6 @@ func TestCourtPlayStripsEscapes(t *testing.T) {
 	}
 }
 
-func TestCleanKeepsNewlinesAndTabs(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"plain", "plain"},
-		{"a\nb\tc", "a\nb\tc"},
-		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
-		{"bell\x07 del\x7f c1\u0085\u009b", "bell del c1"},
-		{"Zoë — café", "Zoë — café"},
-	} {
-		if got := clean(tt.in); got != tt.want {
-			t.Errorf("clean(%q) = %q; want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestCourtPlayBadUsage(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
@@ -423,66 +408,6 @@ func TestCourtPlayResumeOverridesAModel(t *testing.T) {
 	}
 	if got.Models["witness"] != "openai/witness2" || got.Models["judge"] != "openai/judge" {
 		t.Errorf("models after the override: %v", got.Models)
-	}
-}
-
-// FuzzParseMove: whatever the player types, parseMove does not panic, and a move it
-// makes addresses only someone the defense may address now.
-func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"plain words", "/to Witness_nell what?", "/to", "/to  ", "/TO judge: hello", "/object leading",
-		"/rest", "/quit", "/help", "/x", "/to Witness_ghost hi", "", "   /to\tJudge x", "/to Witness_nell"} {
-		f.Add(s, true)
-		f.Add(s, false)
-	}
-	f.Fuzz(func(t *testing.T, line string, interrogation bool) {
-		v := court.GameView{Phase: court.PhaseIntroduction, Addressees: []court.Speaker{}}
-		if interrogation {
-			v = court.GameView{Phase: court.PhaseInterrogation, Addressees: []court.Speaker{"Judge", "Prosecutor", "Witness_nell"}}
-		}
-		m, cmd, err := parseMove(line, v)
-		if err != nil || cmd != "" {
-			return
-		}
-		switch m.Kind {
-		case court.MoveSpeak, court.MoveObject, court.MoveRest:
-		default:
-			t.Fatalf("parseMove(%q) = kind %q", line, m.Kind)
-		}
-		if m.To != "" && !slices.Contains(v.Addressees, m.To) {
-			t.Fatalf("parseMove(%q) addresses %q, not among %v", line, m.To, v.Addressees)
-		}
-	})
-}
-
-func TestParseMove(t *testing.T) {
-	v := court.GameView{Phase: court.PhaseInterrogation, Addressees: []court.Speaker{"Judge", "Prosecutor", "Witness_nell"}}
-	for _, tt := range []struct {
-		line string
-		want court.Move
-		cmd  string
-		err  string
-	}{
-		{"  plain words ", court.Move{Kind: court.MoveSpeak, Text: "plain words"}, "", ""},
-		{"/to witness_NELL  what did you see?", court.Move{Kind: court.MoveSpeak, Text: "what did you see?", To: "Witness_nell"}, "", ""},
-		{"/to\tJudge: a request", court.Move{Kind: court.MoveSpeak, Text: "a request", To: "Judge"}, "", ""},
-		{"/object leading the witness", court.Move{Kind: court.MoveObject, Text: "leading the witness"}, "", ""},
-		{"/rest", court.Move{Kind: court.MoveRest}, "", ""},
-		{"/QUIT", court.Move{}, "quit", ""},
-		{"/help", court.Move{}, "help", ""},
-		{"/to", court.Move{}, "", "/to needs a name"},
-		{"/to Witness_ghost hi", court.Move{}, "", `no one called "Witness_ghost"`},
-		{"/shout", court.Move{}, "", "unknown command /shout"},
-	} {
-		m, cmd, err := parseMove(tt.line, v)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("parseMove(%q) error = %v; want %q", tt.line, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || m != tt.want || cmd != tt.cmd {
-			t.Errorf("parseMove(%q) = %+v, %q, %v; want %+v, %q", tt.line, m, cmd, err, tt.want, tt.cmd)
-		}
 	}
 }
 
