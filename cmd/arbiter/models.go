@@ -111,10 +111,18 @@ func (a *app) session(ctx context.Context, f *runFlags, builtins map[llm.ModelNa
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sess = &runner.Session{Store: st, Models: ms.Models, Concurrency: f.concurrency, NoCache: f.noCache,
-		Local:    ms.Local,
-		Endpoint: ms.Endpoint,
-		Spec:     ms.Spec,
+	sess = a.newSession(st, ms, f)
+	if err := a.applyBatch(sess, ms, f); err != nil {
+		st.Close()
+		return nil, nil, nil, err
+	}
+	return sess, ms, func() { st.Close() }, nil
+}
+
+// newSession is the run session of the opened models ms on the store st.
+func (a *app) newSession(st *store.Store, ms *models, f *runFlags) *runner.Session {
+	return &runner.Session{Store: st, Models: ms.Models, Concurrency: f.concurrency, NoCache: f.noCache,
+		Local: ms.Local, Endpoint: ms.Endpoint, Spec: ms.Spec,
 		Progress: func(label string) runner.Progress { return a.progress(label, ms.Counters) },
 		Counters: ms.Counters, Log: a.log, Version: versionString(),
 		Reachable: func(ctx context.Context) error {
@@ -124,11 +132,6 @@ func (a *app) session(ctx context.Context, f *runFlags, builtins map[llm.ModelNa
 			return nil
 		},
 	}
-	if err := a.applyBatch(sess, ms, f); err != nil {
-		st.Close()
-		return nil, nil, nil, err
-	}
-	return sess, ms, func() { st.Close() }, nil
 }
 
 // storePath is the store a command opens: --db, else ARBITER_DB, else the default

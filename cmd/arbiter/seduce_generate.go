@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -87,7 +86,6 @@ type seduceGenerateConfig struct {
 	Against  []string      `json:"against,omitempty"`
 }
 
-var familyWordRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$`)
 
 func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error {
 	if len(f.run.models) != 1 {
@@ -109,7 +107,7 @@ func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error 
 	if f.reasks < 0 {
 		return badInput("--reasks %d: want 0 or more", f.reasks)
 	}
-	if f.family != "" && !familyWordRe.MatchString(f.family) {
+	if f.family != "" && !seduce.IsFamilyWord(f.family) {
 		return badInput("--family %q: want one lowercase word such as gpt, claude or gemini", f.family)
 	}
 	sf := seduceFlags{taxonomy: f.taxonomy}
@@ -168,7 +166,7 @@ func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error 
 	if family == "" {
 		family = seduce.ModelFamily(string(model))
 	}
-	if !familyWordRe.MatchString(family) {
+	if !seduce.IsFamilyWord(family) {
 		return badInput("the family %q of %s is not one lowercase word: pass --family, e.g. --family gpt", family, model)
 	}
 	model = ms.Label(model) // a variant under --reasoning-effort or --thinking-budget

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/review"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 )
@@ -101,22 +97,8 @@ func (a *app) reviewNewCmd() *cobra.Command {
 					opt.Reviewers = append(opt.Reviewers, r)
 				}
 			}
-			if dataset == "" || dataset == "builtin" {
-				ds, err := seduce.Builtin(tax)
-				if err != nil {
-					return err
-				}
-				opt.DatasetName, opt.Format, opt.Data = "reference.jsonl", seduce.FormatJSONL, review.EncodeDataset(ds)
-			} else {
-				format, err := seduce.FormatOf(dataset)
-				if err != nil {
-					return usageError{err}
-				}
-				data, err := input.ReadFile(ctx, dataset)
-				if err != nil {
-					return usageError{err}
-				}
-				opt.DatasetName, opt.Format, opt.Data = dataset, format, data
+			if err := opt.DatasetInput(ctx, dataset); err != nil {
+				return usageError{err}
 			}
 			st, err := a.openStore(ctx, f.db)
 			if err != nil {
@@ -243,133 +225,5 @@ func (a *app) reviewUndoCmd() *cobra.Command {
 	}
 	f.register(cmd, true)
 	cmd.Flags().StringVar(&sample, "sample", "", "sample id")
-	return cmd
-}
-
-func (a *app) reviewAgreementCmd() *cobra.Command {
-	var f reviewFlags
-	cmd := &cobra.Command{
-		Use:   "agreement",
-		Short: "Agreement and Cohen's kappa between the first two reviewers, and the disagreements",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.format != "json" && f.format != "text" {
-				return badInput("--format %q: want json or text", f.format)
-			}
-			p, done, err := a.openProject(cmd.Context(), &f, false)
-			if err != nil {
-				return err
-			}
-			defer done()
-			ag, err := p.Agreement(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if f.format == "json" {
-				return json.NewEncoder(a.stdout).Encode(ag)
-			}
-			return writeAgreementText(a, ag)
-		},
-	}
-	f.register(cmd, false)
-	cmd.Flags().StringVarP(&f.format, "format", "f", "text", "output format: text or json")
-	return cmd
-}
-
-func writeAgreementText(a *app, ag *review.Agreement) error {
-	num := func(v *float64) string {
-		if v == nil {
-			return "—"
-		}
-		return fmt.Sprintf("%.3f", *v)
-	}
-	tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "samples\t%d\ndecided\t%d\ndouble reviewed\t%d\nthird reviewed\t%d\n", ag.Samples, ag.Decided, ag.DoubleReviewed, ag.ThirdReviewed)
-	fmt.Fprintf(tw, "raw agreement\t%s\nkappa (decision)\t%s\nkappa (requires_roll)\t%s\n", num(ag.RawAgreement), num(ag.Kappa), num(ag.GroundTruth.Kappa))
-	for _, c := range ag.ByCategory {
-		fmt.Fprintf(tw, "%s\tn=%d raw %s kappa %s\n", c.Category, c.N, num(c.RawAgreement), num(c.Kappa))
-	}
-	for _, r := range ag.Reviewers {
-		fmt.Fprintf(tw, "reviewer %s\t%d/%d decided\n", r.Reviewer, r.Decided, r.Assigned)
-	}
-	ids := make([]string, len(ag.Disagreements))
-	for i, id := range ag.Disagreements {
-		ids[i] = string(id)
-	}
-	fmt.Fprintf(tw, "disagreements\t%d %s\n", len(ids), strings.Join(ids, " "))
-	return tw.Flush()
-}
-
-func (a *app) reviewExportCmd() *cobra.Command {
-	var f reviewFlags
-	var out string
-	cmd := &cobra.Command{
-		Use:   "export",
-		Short: "Write the curated dataset (JSONL) and, beside it, the audit trail",
-		Long: `Export writes the curated dataset: rejected samples left out, corrections applied,
-review_status and reviewed_by on each (samples still unsettled are kept as they were, with
-review_status pending or disputed). The audit trail goes beside it, in F.audit.jsonl (F
-without its .jsonl).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return badInput("--out is required")
-			}
-			if strings.HasSuffix(strings.ToLower(out), ".csv") {
-				return badInput("--out %s: the export is JSONL", out)
-			}
-			p, done, err := a.openProject(cmd.Context(), &f, false)
-			if err != nil {
-				return err
-			}
-			defer done()
-			var data, trail bytes.Buffer
-			sum, err := p.Export(cmd.Context(), &data)
-			if err != nil {
-				return err
-			}
-			if err := p.WriteAudit(cmd.Context(), &trail); err != nil {
-				return err
-			}
-			auditPath := strings.TrimSuffix(out, filepath.Ext(out)) + ".audit.jsonl"
-			if err := writeFileAtomic(out, data.Bytes()); err != nil {
-				return err
-			}
-			if err := writeFileAtomic(auditPath, trail.Bytes()); err != nil {
-				return err
-			}
-			if !a.quiet {
-				fmt.Fprintf(a.stderr, "wrote %d samples to %s (%d corrected, %d rejected left out, %d pending, %d disputed); audit trail in %s\n",
-					sum.Written, out, sum.Corrected, sum.Rejected, sum.Pending, sum.Disputed, auditPath)
-			}
-			return nil
-		},
-	}
-	f.register(cmd, false)
-	cmd.Flags().StringVar(&out, "out", "", "file the curated dataset is written to (JSONL)")
-	return cmd
-}
-
-func (a *app) reviewInviteCmd() *cobra.Command {
-	var f reviewFlags
-	cmd := &cobra.Command{
-		Use:   "invite",
-		Short: "Print a reviewer's token for a public server (arbiter serve --public); an older one stops working",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p, done, err := a.openProject(cmd.Context(), &f, true)
-			if err != nil {
-				return err
-			}
-			defer done()
-			tok, err := p.Invite(cmd.Context(), f.reviewer)
-			if err != nil {
-				return reviewError(err)
-			}
-			fmt.Fprintln(a.stdout, tok)
-			return nil
-		},
-	}
-	f.register(cmd, true)
 	return cmd
 }
