@@ -330,14 +330,19 @@ func TestUnplacedSpeakerOnce(t *testing.T) {
 		"Usher: Silence.\n  Please.\ncar owner agent: Gone.\n"
 	chat := `[{"role": "user", "name": "Judge", "content": "Order."}, {"role": "assistant", "name": "car owner agent", "content": "x"},
 {"role": "assistant", "name": "car owner agent", "content": "y"}]`
+	jsonl := `{"trial_id": "x1", "turns": [{"speaker": "Usher", "role": "usher", "text": "All rise."}]}
+{"trial_id": "x2", "turns": [{"speaker": "Judge", "role": "judge", "text": "Order."}, {"speaker": "Usher", "role": "usher", "text": "Silence."}]}
+`
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte(text), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.json"), []byte(chat), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.jsonl"), []byte(jsonl), 0o644)
 	for _, tc := range []struct {
 		file  string
 		wants map[string]string // speaker → where its one error is
 	}{
 		{"a.txt", map[string]string{"car owner agent": ":2: turn 2: speaker: ", "Usher": ":5: turn 3: speaker: "}},
 		{"b.json", map[string]string{"car owner agent": ":1: message 2: speaker: "}},
+		{"c.jsonl", map[string]string{"Usher": ":1: turn 1: speaker: "}},
 	} {
 		path := filepath.Join(dir, tc.file)
 		ds, err := DescribeTranscripts([]string{path}, ReadOptions{})
@@ -367,8 +372,8 @@ func TestUnplacedSpeakerOnce(t *testing.T) {
 	// Across files: once in each.
 	_, _, err := LoadTranscriptsWith([]string{dir}, ReadOptions{}, false)
 	var bf *BadFilesError
-	if !errors.As(err, &bf) || len(bf.Bad.Errs) != 2 {
-		t.Fatalf("LoadTranscriptsWith = %v; want a *BadFilesError naming both files", err)
+	if !errors.As(err, &bf) || len(bf.Bad.Errs) != 3 {
+		t.Fatalf("LoadTranscriptsWith = %v; want a *BadFilesError naming the three files", err)
 	}
 }
 

@@ -231,6 +231,9 @@ type tparser struct {
 	lastOff, lastLine int
 	// caseParts are the "# case:" lines of a plain text transcript, joined at the end.
 	caseParts []string
+	// unplaced are the speakers nothing placed, each reported once in the file however
+	// many turns and transcripts it has.
+	unplaced map[string]bool
 }
 
 func (p *tparser) add(off int, field, format string, args ...any) {
@@ -589,7 +592,8 @@ type rawTurn struct {
 }
 
 // placeTurns finds each turn's role and player flag (spec section 1) and sets t's turns.
-// A speaker nothing places is one problem, at its first turn, however many turns it has.
+// A speaker nothing places is one problem, at its first turn in the file, however many
+// turns (and transcripts, in a JSONL file) it has.
 // A transcript that marks any turn's player flag marks them all (a turn without the mark
 // is not the player's); otherwise a --roles entry or a player word decides, and else
 // whether the turn's role is the player's (--player, default defense).
@@ -600,7 +604,10 @@ func (p *tparser) placeTurns(t *Transcript, raws []rawTurn, form string, whole b
 	marks := slices.ContainsFunc(raws, func(r rawTurn) bool { return r.player != nil })
 	t.Turns = make([]Turn, 0, len(raws))
 	rd := &reading{form: form, why: make([]turnWhy, 0, len(raws))}
-	unplaced := map[string]bool{}
+	if p.unplaced == nil {
+		p.unplaced = map[string]bool{}
+	}
+	lost := false
 	texts := 0
 	for _, r := range raws {
 		if r.text != "" {
@@ -608,8 +615,9 @@ func (p *tparser) placeTurns(t *Transcript, raws []rawTurn, form string, whole b
 		}
 		pl, ok := p.opt.place(r.speaker, r.role)
 		if !ok {
-			if !unplaced[r.speaker] {
-				unplaced[r.speaker] = true
+			lost = true
+			if !p.unplaced[r.speaker] {
+				p.unplaced[r.speaker] = true
 				p.errs.Addf(p.file, r.line, r.field+": speaker", "%s", p.opt.unplaced(r.speaker, r.role))
 			}
 			continue
@@ -632,7 +640,7 @@ func (p *tparser) placeTurns(t *Transcript, raws []rawTurn, form string, whole b
 		t.Turns = append(t.Turns, turn)
 		rd.why = append(rd.why, why)
 	}
-	if len(unplaced) > 0 || !whole {
+	if lost || !whole {
 		return false
 	}
 	if texts == 0 {
