@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -540,5 +541,38 @@ func TestChatMessageForms(t *testing.T) {
 	ts, err := ParseTranscripts([]byte(jsonl), "log.jsonl", FormatJSONL)
 	if err != nil || len(ts) != 1 || len(ts[0].Turns) != 2 || ts[0].TrialID != "log" {
 		t.Errorf("one chat message a line: %v, %v", ts, err)
+	}
+}
+
+// TestJudgeJobKeepsThePlayerRole: a transcript read with --player prosecutor, sent to a
+// worker as a JSON job, is judged with the prosecutor's turns withheld and the model
+// defense's shown, as Judge does.
+func TestJudgeJobKeepsThePlayerRole(t *testing.T) {
+	var seen bodies
+	srv := standIn(t, func(req *llmtest.Request) llmtest.Response {
+		seen.add(req)
+		return llmtest.Response{Text: judgeReply(req, nil)}
+	})
+	ctx := context.Background()
+	e := execFor(t, srv, openStore(t, ""), "openai/j")
+	tr := readFixtures[3].read(t)
+	run, jobs, err := PrepareJudge(ctx, e, DefaultChecklist(), []*Transcript{tr}, JudgeOptions{Judges: []llm.ModelName{"openai/j"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(jobs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back JudgeJob
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := JudgeTranscript(ctx, e, run, &back); err != nil {
+		t.Fatal(err)
+	}
+	if seen.any("PROSECUTION-EXAM-5580") || !seen.any("Marshal Adler, can you say who poured it?") || !seen.any("The human player is the prosecutor") {
+		t.Errorf("the worker's judge saw the prosecutor's line %v, the defense's %v, the player named %v",
+			seen.any("PROSECUTION-EXAM-5580"), seen.any("Marshal Adler, can you say"), seen.any("The human player is the prosecutor"))
 	}
 }
