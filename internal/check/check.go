@@ -20,7 +20,7 @@
 // tools write them: chat messages (transcript_chat.go) and plain text with ASCII or
 // full-width colons or bracketed labels (transcript_text.go). Each speaker's role comes
 // from the turn, a --roles file or the English and Chinese role words of
-// data/roles.yaml (roles.go); transcript_load.go reads folders, refusing or skipping bad
+// data/roles.yaml (roles*.go); transcript_load.go reads folders, refusing or skipping bad
 // files, and describe.go says how every file was read.
 //
 // Scores (scores.go) turn the answers into Quality Scores per dimension, sub-dimension,

@@ -67,9 +67,7 @@ func DescribeTranscripts(paths []string, opt ReadOptions) ([]FileReading, error)
 		if f.err != nil {
 			var ve *ValidationError
 			if errors.As(f.err, &ve) {
-				for _, line := range strings.Split(ve.Error(), "\n") {
-					fr.Errors = append(fr.Errors, line)
-				}
+				fr.Errors = strings.Split(ve.Error(), "\n")
 			} else {
 				fr.Errors = []string{f.err.Error()}
 			}
