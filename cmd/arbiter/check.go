@@ -24,15 +24,16 @@ func (a *app) checkCmd() *cobra.Command {
 		Long: `RPA-Check turns qualitative criteria into a frozen checklist of yes/no questions and has
 an LLM judge answer them about transcripts, with the human player's turns withheld.
 
-  augment   a generator model expands the dimensions' seed questions into a pool
-  filter    drop duplicates, then a filter model keeps or removes each question
-  judge     a judge model answers the checklist about transcripts; prints the scores
-  report    re-render a stored judge run without calling any model
+  augment      a generator model expands the dimensions' seed questions into a pool
+  filter       drop duplicates, then a filter model keeps or removes each question
+  judge        a judge model answers the checklist about transcripts; prints the scores
+  transcripts  how transcripts are read: format, each speaker's role and why, player turns
+  report       re-render a stored judge run without calling any model
 
 The bundled checklist (38 questions) and sample courtroom transcripts are named
 builtin, so 'arbiter check judge --judge M' works end to end.`,
 	}
-	cmd.AddCommand(a.checkAugmentCmd(), a.checkFilterCmd(), a.checkJudgeCmd(), a.checkReportCmd())
+	cmd.AddCommand(a.checkAugmentCmd(), a.checkFilterCmd(), a.checkJudgeCmd(), a.checkTranscriptsCmd(), a.checkReportCmd())
 	return cmd
 }
 

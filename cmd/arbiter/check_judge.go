@@ -21,6 +21,8 @@ func (a *app) checkJudgeCmd() *cobra.Command {
 	var checklist, cases, format, answers string
 	var opt check.JudgeOptions
 	var figures figureFlags
+	var read readFlags
+	var skipBad bool
 	cmd := &cobra.Command{
 		Use:   "judge",
 		Short: "Have a judge model answer the checklist about transcripts and print the scores",
@@ -31,6 +33,12 @@ answers. A question left unanswered is asked again (--follow-ups times) and then
 as missing, never as "no". With several --judge models or --replicates k, agreement is
 reported as Fleiss' and Cohen's kappa and Gwet's AC1. Every score records the checklist's
 hash. The run is resumable.
+
+Transcripts are read in the formats 'arbiter check transcripts' shows (JSON, chat
+messages, plain text in English or Chinese), each speaker's role from the turn's role,
+--roles or the built-in role words; the judge is told a transcript's language and still
+answers in English. A folder with a bad file is refused whole, each bad file named with
+its first problem; --skip-bad judges the good files and lists the others in the report.
 
 --batch sends the judge's requests through the providers' batch APIs at their batch price
 (each round of follow-ups is a batch of its own); --dry-run prints what the first round
@@ -62,10 +70,15 @@ would send and what it would cost, and sends nothing.
 			if err != nil {
 				return inputError(err)
 			}
-			ts, err := check.LoadTranscripts(transcripts...)
+			ropt, err := read.options(cmd)
+			if err != nil {
+				return err
+			}
+			ts, skipped, err := check.LoadTranscriptsWith(transcripts, ropt, skipBad)
 			if err != nil {
 				return inputError(err)
 			}
+			a.skippedNote(skipped)
 			if opt.Cases, err = builtinCaseDescriptions(); err != nil {
 				return err
 			}
@@ -108,7 +121,7 @@ would send and what it would cost, and sends nothing.
 			if err := a.printRunCost(ctx, e.Store, j.Run, rf.configPath); err != nil {
 				return err
 			}
-			if err := a.writeJudgement(j, format, answers, &figures); err != nil {
+			if err := a.writeJudgement(j, skipped, format, answers, &figures); err != nil {
 				return err
 			}
 			if j.Failed > 0 {
@@ -117,7 +130,9 @@ would send and what it would cost, and sends nothing.
 			return nil
 		},
 	}
-	cmd.Flags().StringArrayVar(&transcripts, "transcripts", []string{"builtin"}, "transcript file or folder (JSON, JSONL or Speaker: text), or builtin (repeatable)")
+	cmd.Flags().StringArrayVar(&transcripts, "transcripts", []string{"builtin"}, "transcript file or folder (JSON, JSONL, chat messages or Speaker: text), or builtin (repeatable)")
+	cmd.Flags().BoolVar(&skipBad, "skip-bad", false, "judge the good transcript files and list the bad ones as skipped, instead of refusing them all")
+	read.register(cmd.Flags())
 	cmd.Flags().StringVar(&checklist, "checklist", "builtin", "checklist file (YAML) or builtin (38 LLM Court questions)")
 	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one (the court's bundled cases are known)")
 	reportFormatFlag(cmd.Flags(), &format)
@@ -142,9 +157,11 @@ func oldBatchArgs(cmd *cobra.Command, args []string) error {
 	return cobra.NoArgs(cmd, args)
 }
 
-// writeJudgement prints the scores and, when asked, writes the figures and every rating.
-func (a *app) writeJudgement(j *check.Judgement, format, answers string, figures *figureFlags) error {
+// writeJudgement prints the scores, with the files --skip-bad left out, and, when asked,
+// writes the figures and every rating.
+func (a *app) writeJudgement(j *check.Judgement, skipped []check.Skipped, format, answers string, figures *figureFlags) error {
 	s := check.Score(j)
+	s.Skipped = skipped
 	if err := check.WriteScores(a.stdout, s, format); err != nil {
 		return err
 	}
@@ -221,7 +238,7 @@ replies again, and prints them in any format. It never calls a model.`,
 			if err != nil {
 				return usageError{err}
 			}
-			return a.writeJudgement(j, format, answers, &figures)
+			return a.writeJudgement(j, nil, format, answers, &figures)
 		},
 	}
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")

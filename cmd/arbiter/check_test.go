@@ -154,7 +154,7 @@ func TestCheckBadInput(t *testing.T) {
 	env, db := checkEnv(t, srv)
 	dir := t.TempDir()
 	badTranscript := filepath.Join(dir, "bad.json")
-	os.WriteFile(badTranscript, []byte("{\"trial_id\": \"x\", \"turns\": [\n  {\"speaker\": \"Judge\", \"role\": \"judge\", \"text\": \"Order.\"},\n  {\"speaker\": \"Clerk\", \"role\": \"clerk\", \"text\": \"All rise.\"},\n  {\"speaker\": \"Witness\", \"role\": \"witness\"}\n]}\n"), 0o644)
+	os.WriteFile(badTranscript, []byte("{\"trial_id\": \"x\", \"turns\": [\n  {\"speaker\": \"Judge\", \"role\": \"judge\", \"text\": \"Order.\"},\n  {\"speaker\": \"Usher\", \"role\": \"usher\", \"text\": \"All rise.\"},\n  {\"speaker\": \"Witness\", \"role\": \"witness\"}\n]}\n"), 0o644)
 	badChecklist := filepath.Join(dir, "checklist.yaml")
 	os.WriteFile(badChecklist, []byte("domain: X\ndescription: Y\ndimensions:\n  - name: A\n    definition: d\n    questions:\n      - id: bad id\n        text: Is it?\n"), 0o644)
 	openStore(t, filepath.Join(dir, "empty.db")).Close() // a store with no runs: report refuses a missing one
@@ -164,7 +164,7 @@ func TestCheckBadInput(t *testing.T) {
 		want []string
 	}{
 		{"bad transcript", []string{"check", "judge", "--judge", "openai/j", "--transcripts", badTranscript},
-			[]string{"arbiter: " + badTranscript + `:3: turn 2: role: "clerk" is not a role`, "arbiter: " + badTranscript + ":4: turn 3: text: missing"}},
+			[]string{"arbiter: " + badTranscript + `:3: turn 2: speaker: "Usher" has no role (its role "usher" is not one of the roles`, "arbiter: " + badTranscript + ":4: turn 3: text: missing"}},
 		{"bad checklist", []string{"check", "judge", "--judge", "openai/j", "--checklist", badChecklist},
 			[]string{"arbiter: " + badChecklist + `:7: dimensions[1].questions[1].id: "bad id"`}},
 		{"no judge", []string{"check", "judge"}, []string{"no judge model"}},

@@ -62,8 +62,9 @@ const maxReason = 600
 
 // ParseAnswers reads a judge's reply in any of the forms of spec section 3: lines such as
 // "Q3 - <question>: yes (reasoning: …)", "Q3: no - because …" or "**Q3**: Sì", and a
-// JSON array of {"q": 3, "answer": "yes", "reason": "…"}. Case does not matter, and yes
-// and no may come as sì/si/sí/oui/ja and non/nein. questions maps the numbers asked to
+// JSON array of {"q": 3, "answer": "yes", "reason": "…"}. Case does not matter, yes
+// and no may come as sì/si/sí/oui/ja/是 and non/nein/否, and Chinese punctuation
+// ("Q3：是（理由：……）") reads as its ASCII kin. questions maps the numbers asked to
 // their text, so an echoed question is skipped before the answer is looked for; answers
 // to numbers not in it are ignored. A nil map accepts every number. When a number is
 // answered twice, the first answer counts.
@@ -112,8 +113,8 @@ func clip(s string, n int) string {
 // yesWords and noWords are the answer words understood, in the languages judges slip
 // into.
 var (
-	yesWords = []string{"yes", "yeah", "yep", "sì", "sí", "si", "oui", "ja", "true"}
-	noWords  = []string{"no", "nope", "non", "nein", "false"}
+	yesWords = []string{"yes", "yeah", "yep", "sì", "sí", "si", "oui", "ja", "true", "是的", "是"}
+	noWords  = []string{"no", "nope", "non", "nein", "false", "不是", "否"}
 )
 
 // verdictAt reads an answer word at the start of s, returning the verdict and the rest.
@@ -164,20 +165,20 @@ func wordEnds(rest string) bool {
 }
 
 // markup is what judges wrap labels and answers in.
-const markup = " \t*_`\"'“”‘’[]<>"
+const markup = " \t*_`\"'“”‘’[]<>「」『』【】\u3000"
 
 // separators may stand between a question (or its label) and the answer.
-const separators = ":-–—=?→|.)"
+const separators = ":-–—=?→|.)：？。）"
 
 var (
-	labelPattern  = regexp.MustCompile(`(?i)^(?:q(?:uestion)?\s*(?:#|n[o°º]\.?)?\s*)(\d{1,4})(?:[^0-9]|$)`)
+	labelPattern  = regexp.MustCompile(`(?i)^(?:(?:q(?:uestion)?|问题)\s*(?:#|n[o°º]\.?)?\s*)(\d{1,4})(?:[^0-9]|$)`)
 	numberPattern = regexp.MustCompile(`^(\d{1,3})[.):](?:\s|$)`)
 	// listNumber is a list item's number before a label, "1. Q3: yes": not the question's.
 	listNumber = regexp.MustCompile(`^\d{1,3}[.)]\s*`)
 	// reasonLead is a label judges put before a justification.
-	reasonLead = regexp.MustCompile(`(?i)^(?:reasoning|reason|justification|rationale|because|motivazione|raison|begründung)\s*[:\-–—]?\s*`)
+	reasonLead = regexp.MustCompile(`(?i)^(?:reasoning|reason|justification|rationale|because|motivazione|raison|begründung|理由|推理|原因)\s*[:\-–—：]?\s*`)
 	// answerLead is a label judges put before the answer on its own line.
-	answerLead = regexp.MustCompile(`(?i)^(?:answer|a|risposta|réponse|antwort)\s*[:\-–—]\s*`)
+	answerLead = regexp.MustCompile(`(?i)^(?:answer|a|risposta|réponse|antwort|回答|答案|答)\s*[:\-–—：]\s*`)
 )
 
 // lineAnswers reads answers line by line. A label with no answer on its line takes the
@@ -207,8 +208,8 @@ func lineAnswers(reply string, questions map[int]string, label *regexp.Regexp) [
 				}
 				pending = 0
 			case open >= 0:
-				out[open].Reason += " " + strings.TrimSuffix(strings.TrimSpace(raw), ")")
-				if strings.Contains(raw, ")") {
+				out[open].Reason += " " + strings.TrimRight(strings.TrimSpace(raw), ")）")
+				if strings.ContainsAny(raw, ")）") {
 					open = -1
 				}
 			}
@@ -233,12 +234,15 @@ func lineAnswers(reply string, questions map[int]string, label *regexp.Regexp) [
 
 // openParen returns i when text opens a justification in parentheses it does not close.
 func openParen(text string, i int) int {
-	t := strings.TrimLeft(text, markup+".,;:!-–—")
-	if strings.HasPrefix(t, "(") && !strings.Contains(t, ")") {
+	t := strings.TrimLeft(text, markup+reasonPunct)
+	if (strings.HasPrefix(t, "(") && !strings.Contains(t, ")")) || (strings.HasPrefix(t, "（") && !strings.Contains(t, "）")) {
 		return i
 	}
 	return -1
 }
+
+// reasonPunct is what may stand between an answer word and its justification.
+const reasonPunct = ".,;:!-–—，。；：！、"
 
 // findVerdict finds the answer in what follows a question label: straight after the
 // label, after the echoed question when its text is known, or else after the first
@@ -305,11 +309,14 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // reasonOf reads the justification after an answer word: the inside of parentheses, or
 // the text after a dash, colon or comma, without a "reasoning:" label.
 func reasonOf(s string) string {
-	s = strings.TrimLeft(s, markup+".,;:!-–—")
-	if strings.HasPrefix(s, "(") {
-		s = s[1:]
-		if i := strings.LastIndex(s, ")"); i >= 0 {
-			s = s[:i]
+	s = strings.TrimLeft(s, markup+reasonPunct)
+	for _, p := range [][2]string{{"(", ")"}, {"（", "）"}} {
+		if rest, ok := strings.CutPrefix(s, p[0]); ok {
+			s = rest
+			if i := strings.LastIndex(s, p[1]); i >= 0 {
+				s = s[:i]
+			}
+			break
 		}
 	}
 	s = strings.TrimSpace(s)

@@ -56,6 +56,16 @@ func TestParseAnswers(t *testing.T) {
 		{"empty reply", "", qs, map[int]Answer{}},
 		{"echoed question starting with an answer word", "Q4 - No witness questions the lawyer?: yes (reasoning: none does)",
 			map[int]string{4: "No witness questions the lawyer?"}, map[int]Answer{4: {4, Yes, "none does"}}},
+		{"Chinese answers with full-width colons", "Q1：是\nQ2：否（理由：证人反问律师。）\nQ3： 是的，见[T4]", qs,
+			map[int]Answer{1: {1, Yes, ""}, 2: {2, No, "证人反问律师。"}, 3: {3, Yes, "见[T4]"}}},
+		{"Chinese and English lines mixed", "Q1: yes\nQ2：不是（推理：法官评论了被告）\n问题3：是", qs,
+			map[int]Answer{1: {1, Yes, ""}, 2: {2, No, "法官评论了被告"}, 3: {3, Yes, ""}}},
+		{"是否 is not an answer", "Q1：是否中立不清楚\nQ3：否则", qs, map[int]Answer{}},
+		{"echoed question then a full-width colon", "Q3 - Is the verdict clear?：否", qs, map[int]Answer{3: {3, No, ""}}},
+		{"Chinese reasoning over several lines", "Q1：是（理由：法官\n只主持程序）\nQ3：否", qs,
+			map[int]Answer{1: {1, Yes, "法官 只主持程序"}, 3: {3, No, ""}}},
+		{"json with Chinese answers", `[{"q": 1, "answer": "是"}, {"q": 3, "answer": "否", "reason": "无"}]`, qs,
+			map[int]Answer{1: {1, Yes, ""}, 3: {3, No, "无"}}},
 		{"list numbers before labels are not question numbers", "1. Q2 - Does the witness answer: yes or no?: yes\n2) **Q3**: no",
 			qs, map[int]Answer{2: {2, Yes, ""}, 3: {3, No, ""}}},
 	}
@@ -78,6 +88,7 @@ func FuzzParseAnswers(f *testing.F) {
 		"Q1\nAnswer: nein (reasoning: open",
 		"1. yes\n2) no",
 		"**Q12** — ¿Sí?: SÍ",
+		"Q1：是（理由：见[T2]）\nQ2：否\n问题3：不是（推理：",
 	} {
 		f.Add(s)
 	}

@@ -12,9 +12,16 @@
 //     filter model keeps or removes each question with a reason. The result is a
 //     Checklist (checklist.go), a hand-editable YAML file with a canonical content hash.
 //  4. Judge (judge.go): a judge model answers the checklist about each transcript
-//     (transcript.go) several questions per call, with the player's turns withheld
-//     (evidence.go); replies are parsed by ParseAnswers (answers.go) and unanswered
-//     questions are asked again, never counted as "no".
+//     several questions per call, with the player's turns withheld (evidence.go);
+//     replies are parsed by ParseAnswers (answers.go) and unanswered questions are asked
+//     again, never counted as "no".
+//
+// Transcripts (transcript.go) are read in the format of spec section 1 and as other
+// tools write them: chat messages (transcript_chat.go) and plain text with ASCII or
+// full-width colons or bracketed labels (transcript_text.go). Each speaker's role comes
+// from the turn, a --roles file or the English and Chinese role words of
+// data/roles.yaml (roles*.go); transcript_load.go reads folders, refusing or skipping bad
+// files, and describe.go says how every file was read.
 //
 // Scores (scores.go) turn the answers into Quality Scores per dimension, sub-dimension,
 // model, case and transcript, the Retry Rate, per-question yes-rates and judge agreement;

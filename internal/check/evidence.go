@@ -16,10 +16,37 @@ func IsPlayerTurn(d *Domain, t Turn) bool {
 	return t.Player || slices.Contains(d.PlayerRoles, t.Role)
 }
 
+// playerNouns name the player in the judge's prompt when a transcript says which role
+// the human played (Transcript.PlayerRole).
+var playerNouns = map[Role]string{
+	RoleJudge: "the judge", RoleProsecutor: "the prosecutor", RoleWitness: "a witness",
+	RoleDefense: "the defense", RoleParty: "a party to the case", RoleNarrator: "the narrator",
+	RoleSystem: "the system",
+}
+
+// domainFor is the domain as the judge sees it for t: when t says which role the human
+// played (--player) and the domain's player roles are other, that role replaces them,
+// so the turns withheld are exactly the player's and the prompt names the right player.
+func domainFor(d Domain, t *Transcript) Domain {
+	r := t.PlayerRole
+	if r == "" || slices.Equal(d.PlayerRoles, []Role{r}) {
+		return d
+	}
+	if len(d.PlayerRoles) > 0 || d.Player == "" {
+		d.Player = playerNouns[r]
+	}
+	d.PlayerRoles = []Role{r}
+	return d
+}
+
 // Evidence is the part of the judge's prompt that shows a transcript: the session record
 // (completion, restarts, outcome) and the numbered conversation, with every player turn
 // withheld. It is the only view of a transcript a judge model ever gets.
+// An empty turn (a player who pressed Enter) is not shown at all; the other turns keep
+// their numbers.
 func Evidence(d *Domain, t *Transcript) string {
+	dom := domainFor(*d, t)
+	d = &dom
 	var b strings.Builder
 	b.WriteString("# Session record\n")
 	fmt.Fprintf(&b, "Trial %s", t.TrialID)
@@ -41,6 +68,9 @@ func Evidence(d *Domain, t *Transcript) string {
 	}
 	b.WriteString("\n# Conversation history\n")
 	for i, turn := range t.Turns {
+		if strings.TrimSpace(turn.Text) == "" {
+			continue
+		}
 		label := oneLine(turn.Speaker)
 		if IsPlayerTurn(d, turn) {
 			fmt.Fprintf(&b, "[T%d] %s (player): %s\n", i+1, playerLabel(turn), withheld)

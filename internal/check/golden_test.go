@@ -49,13 +49,7 @@ func TestGoldenPrompts(t *testing.T) {
 		name string
 		text string
 	}{
-		{"prompt-judge.txt", render("judge_system", nil) + "\n" + render("judge", struct {
-			Domain   Domain
-			Dim      *Dimension
-			Items    []Item
-			Case     string
-			Evidence string
-		}{cl.Domain, &cl.Dims[0], bs[0].items, oneLine(goldenCase), Evidence(&cl.Domain, tr)}) +
+		{"prompt-judge.txt", render("judge_system", nil) + "\n" + render("judge", judgeData(cl, tr, goldenCase, &cl.Dims[0], bs[0].items)) +
 			"\n" + render("followup", struct{ Items []Item }{bs[0].items[2:4]})},
 		{"prompt-augment.txt", render("augment_system", nil) + "\n" + render("augment", struct {
 			Domain   Domain

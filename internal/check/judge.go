@@ -226,16 +226,32 @@ func prepareJudge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript,
 	return run, cfg, cases, nil
 }
 
+// judgePromptData is what the judge prompt (data/prompts/judge.tmpl) shows.
+type judgePromptData struct {
+	Domain   Domain
+	Dim      *Dimension
+	Items    []Item
+	Case     string
+	Evidence string
+	// Language names the transcript's language when it is not English ("" when it is,
+	// or cannot be told), so the judge is told to answer in the asked format regardless.
+	Language string
+}
+
+// judgeData is the judge prompt's data for the questions items of dim about t.
+func judgeData(cl *Checklist, t *Transcript, caseText string, dim *Dimension, items []Item) judgePromptData {
+	lang := LanguageOf(t)
+	if lang == English {
+		lang = ""
+	}
+	return judgePromptData{Domain: domainFor(cl.Domain, t), Dim: dim, Items: items, Case: oneLine(caseText),
+		Evidence: Evidence(&cl.Domain, t), Language: lang}
+}
+
 // judgePrompt renders the first request of a unit about transcript ti of ts.
 func judgePrompt(cl *Checklist, ts []*Transcript, cases []string) func(ti int, dim *Dimension, items []Item) string {
 	return func(ti int, dim *Dimension, items []Item) string {
-		return render("judge", struct {
-			Domain   Domain
-			Dim      *Dimension
-			Items    []Item
-			Case     string
-			Evidence string
-		}{cl.Domain, dim, items, oneLine(cases[ti]), Evidence(&cl.Domain, ts[ti])})
+		return render("judge", judgeData(cl, ts[ti], cases[ti], dim, items))
 	}
 }
 

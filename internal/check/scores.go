@@ -41,6 +41,9 @@ type Scores struct {
 	Requests  Requests   `json:"requests"`
 	// FailedRequests counts requests that failed for good; a rerun asks them again.
 	FailedRequests int `json:"failed_requests"`
+	// Skipped are the transcript files --skip-bad left out, each with its first problem.
+	// The caller sets them: a judge run records what it judged, not what it was not given.
+	Skipped []Skipped `json:"skipped,omitempty"`
 
 	// Orders for tables: maps lose them.
 	dims   []string

@@ -29,7 +29,19 @@ func Tables(s *Scores) []report.Table {
 	if s.Agreement != nil {
 		ts = append(ts, agreementTable(s.Agreement))
 	}
+	if len(s.Skipped) > 0 {
+		ts = append(ts, skippedTable(s.Skipped))
+	}
 	return ts
+}
+
+func skippedTable(sk []Skipped) report.Table {
+	t := report.Table{Name: "skipped", Title: "Transcript files skipped (--skip-bad): not judged",
+		Header: []string{"File", "First problem"}}
+	for _, s := range sk {
+		t.Rows = append(t.Rows, []report.Cell{report.Text(s.File), report.Text(s.Error)})
+	}
+	return t
 }
 
 // WriteScores writes s in format: the JSON object of spec section 4 for json, the tables

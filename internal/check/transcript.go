@@ -9,17 +9,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -37,12 +32,15 @@ const (
 	RoleProsecutor Role = "prosecutor"
 	RoleWitness    Role = "witness"
 	RoleDefense    Role = "defense"
-	RoleNarrator   Role = "narrator"
-	RoleSystem     Role = "system"
+	// RoleParty is a party to the case who is neither prosecutor nor defense: plaintiff,
+	// defendant, juror.
+	RoleParty    Role = "party"
+	RoleNarrator Role = "narrator"
+	RoleSystem   Role = "system"
 )
 
 // Roles lists the roles in the spec's order.
-var Roles = []Role{RoleJudge, RoleProsecutor, RoleWitness, RoleDefense, RoleNarrator, RoleSystem}
+var Roles = []Role{RoleJudge, RoleProsecutor, RoleWitness, RoleDefense, RoleParty, RoleNarrator, RoleSystem}
 
 func (r Role) valid() bool { return slices.Contains(Roles, r) }
 
@@ -77,9 +75,24 @@ type Transcript struct {
 	// spec's format; a cases file given to the judge can supply it instead.
 	CaseDescription string `json:"case_description,omitempty"`
 	Turns           []Turn `json:"turns"`
+	// PlayerRole is the role the human played when the reader was told it (--player)
+	// and the transcript does not mark its player turns itself: the judge withholds that
+	// role's turns instead of those of the checklist's player roles.
+	PlayerRole Role `json:"player_role,omitempty"`
 	// Source says where the transcript came from: a file, and a line for JSONL.
 	Source string `json:"-"`
+	// reading says how the file was read, for DescribeTranscripts.
+	reading *reading
 }
+
+// reading is how a transcript was read: its form and why each turn has its role.
+type reading struct {
+	form string
+	why  []turnWhy
+}
+
+// turnWhy says where a turn's role and player flag came from.
+type turnWhy struct{ role, player string }
 
 // Model names the model under evaluation: the one model behind every character, or the
 // distinct models joined with "+" when roles were played by different ones.
@@ -130,91 +143,6 @@ func TranscriptFormatOf(name string) (TranscriptFormat, error) {
 	return "", fmt.Errorf("%s: unknown transcript extension %q (want .json, .jsonl or .txt)", name, filepath.Ext(name))
 }
 
-// LoadTranscripts reads transcripts from files and directories (every .json, .jsonl and
-// .txt file directly inside). "builtin" names the bundled sample trials. Every problem
-// in every file comes back in one *ValidationError, and then no transcript is returned:
-// nothing is judged from a bad file.
-func LoadTranscripts(paths ...string) ([]*Transcript, error) {
-	var out []*Transcript
-	var errs input.Errors
-	for _, p := range paths {
-		if p == "builtin" {
-			out = append(out, BuiltinTranscripts()...)
-			continue
-		}
-		files, err := transcriptFiles(p)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			format, err := TranscriptFormatOf(f)
-			if err != nil {
-				return nil, err
-			}
-			data, err := input.ReadFile(context.Background(), f)
-			if err == nil {
-				var ts []*Transcript
-				ts, err = ParseTranscripts(data, f, format)
-				out = append(out, ts...)
-			}
-			if err != nil && !errs.Merge(err) {
-				return nil, err
-			}
-		}
-	}
-	for _, fe := range duplicateTrials(out) {
-		errs.Add(fe)
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no transcripts in %s", strings.Join(paths, ", "))
-	}
-	return out, nil
-}
-
-func transcriptFiles(p string) ([]string, error) {
-	info, err := input.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !info.IsDir() {
-		return []string{p}, nil
-	}
-	entries, err := os.ReadDir(p)
-	if err != nil {
-		return nil, input.Problem(p, 0, "", "cannot list the folder: %v", errors.Unwrap(err))
-	}
-	var files []string
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		if _, err := TranscriptFormatOf(e.Name()); err == nil {
-			files = append(files, filepath.Join(p, e.Name()))
-		}
-	}
-	if len(files) == 0 {
-		return nil, input.Problem(p, 0, "", "the folder has no .json, .jsonl or .txt files")
-	}
-	return files, nil
-}
-
-func duplicateTrials(ts []*Transcript) []FieldError {
-	seen := map[TrialID]*Transcript{}
-	var errs []FieldError
-	for _, t := range ts {
-		if first, ok := seen[t.TrialID]; ok {
-			errs = append(errs, FieldError{File: t.Source, Field: "trial_id",
-				Msg: fmt.Sprintf("%q is also the trial_id of %s: give every transcript its own", t.TrialID, first.Source)})
-			continue
-		}
-		seen[t.TrialID] = t
-	}
-	return errs
-}
-
 var builtinTranscripts = sync.OnceValue(func() []*Transcript {
 	var out []*Transcript
 	err := fs.WalkDir(builtinTranscriptFS, "data/transcripts", func(p string, e fs.DirEntry, err error) error {
@@ -255,14 +183,22 @@ func ReadTranscripts(r io.Reader, name string, format TranscriptFormat) ([]*Tran
 	return ParseTranscripts(data, name, format)
 }
 
-// ParseTranscripts parses one transcript file. Every problem is reported naming the file,
-// the line and the turn; a file with any problem yields no transcripts.
+// ParseTranscripts parses one transcript file with the default ReadOptions.
 func ParseTranscripts(data []byte, name string, format TranscriptFormat) ([]*Transcript, error) {
+	return ParseTranscriptsWith(data, name, format, ReadOptions{})
+}
+
+// ParseTranscriptsWith parses one transcript file: the format of spec section 1 or one
+// that other tools write (chat messages, plain text with full-width colons or bracketed
+// labels), with each speaker's role found as opt says. Every problem is reported naming
+// the file, the line and the turn, and a speaker nothing places once, at its first turn;
+// a file with any problem yields no transcripts.
+func ParseTranscriptsWith(data []byte, name string, format TranscriptFormat, opt ReadOptions) ([]*Transcript, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if err := input.CheckUTF8(name, data); err != nil {
 		return nil, err
 	}
-	p := &tparser{file: name, data: data}
+	p := &tparser{file: name, data: data, opt: &opt}
 	var out []*Transcript
 	switch format {
 	case FormatJSON:
@@ -288,12 +224,16 @@ func ParseTranscripts(data []byte, name string, format TranscriptFormat) ([]*Tra
 type tparser struct {
 	file string
 	data []byte
+	opt  *ReadOptions
 	errs input.Errors
 	// lastOff and lastLine remember the last offset lineAt counted to, so that a file
 	// with a problem on every line is counted through once, not once per problem.
 	lastOff, lastLine int
 	// caseParts are the "# case:" lines of a plain text transcript, joined at the end.
 	caseParts []string
+	// unplaced are the speakers nothing placed, each reported once in the file however
+	// many turns and transcripts it has.
+	unplaced map[string]bool
 }
 
 func (p *tparser) add(off int, field, format string, args ...any) {
@@ -322,12 +262,26 @@ func stem(name string) string {
 	return strings.TrimSuffix(b, path.Ext(b))
 }
 
+// The forms a transcript file can take, as DescribeTranscripts names them.
+const (
+	formTranscript = "transcript JSON"
+	formChat       = "chat messages JSON"
+)
+
 func (p *tparser) jsonFile() []*Transcript {
 	trimmed := bytes.TrimSpace(p.data)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		elems, offs, ok := p.array(p.data, 0, "")
 		if !ok {
 			return nil
+		}
+		if messageList(elems) {
+			t := &Transcript{TrialID: TrialID(stem(p.file))}
+			if !p.chatTurns(t, elems, offs, "") {
+				return nil
+			}
+			t.Source = p.file
+			return []*Transcript{t}
 		}
 		var out []*Transcript
 		for i, e := range elems {
@@ -349,6 +303,8 @@ func (p *tparser) jsonFile() []*Transcript {
 
 func (p *tparser) jsonlFile() []*Transcript {
 	var out []*Transcript
+	var lines []json.RawMessage
+	var offs, numbers []int
 	off := 0
 	for n, line := range bytes.SplitAfter(p.data, []byte("\n")) {
 		start := off
@@ -356,9 +312,26 @@ func (p *tparser) jsonlFile() []*Transcript {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		t := p.transcript(line, start, fmt.Sprintf("%s#%d", stem(p.file), n+1), "")
+		lines, offs, numbers = append(lines, line), append(offs, start), append(numbers, n+1)
+	}
+	// One chat message a line is one transcript, as chat logs are often written.
+	if messageList(lines) {
+		t := &Transcript{TrialID: TrialID(stem(p.file))}
+		for i, l := range lines {
+			if !json.Valid(l) {
+				p.add(offs[i], "", "not valid JSON (want one chat message a line)")
+			}
+		}
+		if p.errs.Len() > 0 || !p.chatTurns(t, lines, offs, "") {
+			return nil
+		}
+		t.Source = p.file
+		return []*Transcript{t}
+	}
+	for i, line := range lines {
+		t := p.transcript(line, offs[i], fmt.Sprintf("%s#%d", stem(p.file), numbers[i]), "")
 		if t != nil {
-			t.Source = fmt.Sprintf("%s:%d", p.file, n+1)
+			t.Source = fmt.Sprintf("%s:%d", p.file, numbers[i])
 			out = append(out, t)
 		}
 	}
@@ -520,29 +493,55 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 			p.add(offs["models"], field("models"), "want an object of role to model name, e.g. {\"judge\": \"ollama/llama3.1:8b\"}")
 		}
 	}
-	raw, ok := f["turns"]
+	key := "turns"
+	if _, ok := f["turns"]; !ok {
+		if _, ok := f["messages"]; ok {
+			key = "messages"
+		}
+	}
+	raw, ok := f[key]
 	if !ok || string(raw) == "null" {
-		p.add(base, field("turns"), "missing: want a list of {speaker, role, text, player}")
+		p.add(base, field("turns"), "missing: want a list of {speaker, role, text, player} (or chat messages {role, content, name} under messages)")
 		return nil
 	}
-	elems, toffs, ok := p.array(raw, offs["turns"], field("turns"))
+	elems, toffs, ok := p.array(raw, offs[key], field(key))
 	if !ok {
 		return nil
 	}
 	if len(elems) == 0 {
-		p.add(offs["turns"], field("turns"), "empty: a transcript needs at least one turn")
+		p.add(offs[key], field(key), "empty: a transcript needs at least one turn")
+		return nil
 	}
+	if key == "messages" || messageList(elems) {
+		if !p.chatTurns(t, elems, toffs, where) {
+			return nil
+		}
+	} else if !p.jsonTurns(t, elems, toffs, field) {
+		return nil
+	}
+	if p.errs.Len() > before {
+		return nil
+	}
+	return t
+}
+
+// jsonTurns reads turns in the form of spec section 1: every turn needs speaker, role
+// and text (which may be empty); player is optional.
+func (p *tparser) jsonTurns(t *Transcript, elems []json.RawMessage, offs []int, field func(string) string) bool {
+	before := p.errs.Len()
+	raws := make([]rawTurn, 0, len(elems))
 	for i, e := range elems {
 		tw := field(fmt.Sprintf("turn %d", i+1))
-		tf, toff, ok := p.object(e, toffs[i], tw)
+		turnStart := p.errs.Len()
+		tf, toff, ok := p.object(e, offs[i], tw)
 		if !ok {
 			continue
 		}
-		var turn Turn
+		rt := rawTurn{line: p.lineAt(offs[i]), field: tw}
 		for _, name := range []string{"speaker", "role", "text"} {
 			r, ok := tf[name]
 			if !ok || string(r) == "null" {
-				p.add(toffs[i], tw+": "+name, "missing")
+				p.add(offs[i], tw+": "+name, "missing")
 				continue
 			}
 			var s string
@@ -552,171 +551,109 @@ func (p *tparser) transcript(data []byte, base int, defaultID, where string) *Tr
 			}
 			switch name {
 			case "speaker":
-				turn.Speaker = strings.TrimSpace(s)
-				if turn.Speaker == "" {
+				rt.speaker = strings.TrimSpace(s)
+				if rt.speaker == "" {
 					p.add(toff[name], tw+": speaker", "empty")
 				}
 			case "role":
-				turn.Role = Role(strings.ToLower(strings.TrimSpace(s)))
-				if !turn.Role.valid() {
-					p.add(toff[name], tw+": role", "%q is not a role (want one of %s)", s, rolesList())
-				}
+				rt.role = s
 			case "text":
-				turn.Text = strings.TrimSpace(s)
-				if turn.Text == "" {
-					p.add(toff[name], tw+": text", "empty")
-				}
+				rt.text = strings.TrimSpace(s)
 			}
 		}
 		if r, ok := tf["player"]; ok && string(r) != "null" {
-			if err := json.Unmarshal(r, &turn.Player); err != nil {
+			var b bool
+			if err := json.Unmarshal(r, &b); err != nil {
 				p.add(toff["player"], tw+": player", "want true or false, got %s", input.DescribeJSON(r))
+			}
+			rt.player = &b
+		}
+		// A turn with a problem of its own has no speaker to place; the others still
+		// have theirs placed, so that every problem of the file is listed at once.
+		if p.errs.Len() == turnStart {
+			raws = append(raws, rt)
+		}
+	}
+	whole := p.errs.Len() == before
+	return p.placeTurns(t, raws, formTranscript, whole) && whole
+}
+
+// rawTurn is a turn as its file wrote it, before its role is found.
+type rawTurn struct {
+	speaker string
+	// role is the turn's own role as written ("" when it has none): a role of spec
+	// section 1 or anything else, such as a chat message's "user".
+	role string
+	text string
+	// player is the file's own mark, nil when the turn carries none.
+	player *bool
+	line   int
+	field  string // "turn 3", or "transcript 2: turn 3"
+}
+
+// placeTurns finds each turn's role and player flag (spec section 1) and sets t's turns.
+// A speaker nothing places is one problem, at its first turn in the file, however many
+// turns (and transcripts, in a JSONL file) it has.
+// A transcript that marks any turn's player flag marks them all (a turn without the mark
+// is not the player's); otherwise a --roles entry or a player word decides, and else
+// whether the turn's role is the player's (--player, default defense).
+//
+// whole says raws are all the transcript's turns: else a turn with a problem of its own
+// was left out, and only the speakers are placed.
+func (p *tparser) placeTurns(t *Transcript, raws []rawTurn, form string, whole bool) bool {
+	marks := slices.ContainsFunc(raws, func(r rawTurn) bool { return r.player != nil })
+	t.Turns = make([]Turn, 0, len(raws))
+	rd := &reading{form: form, why: make([]turnWhy, 0, len(raws))}
+	if p.unplaced == nil {
+		p.unplaced = map[string]bool{}
+	}
+	lost := false
+	texts := 0
+	for _, r := range raws {
+		if r.text != "" {
+			texts++
+		}
+		pl, ok := p.opt.place(r.speaker, r.role)
+		if !ok {
+			lost = true
+			if !p.unplaced[r.speaker] {
+				p.unplaced[r.speaker] = true
+				p.errs.Addf(p.file, r.line, r.field+": speaker", "%s", p.opt.unplaced(r.speaker, r.role))
+			}
+			continue
+		}
+		turn := Turn{Speaker: r.speaker, Role: pl.role, Text: r.text}
+		why := turnWhy{role: pl.roleFrom}
+		switch {
+		case marks:
+			turn.Player = r.player != nil && *r.player
+			why.player = "the file's player marks"
+		case pl.player != nil:
+			turn.Player, why.player = *pl.player, pl.playerFrom
+		default:
+			turn.Player = pl.role == p.opt.playerRole()
+			why.player = "--player " + string(p.opt.playerRole())
+			if p.opt.Player == "" {
+				why.player += " (the default)"
 			}
 		}
 		t.Turns = append(t.Turns, turn)
+		rd.why = append(rd.why, why)
 	}
-	if p.errs.Len() > before {
-		return nil
+	if lost || !whole {
+		return false
 	}
-	return t
-}
-
-// headerPattern matches a "# key: value" metadata line of a plain text transcript.
-var headerPattern = regexp.MustCompile(`^#\s*([A-Za-z_][A-Za-z_.]*)\s*:\s*(.*)$`)
-
-// speakerRoles maps the first word of a plain-text speaker to its role.
-var speakerRoles = map[string]Role{
-	"judge": RoleJudge, "prosecutor": RoleProsecutor, "prosecution": RoleProsecutor,
-	"witness": RoleWitness, "defense": RoleDefense, "defence": RoleDefense, "player": RoleDefense,
-	"narrator": RoleNarrator, "keeper": RoleNarrator, "system": RoleSystem,
-}
-
-// textFile reads the plain format: one "Speaker: text" line per turn, indented lines
-// continuing the turn above, "# key: value" lines for the metadata of spec section 1
-// (trial_id, case_id, seed, retries, completed, outcome, case_description, model,
-// models.<role>) and other "#" lines as comments.
-func (p *tparser) textFile() *Transcript {
-	t := &Transcript{TrialID: TrialID(stem(p.file))}
-	off := 0
-	var turnLine []int
-	// parts holds each turn's lines, joined at the end: appending to the text line by
-	// line would copy it once per line, quadratic in a long turn.
-	var parts [][]string
-	for n, raw := range strings.SplitAfter(string(p.data), "\n") {
-		lineNo, start := n+1, off
-		off += len(raw)
-		line := strings.TrimRight(raw, "\r\n")
-		if strings.TrimSpace(line) == "" {
-			continue
+	if texts == 0 {
+		line := 0
+		if len(raws) > 0 {
+			line = raws[0].line
 		}
-		if strings.HasPrefix(line, "#") {
-			if m := headerPattern.FindStringSubmatch(line); m != nil {
-				p.header(t, strings.ToLower(m[1]), strings.TrimSpace(m[2]), start)
-			}
-			continue
-		}
-		if line[0] == ' ' || line[0] == '\t' {
-			if len(t.Turns) == 0 {
-				p.add(start, "", "indented text before the first turn (want \"Speaker: text\")")
-				continue
-			}
-			// A continuation written like a player's turn would put the player's words in
-			// the turn above, in front of the judge: refuse it rather than guess.
-			if sp, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok && utf8.RuneCountInString(sp) <= 80 &&
-				speakerRoles[strings.ToLower(firstWord(sp))] == RoleDefense && !t.Turns[len(t.Turns)-1].Player {
-				p.add(start, fmt.Sprintf("turn %d", len(t.Turns)), "indented line starts like a player's turn (%q): unindent it to make it a turn of its own", strings.TrimSpace(sp))
-				continue
-			}
-			parts[len(parts)-1] = append(parts[len(parts)-1], strings.TrimSpace(line))
-			continue
-		}
-		turnNo := len(t.Turns) + 1
-		field := fmt.Sprintf("turn %d", turnNo)
-		speaker, text, ok := strings.Cut(line, ":")
-		speaker = strings.TrimSpace(speaker)
-		if !ok || speaker == "" || utf8.RuneCountInString(speaker) > 80 {
-			p.add(start, field, "want \"Speaker: text\" (indent a line to continue the turn above)")
-			continue
-		}
-		role, known := speakerRoles[strings.ToLower(firstWord(speaker))]
-		if !known {
-			p.add(start, field+": speaker", "%q: unknown role (the first word must be Judge, Prosecutor, Witness, Defense, Player, Narrator or System)", speaker)
-			continue
-		}
-		t.Turns = append(t.Turns, Turn{Speaker: speaker, Role: role, Player: role == RoleDefense})
-		parts = append(parts, []string{strings.TrimSpace(text)})
-		turnLine = append(turnLine, lineNo)
+		p.errs.Addf(p.file, line, "turns", "every turn is empty: a transcript needs at least one turn with text")
+		return false
 	}
-	for i := range t.Turns {
-		t.Turns[i].Text = strings.TrimSpace(strings.Join(parts[i], "\n"))
+	if !marks && p.opt.Player != "" {
+		t.PlayerRole = p.opt.Player
 	}
-	t.CaseDescription = strings.TrimSpace(strings.Join(p.caseParts, " "))
-	for i, turn := range t.Turns {
-		if turn.Text == "" {
-			p.errs.Addf(p.file, turnLine[i], fmt.Sprintf("turn %d: text", i+1), "empty")
-		}
-	}
-	if len(t.Turns) == 0 && p.errs.Len() == 0 {
-		p.add(0, "", "no turns: want one \"Speaker: text\" line per turn")
-	}
-	if p.errs.Len() > 0 {
-		return nil
-	}
-	t.Source = p.file
-	return t
-}
-
-func firstWord(s string) string {
-	f := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
-}
-
-func (p *tparser) header(t *Transcript, key, value string, off int) {
-	switch {
-	case key == "trial_id":
-		if value != "" {
-			t.TrialID = TrialID(value)
-		}
-	case key == "case_id":
-		t.CaseID = value
-	case key == "outcome":
-		t.Outcome = value
-	case key == "case_description" || key == "case":
-		if value != "" {
-			p.caseParts = append(p.caseParts, value)
-		}
-	case key == "seed":
-		s, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			p.add(off, key, "want a whole number, got %q", value)
-			return
-		}
-		t.Seed = &s
-	case key == "retries":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 {
-			p.add(off, key, "want a whole number of restarts, 0 or more, got %q", value)
-			return
-		}
-		t.Retries = n
-	case key == "completed":
-		c, err := strconv.ParseBool(value)
-		if err != nil {
-			p.add(off, key, "want true or false, got %q", value)
-			return
-		}
-		t.Completed = &c
-	case key == "model" || strings.HasPrefix(key, "models."):
-		if t.Models == nil {
-			t.Models = map[string]string{}
-		}
-		role := strings.TrimPrefix(key, "models.")
-		if key == "model" {
-			role = "all"
-		}
-		t.Models[role] = value
-	}
+	t.reading = rd
+	return true
 }

@@ -127,7 +127,7 @@ func TestTranscriptErrors(t *testing.T) {
 		{"syntax error names the line", FormatJSON, "{\n  \"trial_id\": \"a\",\n  \"turns\": [\n    {\"speaker\": \"J\" \"role\": \"judge\"}\n  ]\n}",
 			[]string{"t.json:4: not valid JSON"}},
 		{"bad role names file, line and turn", FormatJSON, "{\"turns\": [\n {\"speaker\": \"J\", \"role\": \"judge\", \"text\": \"x\"},\n {\"speaker\": \"C\", \"role\": \"clerk\", \"text\": \"y\"}\n]}",
-			[]string{`t.json:3: turn 2: role: "clerk" is not a role`}},
+			[]string{`t.json:3: turn 2: speaker: "C" has no role (its role "clerk" is not one of the roles and its name holds no role word): add the line "C": {role: ROLE} to a --roles file`}},
 		{"missing fields", FormatJSON, "{\"turns\": [{\"speaker\": \"J\"}]}",
 			[]string{"t.json:1: turn 1: role: missing", "t.json:1: turn 1: text: missing"}},
 		{"wrong types", FormatJSON, `{"retries": -1, "completed": "yes", "turns": [{"speaker": "J", "role": "judge", "text": 3, "player": "no"}]}`,
@@ -137,10 +137,10 @@ func TestTranscriptErrors(t *testing.T) {
 		{"not an object", FormatJSON, `"hello"`, []string{"want a JSON object"}},
 		{"two objects in a .json", FormatJSON, `{"turns": [{"speaker": "J", "role": "judge", "text": "x"}]} {}`, []string{"one transcript per .json file"}},
 		{"jsonl names the line", FormatJSONL, "{\"turns\": [{\"speaker\": \"J\", \"role\": \"judge\", \"text\": \"x\"}]}\n{\"turns\": [{\"speaker\": \"J\", \"role\": \"judge\", \"text\": \"\"}]}\n",
-			[]string{"t.json:2: turn 1: text: empty"}},
-		{"unknown speaker", FormatText, "Judge: Order.\nBailiff: All rise.\n", []string{`t.json:2: turn 2: speaker: "Bailiff": unknown role`}},
+			[]string{"t.json:2: turns: every turn is empty"}},
+		{"unknown speaker", FormatText, "Judge: Order.\nUsher: All rise.\n", []string{`t.json:2: turn 2: speaker: "Usher" has no role`}},
 		{"not Speaker: text", FormatText, "Judge: Order.\nall rise\n", []string{`t.json:2: turn 2: want "Speaker: text"`}},
-		{"empty turn", FormatText, "Judge:\nWitness: yes\n", []string{"t.json:1: turn 1: text: empty"}},
+		{"every turn empty", FormatText, "Judge:\nWitness:\n", []string{"t.json:1: turns: every turn is empty"}},
 		{"bad header", FormatText, "# retries: lots\nJudge: x\n", []string{"t.json:1: retries: want a whole number"}},
 		{"indented start", FormatText, "  hello\n", []string{"t.json:1: indented text before the first turn"}},
 		{"indented player line", FormatText, "Judge: Order.\nWitness: I saw him.\n  Defense: He was never there.\n",
@@ -174,7 +174,7 @@ func TestLoadTranscriptsRejectsBadFiles(t *testing.T) {
 		}
 	}
 	write("good.json", `{"trial_id": "g", "turns": [{"speaker": "J", "role": "judge", "text": "x"}]}`)
-	write("bad.txt", "Judge: x\nClerk: y\n")
+	write("bad.txt", "Judge: x\nUsher: y\n")
 	write("notes.md", "ignored")
 	ts, err := LoadTranscripts(dir)
 	if err == nil || ts != nil {
@@ -200,6 +200,8 @@ func FuzzParseTranscripts(f *testing.F) {
 		`[{"turns": [{"speaker": "J", "role": "judge", "text": "x"}]}]`,
 		"# retries: 2\nJudge: Order.\n  more\nDefense: hi\n",
 		"{\"turns\": [\n{\"speaker\": 1}]}\n{bad",
+		`[{"role": "system", "content": "x"}, {"name": "human_proxy", "role": "user", "content": [{"type": "text", "text": "y"}]}, {"verdict": "z"}]`,
+		"法官：开庭。\n[原告控诉]：被告未付款。\n【被告人】 我没有。\nPlayer:\n",
 	} {
 		f.Add(s)
 	}
@@ -217,10 +219,17 @@ func FuzzParseTranscripts(f *testing.F) {
 				if len(tr.Turns) == 0 || tr.TrialID == "" {
 					t.Errorf("ParseTranscripts(%q, %s): transcript without turns or id", data, format)
 				}
+				texts := 0
 				for _, turn := range tr.Turns {
-					if !turn.Role.valid() || turn.Speaker == "" || turn.Text == "" {
+					if !turn.Role.valid() || turn.Speaker == "" {
 						t.Errorf("ParseTranscripts(%q, %s): invalid turn %+v accepted", data, format, turn)
 					}
+					if turn.Text != "" {
+						texts++
+					}
+				}
+				if texts == 0 {
+					t.Errorf("ParseTranscripts(%q, %s): a transcript of empty turns accepted", data, format)
 				}
 				_ = Evidence(&Domain{PlayerRoles: []Role{RoleDefense}}, tr)
 			}
