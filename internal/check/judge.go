@@ -441,11 +441,20 @@ func answersJSON(as map[int]Answer) string {
 		list = append(list, a)
 	}
 	slices.SortFunc(list, func(a, b Answer) int { return a.Q - b.Q })
-	b, err := json.Marshal(list)
-	if err != nil {
-		panic(err) // numbers and strings only
+	return store.EncodeOutcome(store.OutcomeAnswers, list)
+}
+
+// StoredAnswers reads the answers stored beside a judge's reply (tagged, or the bare
+// list older stores hold); ok is false for an outcome that is not a judge's answers.
+func StoredAnswers(s string) (as []Answer, ok bool) {
+	t, ok := store.DecodeOutcome(s)
+	if !ok || t.Kind != store.OutcomeAnswers {
+		return nil, false
 	}
-	return string(b)
+	if err := json.Unmarshal(t.Reading, &as); err != nil {
+		return nil, false
+	}
+	return as, true
 }
 
 // WriteRatings writes every rating as one JSON object per line: which judge said what

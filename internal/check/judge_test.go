@@ -175,8 +175,7 @@ func TestJudgeBuiltinTranscripts(t *testing.T) {
 	t.Run("the store keeps each reply's parsed answers", func(t *testing.T) {
 		n := 0
 		err := st.Results(ctx, j.Run, false, func(r *store.Result) error {
-			var as []Answer
-			if err := json.Unmarshal([]byte(r.Outcome), &as); err != nil || len(as) == 0 {
+			if as, ok := StoredAnswers(r.Outcome); !ok || len(as) == 0 {
 				t.Errorf("%s: outcome %q is not a list of answers", r.JobKey, r.Outcome)
 			}
 			n++

@@ -404,10 +404,7 @@ func (s *Session) AskJSON(ctx context.Context, run store.RunID, label string, mo
 			asks[k] = Ask{Job: Job{Key: JobKey(model, fmt.Sprintf("%s/r%d", item, r), 0), Model: model, Item: item, Request: convs[i].Request()},
 				Outcome: func(reply string) string {
 					problems := check(reply)
-					if len(problems) == 0 {
-						return "valid"
-					}
-					return "invalid: " + strings.Join(problems, "; ")
+					return store.EncodeOutcome(store.OutcomeValidity, store.Validity{Valid: len(problems) == 0, Problems: problems})
 				}}
 		}
 		name := label

@@ -239,10 +239,22 @@ type Outcome struct {
 	Span     string   `json:"span,omitempty"`
 }
 
-// OutcomeOf is p as stored.
+// OutcomeOf is p as stored: a store.OutcomeRuling whose reading is an Outcome.
 func OutcomeOf(p Parsed) string {
-	b, _ := json.Marshal(Outcome{p.Decision, p.Skill, p.How, p.Rule, p.Span})
-	return string(b)
+	return store.EncodeOutcome(store.OutcomeRuling, Outcome{p.Decision, p.Skill, p.How, p.Rule, p.Span})
+}
+
+// StoredOutcome reads the ruling stored beside a reply (tagged, or the bare object that
+// older stores hold); ok is false for an outcome that is not a ruling.
+func StoredOutcome(s string) (o Outcome, ok bool) {
+	t, ok := store.DecodeOutcome(s)
+	if !ok || t.Kind != store.OutcomeRuling {
+		return Outcome{}, false
+	}
+	if err := json.Unmarshal(t.Reading, &o); err != nil {
+		return Outcome{}, false
+	}
+	return o, true
 }
 
 // ScoreOptionsFor is how commands score: skills read through tax, families overridden

@@ -345,10 +345,9 @@ func readReplies(ctx context.Context, st *store.Store, id store.RunID, f replyFi
 		if row.Text == "" {
 			row.Text = res.Reply.Refusal
 		}
-		var o seduce.Outcome
 		if res.Err != "" {
 			row.Decision = decisionError
-		} else if json.Unmarshal([]byte(res.Outcome), &o) == nil {
+		} else if o, ok := seduce.StoredOutcome(res.Outcome); ok {
 			row.Decision, row.Skill, row.Rule, row.Span = string(o.Decision), o.Skill, o.Rule, o.Span
 		}
 		models[row.Model] = true
