@@ -14,6 +14,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -51,7 +52,7 @@ func registerModelFlags(cmd *cobra.Command, rf *runFlags, flag, help string) {
 }
 
 // checkExec opens the store and the models of a stage.
-func (a *app) checkExec(ctx context.Context, rf *runFlags) (*check.Exec, func(), error) {
+func (a *app) checkExec(ctx context.Context, rf *runFlags) (*runner.Session, func(), error) {
 	sess, _, done, err := a.session(ctx, rf, nil)
 	return sess, done, err
 }
@@ -113,7 +114,7 @@ type stageSummary struct {
 	Questions int             `json:"questions"`
 	Removed   int             `json:"removed,omitempty"`
 	Problems  []check.Problem `json:"problems"`
-	Requests  check.Requests  `json:"requests"`
+	Requests  runner.Tally    `json:"requests"`
 }
 
 func (a *app) printSummary(format string, s stageSummary, text string) error {
@@ -144,7 +145,7 @@ func summaryFormat(format, out string) error {
 	return badInput("--format %q: want text or json", format)
 }
 
-func requestsText(r check.Requests) string {
+func requestsText(r runner.Tally) string {
 	return fmt.Sprintf("%d requests: %d already in the store, %d from the cache, %d asked (%d failed)",
 		r.Jobs, r.Resumed, r.Cached, r.Asked, r.Failed)
 }
@@ -244,7 +245,7 @@ written with its content hash and every removal, ready to edit by hand and pass 
 			if err != nil {
 				return inputError(err)
 			}
-			var e *check.Exec
+			var e *runner.Session
 			if len(rf.models) == 1 {
 				opt.Model = llm.ModelName(rf.models[0])
 				ex, done, err := a.checkExec(ctx, &rf)

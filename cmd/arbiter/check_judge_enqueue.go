@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/queue"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 )
 
 // judgeEnqueue records the judge run as 'check judge' would and queues one job per
@@ -15,7 +16,7 @@ import (
 // stdout. With --wait it prints nothing, follows the run until its last transcript is
 // judged and says so (wait true), so that the caller judges from the store: that asks
 // nothing and prints the scores.
-func (a *app) judgeEnqueue(ctx context.Context, cmd *cobra.Command, e *check.Exec, cl *check.Checklist, ts []*check.Transcript,
+func (a *app) judgeEnqueue(ctx context.Context, cmd *cobra.Command, e *runner.Session, cl *check.Checklist, ts []*check.Transcript,
 	opt check.JudgeOptions, retries int) (wait bool, err error) {
 	for _, name := range []string{"batch", "dry-run"} {
 		if on, _ := cmd.Flags().GetBool(name); on {

@@ -86,7 +86,6 @@ type seduceGenerateConfig struct {
 	Against  []string      `json:"against,omitempty"`
 }
 
-
 func (a *app) seduceGenerate(ctx context.Context, f *seduceGenerateFlags) error {
 	if len(f.run.models) != 1 {
 		return badInput("give --generator once: the model that writes the scenarios, as provider/model (got %d)", len(f.run.models))

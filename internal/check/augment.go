@@ -56,7 +56,7 @@ type AugmentResult struct {
 	// ones, ready for Filter.
 	Pool     *Checklist
 	Problems []Problem
-	Requests Requests
+	Requests runner.Tally
 }
 
 // augmentReply is the JSON a generator is asked for.
@@ -76,7 +76,7 @@ const maxQuestionLen = 300
 // criterion of dims (stage 2). Each reply must be JSON with between Min and Max
 // well-formed questions; a reply that is not is asked again with its problems listed, up
 // to Repairs times, and then reported as a Problem. Seeds are always kept in the pool.
-func Augment(ctx context.Context, e *Exec, dims *Dimensions, opt AugmentOptions) (*AugmentResult, error) {
+func Augment(ctx context.Context, e *runner.Session, dims *Dimensions, opt AugmentOptions) (*AugmentResult, error) {
 	opt.defaults()
 	config := struct {
 		Kind       store.Kind    `json:"kind"`

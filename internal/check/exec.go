@@ -5,18 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
-
-// Exec is how a stage asks models: the run session every command shares (see
-// runner.Session). A stage asks in rounds: the first round asks everything, later rounds
-// ask again only what the earlier replies left unusable (a repair or a follow-up), as a
-// continuation of the same conversation.
-type Exec = runner.Session
-
-// Requests counts what a stage asked, over all its rounds.
-type Requests = runner.Tally
 
 // The kinds of run the pipeline's stages record (RunKind, in judge.go, is the judge's).
 const (

@@ -37,7 +37,7 @@ type FilterResult struct {
 	// Prepass and ByModel count the questions each step removed.
 	Prepass, ByModel int
 	Problems         []Problem
-	Requests         Requests
+	Requests         runner.Tally
 }
 
 // Prepass drops exact and near duplicates from pool, keeping the first of each group in
@@ -157,7 +157,7 @@ var filterSchema = json.RawMessage(`{"type":"object","properties":{"kept":{"type
 // with its problems listed, up to Repairs times. A dimension whose reply stays unusable
 // keeps all its questions and is reported as a Problem. The checklist returned carries
 // every removal with its reason, and its hash.
-func Filter(ctx context.Context, e *Exec, pool *Checklist, opt FilterOptions) (*FilterResult, error) {
+func Filter(ctx context.Context, e *runner.Session, pool *Checklist, opt FilterOptions) (*FilterResult, error) {
 	if opt.Overlap <= 0 || opt.Overlap > 1 {
 		opt.Overlap = DefaultOverlap
 	}

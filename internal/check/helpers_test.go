@@ -15,6 +15,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/llm/openai"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -42,7 +43,7 @@ func openStore(t *testing.T, path string) *store.Store {
 
 // execFor connects names (openai/<id>) to the stand-in through the real OpenAI adapter,
 // wrapped for retries as the command does, over st.
-func execFor(t *testing.T, s *llmtest.Server, st *store.Store, names ...string) *Exec {
+func execFor(t *testing.T, s *llmtest.Server, st *store.Store, names ...string) *runner.Session {
 	t.Helper()
 	models := map[llm.ModelName]llm.Model{}
 	policy := llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond, Timeout: 10 * time.Second}
@@ -58,7 +59,7 @@ func execFor(t *testing.T, s *llmtest.Server, st *store.Store, names ...string) 
 		}
 		models[name] = llm.WithRetry(m, policy, nil, nil)
 	}
-	return &Exec{Store: st, Models: models, Concurrency: 4, Version: "test"}
+	return &runner.Session{Store: st, Models: models, Concurrency: 4, Version: "test"}
 }
 
 // questionLine matches a numbered question the judge prompt or a follow-up lists.

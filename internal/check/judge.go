@@ -85,7 +85,7 @@ type Judgement struct {
 	Replicates  int
 	// Ratings has one entry per judge, replicate, transcript and question.
 	Ratings  []Rating
-	Requests Requests
+	Requests runner.Tally
 	// Failed counts requests that failed for good; their questions are missing. A rerun
 	// asks them again.
 	Failed int
@@ -118,7 +118,7 @@ type judgeConfig struct {
 // ParseAnswers; the questions a reply leaves unanswered are asked again in the same
 // conversation, up to FollowUps times, and then recorded as Missing. The run is
 // resumable: the same call on the same store asks nothing already answered.
-func Judge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (*Judgement, error) {
+func Judge(ctx context.Context, e *runner.Session, cl *Checklist, ts []*Transcript, opt JudgeOptions) (*Judgement, error) {
 	run, cfg, cases, err := prepareJudge(ctx, e, cl, ts, opt)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ type JudgeJob struct {
 
 // PrepareJudge records the judge run as Judge does (the same identity, so a later Judge
 // resumes it) and returns one JudgeJob per transcript without asking anything.
-func PrepareJudge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (store.RunID, []JudgeJob, error) {
+func PrepareJudge(ctx context.Context, e *runner.Session, cl *Checklist, ts []*Transcript, opt JudgeOptions) (store.RunID, []JudgeJob, error) {
 	run, cfg, cases, err := prepareJudge(ctx, e, cl, ts, opt)
 	if err != nil {
 		return "", nil, err
@@ -172,7 +172,7 @@ func PrepareJudge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript,
 // same requests Judge makes for it: what is answered in the store is not asked again.
 // The Judgement holds that transcript's ratings and what was asked; the run is left
 // open for the caller to end.
-func JudgeTranscript(ctx context.Context, e *Exec, run store.RunID, job *JudgeJob) (*Judgement, error) {
+func JudgeTranscript(ctx context.Context, e *runner.Session, run store.RunID, job *JudgeJob) (*Judgement, error) {
 	if job.Transcript == nil {
 		return nil, fmt.Errorf("judge: job of %s has no transcript", job.Meta.TrialID)
 	}
@@ -191,7 +191,7 @@ func JudgeTranscript(ctx context.Context, e *Exec, run store.RunID, job *JudgeJo
 
 // prepareJudge checks the options, begins (or resumes) the run and returns its
 // configuration and each transcript's case description.
-func prepareJudge(ctx context.Context, e *Exec, cl *Checklist, ts []*Transcript, opt JudgeOptions) (store.RunID, judgeConfig, []string, error) {
+func prepareJudge(ctx context.Context, e *runner.Session, cl *Checklist, ts []*Transcript, opt JudgeOptions) (store.RunID, judgeConfig, []string, error) {
 	opt.defaults()
 	var judges []llm.ModelName
 	for _, m := range opt.Judges {
@@ -280,7 +280,7 @@ func Rescore(ctx context.Context, st *store.Store, ref string) (*Judgement, erro
 	if cl.Hash != d.Hash {
 		return nil, fmt.Errorf("run %s: its stored checklist does not match its hash %s", r.ID, d.Hash)
 	}
-	return judge(ctx, &Exec{Store: st}, r.ID, cl, cfg, nil)
+	return judge(ctx, &runner.Session{Store: st}, r.ID, cl, cfg, nil)
 }
 
 func docOf(cl *Checklist) checklistDoc {
@@ -338,7 +338,7 @@ type unit struct {
 
 // judge runs (or, offline, replays) the rounds of a judge run. prompt renders a
 // unit's first request; it is nil offline, where no request is built.
-func judge(ctx context.Context, e *Exec, run store.RunID, cl *Checklist, cfg judgeConfig,
+func judge(ctx context.Context, e *runner.Session, run store.RunID, cl *Checklist, cfg judgeConfig,
 	prompt func(ti int, dim *Dimension, items []Item) string) (*Judgement, error) {
 	bs := batches(cl, cfg.BatchSize)
 	var units []*unit

@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/report"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -195,7 +196,7 @@ func TestJudgeBuiltinTranscripts(t *testing.T) {
 			t.Errorf("Rescore sent %d requests", n-first)
 		}
 		got, want := Score(j3), Score(j)
-		got.Requests, want.Requests = Requests{}, Requests{}
+		got.Requests, want.Requests = runner.Tally{}, runner.Tally{}
 		if a, b := jsonOf(t, got), jsonOf(t, want); a != b {
 			t.Errorf("rescored scores differ:\n%s\nwant\n%s", a, b)
 		}

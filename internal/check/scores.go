@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/stats"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
@@ -37,8 +38,8 @@ type Scores struct {
 	PerTranscript []TranscriptScore `json:"per_transcript"`
 	PerQuestion   []QuestionScore   `json:"per_question"`
 	// Agreement is reported when more than one judge or replicate answered.
-	Agreement *Agreement `json:"agreement,omitempty"`
-	Requests  Requests   `json:"requests"`
+	Agreement *Agreement   `json:"agreement,omitempty"`
+	Requests  runner.Tally `json:"requests"`
 	// FailedRequests counts requests that failed for good; a rerun asks them again.
 	FailedRequests int `json:"failed_requests"`
 	// Skipped are the transcript files --skip-bad left out, each with its first problem.
