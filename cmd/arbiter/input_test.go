@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -10,25 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// laughs writes a billion-laughs YAML of the given levels: 10^(levels+1) nodes from a few
-// hundred bytes. Four levels are plenty past the 10,000-node limit.
-func laughs(levels int) string {
-	var b strings.Builder
-	b.WriteString("l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
-	for i := 1; i <= levels; i++ {
-		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
-		for j := 0; j < 10; j++ {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "*l%d", i-1)
-		}
-		b.WriteString("]\n")
-	}
-	return b.String()
-}
+	"github.com/arbiter-eval/arbiter/internal/input/inputtest"
+)
 
 // badInputs makes, in dir, the hostile files the input tests give every loader.
 func badInputs(t *testing.T) map[string]string {
@@ -60,7 +43,7 @@ func badInputs(t *testing.T) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	write("bomb.yaml", laughs(4))
+	write("bomb.yaml", inputtest.Laughs(4))
 	write("deep.yaml", "models: "+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"\n")
 	return p
 }

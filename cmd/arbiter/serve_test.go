@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/arbiter-eval/arbiter/internal/web/webtest"
@@ -305,22 +304,8 @@ func TestBrowser(t *testing.T) {
 	base := serveStore(t, db)
 
 	// Every dialog the page opens is recorded and dismissed, so none can hang the test.
-	var mu sync.Mutex
-	var dialogs []string
 	seen := make(chan struct{}, 8)
-	events := chromedp.Events(ctx, page.JavascriptDialogOpening)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			dialogs = append(dialogs, ev.Message)
-			mu.Unlock()
-			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-			seen <- struct{}{}
-		}
-	}()
+	dialogs := webtest.Dialogs(ctx, seen)
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
 		t.Fatalf("open %s/: %v", base, err)
@@ -391,10 +376,8 @@ func TestBrowser(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the probe dialog was not seen within 10s: the dialog listener does not work")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(dialogs) != 1 || dialogs[0] != "probe" {
-		t.Errorf("dialogs opened: %q; want only the test's own probe", dialogs)
+	if ds := dialogs(); len(ds) != 1 || ds[0] != "probe" {
+		t.Errorf("dialogs opened: %q; want only the test's own probe", ds)
 	}
 }
 

@@ -4,24 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-)
 
-// laughs is a billion-laughs YAML: each level holds ten aliases of the one below.
-func laughs(levels int) string {
-	var b strings.Builder
-	b.WriteString("l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
-	for i := 1; i <= levels; i++ {
-		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
-		for j := 0; j < 10; j++ {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "*l%d", i-1)
-		}
-		b.WriteString("]\n")
-	}
-	return b.String()
-}
+	"github.com/arbiter-eval/arbiter/internal/input/inputtest"
+)
 
 func blockNest(depth int) string {
 	var b strings.Builder
@@ -54,8 +39,8 @@ func TestCheckYAML(t *testing.T) {
 		line     int
 	}{
 		{"small", "a: 1\nb: [x, y]\nc: {d: e}\n", "", 0},
-		{"aliases within the limit", laughs(2), "", 0},
-		{"billion laughs", laughs(9), "more than 10000 nodes", 4},
+		{"aliases within the limit", inputtest.Laughs(2), "", 0},
+		{"billion laughs", inputtest.Laughs(9), "more than 10000 nodes", 4},
 		{"flow 100 deep", strings.Repeat("[", 100) + strings.Repeat("]", 100), "", 0},
 		{"flow 101 deep", strings.Repeat("[", 101) + strings.Repeat("]", 101), "nested more than 100 deep", 1},
 		{"flow 100k deep", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "nested more than 100 deep", 1},
@@ -96,13 +81,13 @@ func TestDecodeYAML(t *testing.T) {
 		t.Fatalf("DecodeYAML = %v, %v; want a: 1", v, err)
 	}
 	v = nil
-	if err := DecodeYAML("f.yaml", []byte(laughs(9)), &v); err == nil || v != nil {
+	if err := DecodeYAML("f.yaml", []byte(inputtest.Laughs(9)), &v); err == nil || v != nil {
 		t.Fatalf("DecodeYAML(billion laughs) = %v; want an error and nothing decoded", err)
 	}
 }
 
 func FuzzCheckYAML(f *testing.F) {
-	for _, s := range []string{"a: 1\n", laughs(3), blockNest(5), "a: |\n  x\n", "- - [a, {b: c}]\n", `"a\"b": 'c''d'`} {
+	for _, s := range []string{"a: 1\n", inputtest.Laughs(3), blockNest(5), "a: |\n  x\n", "- - [a, {b: c}]\n", `"a\"b": 'c''d'`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -5,9 +5,12 @@ package webtest
 import (
 	"context"
 	"os"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -52,4 +55,32 @@ func Browser(t testing.TB, timeout time.Duration) context.Context {
 	bctx, bcancel := chromedp.NewContext(actx)
 	t.Cleanup(bcancel)
 	return bctx
+}
+
+// Dialogs records and dismisses every JavaScript dialog the tab opens, so none can hang
+// a test. The returned function lists the dialogs' messages so far; seen, when not nil,
+// hears of each one (it should be buffered).
+func Dialogs(ctx context.Context, seen chan<- struct{}) func() []string {
+	var mu sync.Mutex
+	var dialogs []string
+	events := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			dialogs = append(dialogs, ev.Message)
+			mu.Unlock()
+			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+			if seen != nil {
+				seen <- struct{}{}
+			}
+		}
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(dialogs)
+	}
 }
