@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"sync"
 
@@ -15,103 +14,6 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
-
-// roundAsker is a court.Asker for many generations at once: it holds every ask until
-// each generation still going has asked (or ended), then sends them together as one
-// round of the session. The first asks of all the cases are thus one round (one batch
-// per provider under --batch, one dry-run count under --dry-run), then each round of
-// re-asks is the next.
-type roundAsker struct {
-	sess  *runner.Session
-	run   store.RunID
-	label string
-	tally *runner.Tally
-
-	mu      sync.Mutex
-	live    int
-	waiting []*heldAsk
-	rounds  int
-}
-
-type heldAsk struct {
-	job  runner.Job
-	done chan heldResult
-}
-
-type heldResult struct {
-	res *store.Result
-	err error
-}
-
-func newRoundAsker(sess *runner.Session, run store.RunID, label string, live int) *roundAsker {
-	return &roundAsker{sess: sess, run: run, label: label, live: live, tally: &runner.Tally{}}
-}
-
-// Ask implements court.Asker.
-func (g *roundAsker) Ask(ctx context.Context, call court.Call, req *llm.Request) (*llm.Reply, error) {
-	h := &heldAsk{job: runner.Job{Key: call.Key, Model: call.Model, Item: call.Key, Request: req}, done: make(chan heldResult, 1)}
-	g.mu.Lock()
-	g.waiting = append(g.waiting, h)
-	round := g.takeRound()
-	g.mu.Unlock()
-	g.send(ctx, round)
-	var r heldResult
-	select {
-	case r = <-h.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	switch {
-	case r.err != nil:
-		return nil, r.err
-	case r.res == nil:
-		return nil, fmt.Errorf("%s: %w", call.Key, court.ErrNotRecorded)
-	case r.res.Err != "":
-		return nil, fmt.Errorf("%s: %s", call.Model, r.res.Err)
-	}
-	reply := r.res.Reply
-	return &reply, nil
-}
-
-// ended says one generation asks nothing more.
-func (g *roundAsker) ended(ctx context.Context) {
-	g.mu.Lock()
-	g.live--
-	round := g.takeRound()
-	g.mu.Unlock()
-	g.send(ctx, round)
-}
-
-// takeRound returns the held asks once every live generation is waiting; g.mu is held.
-func (g *roundAsker) takeRound() []*heldAsk {
-	if len(g.waiting) == 0 || len(g.waiting) < g.live {
-		return nil
-	}
-	round := g.waiting
-	g.waiting = nil
-	g.rounds++
-	return round
-}
-
-func (g *roundAsker) send(ctx context.Context, round []*heldAsk) {
-	if len(round) == 0 {
-		return
-	}
-	// Key order, so that a rerun builds the same round whatever order the asks came in.
-	sort.Slice(round, func(i, k int) bool { return round[i].job.Key < round[k].job.Key })
-	asks := make([]runner.Ask, len(round))
-	for i, h := range round {
-		asks[i] = runner.Ask{Job: h.job}
-	}
-	label := g.label
-	if g.rounds > 1 {
-		label = fmt.Sprintf("%s re-ask %d", g.label, g.rounds-1)
-	}
-	got, err := g.sess.Round(ctx, g.run, label, asks, g.tally)
-	for _, h := range round {
-		h.done <- heldResult{res: got[h.job.Key], err: err}
-	}
-}
 
 // bulkConfig identifies a bulk generation's run: count cases from seeds seed to
 // seed+count-1.
@@ -153,14 +55,15 @@ func (a *app) courtGenerateBulk(ctx context.Context, f *generateFlags, prior str
 		}
 		return !bytes.Equal(c.Record, record)
 	}
-	ask := newRoundAsker(sess, run, "generate", f.count)
+	gather := sess.Gather(run, "generate", f.count)
+	ask := &court.Recorded{Session: sess, Run: run, Gather: gather}
 	gens := make([]*court.Generated, f.count)
 	errs := make([]error, f.count)
 	var wg sync.WaitGroup
 	for i := range f.count {
 		seed := f.seed + int64(i)
 		wg.Go(func() {
-			defer ask.ended(ctx)
+			defer gather.Done(ctx)
 			gens[i], errs[i] = court.Generate(ctx, ask, court.GenerateOptions{Prior: prior, Model: model, Seed: seed,
 				Reasks: noneIfZero(f.reasks), Key: court.GenerateKey(prior, model, seed), Taken: taken})
 		})
@@ -211,7 +114,7 @@ func (a *app) courtGenerateBulk(ctx context.Context, f *generateFlags, prior str
 	}
 	if !a.quiet {
 		fmt.Fprintf(a.stderr, "%d of %d cases kept in %s (run %s: %s); play them with --cases stored:ID\n",
-			kept, f.count, st.Path(), run, requestsText(*ask.tally))
+			kept, f.count, st.Path(), run, requestsText(gather.Tally()))
 	}
 	if err := a.printRunCost(ctx, st, run, f.run.configPath); err != nil {
 		return err

@@ -36,6 +36,9 @@ type Recorded struct {
 	// that the trial stops instead of meeting it with a restart as it does a model's
 	// failure.
 	Stop context.CancelCauseFunc
+	// Gather, when set, asks through a gathering of several callers (many generations
+	// at once) instead of one request at a time: its rounds are the session's.
+	Gather *runner.Gathering
 }
 
 // ErrNotRecorded is an offline Recorded's answer to a call the run has not answered.
@@ -48,7 +51,13 @@ func (r *Recorded) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.R
 		label = "court"
 	}
 	job := runner.Job{Key: call.Key, Model: call.Model, Item: call.Key, Request: req}
-	res, err := r.Session.Ask(ctx, r.Run, label, runner.Ask{Job: job}, r.Tally)
+	var res *store.Result
+	var err error
+	if r.Gather != nil {
+		res, err = r.Gather.Ask(ctx, job)
+	} else {
+		res, err = r.Session.Ask(ctx, r.Run, label, runner.Ask{Job: job}, r.Tally)
+	}
 	if err == nil && res == nil {
 		err = fmt.Errorf("%s: %w", call.Key, ErrNotRecorded)
 	}

@@ -216,6 +216,17 @@ type Tally struct {
 	Rounds int `json:"rounds"`
 }
 
+// Merge adds o's counts to t.
+func (t *Tally) Merge(o Tally) {
+	t.Jobs += o.Jobs
+	t.Resumed += o.Resumed
+	t.Cached += o.Cached
+	t.Asked += o.Asked
+	t.Answered += o.Answered
+	t.Failed += o.Failed
+	t.Rounds += o.Rounds
+}
+
 func (t *Tally) add(s Summary) {
 	if t == nil {
 		return
