@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -12,8 +11,6 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
-	"github.com/arbiter-eval/arbiter/internal/runner"
-	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // generateFlags are the flags of 'arbiter court generate'.
@@ -65,16 +62,6 @@ in one round, so --batch sends them as one batch per provider at its batch price
 	return cmd
 }
 
-// generateConfig identifies a generation's run: the same prior, model, seed and prompt
-// (Generate is court.GenerateKey) on the same store is the same run, which a rerun reads
-// back instead of asking; a rerun with more --reasks asks only the re-asks it lacks.
-type generateConfig struct {
-	Generate string        `json:"generate"`
-	Prior    string        `json:"prior"`
-	Model    llm.ModelName `json:"model"`
-	Seed     int64         `json:"seed"`
-}
-
 func (a *app) courtGenerate(ctx context.Context, f *generateFlags) error {
 	prior := strings.TrimSpace(f.prior)
 	if prior == "" {
@@ -102,40 +89,13 @@ func (a *app) courtGenerate(ctx context.Context, f *generateFlags) error {
 	}
 	defer done()
 	model = ms.Label(model) // a variant under --reasoning-effort or --thinking-budget
-	st := sess.Store
 
-	key := court.GenerateKey(prior, model, f.seed)
-	run, err := sess.Begin(ctx, runner.Identity{Kind: court.KindCourt,
-		Config: generateConfig{Generate: key, Prior: prior, Model: model, Seed: f.seed}})
+	res, err := court.RunGenerate(ctx, sess, court.GenerateRun{Prior: prior, Model: model, Seed: f.seed,
+		Reasks: noneIfZero(f.reasks), Keep: true})
 	if err != nil {
 		return err
 	}
-	// A stored case with the same id is another case unless it is this very record: a
-	// rerun replaces its own earlier copy and never shadows a different case.
-	var lookErr error
-	taken := func(id string, record json.RawMessage) bool {
-		c, err := st.CourtCase(ctx, id)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			return false
-		case err != nil:
-			lookErr = err
-			return true
-		}
-		return !bytes.Equal(c.Record, record)
-	}
-	g, err := court.Generate(ctx, &court.Recorded{Session: sess, Run: run, Label: "generate"}, court.GenerateOptions{
-		Prior: prior, Model: model, Seed: f.seed, Reasks: noneIfZero(f.reasks), Key: key, Taken: taken})
-	if err == nil && lookErr != nil {
-		err = lookErr
-	}
-	if err = sess.Finish(ctx, run, err, false); err != nil {
-		return err
-	}
-	if err := st.PutCourtCase(ctx, store.CourtCase{ID: g.Case.ID, Origin: store.CaseGenerated,
-		Prior: g.Prior, Model: string(g.Model), Record: g.Record}); err != nil {
-		return err
-	}
+	g := res.Cases[0]
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, g.Record, "", "  "); err != nil {
 		return fmt.Errorf("court generate: %w", err)
@@ -146,7 +106,7 @@ func (a *app) courtGenerate(ctx context.Context, f *generateFlags) error {
 	}
 	if !a.quiet {
 		fmt.Fprintf(a.stderr, "case %s (%q, %d evidence, %d witnesses) kept in %s after %d %s; play it with --cases stored:%s\n",
-			g.Case.ID, g.Case.Title, len(g.Case.Evidence), len(g.Case.Witnesses), st.Path(), g.Asks, pluralWord(g.Asks, "ask", "asks"), g.Case.ID)
+			g.Case.ID, g.Case.Title, len(g.Case.Evidence), len(g.Case.Witnesses), sess.Store.Path(), g.Asks, pluralWord(g.Asks, "ask", "asks"), g.Case.ID)
 	}
 	return nil
 }

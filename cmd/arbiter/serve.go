@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -155,20 +154,7 @@ func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, db string, o
 // like the command's. The case is kept only when the player saves it.
 func generateForPage(sess *runner.Session) web.GenerateCaseFunc {
 	return func(ctx context.Context, prior string, model llm.ModelName) (*court.Case, []string, error) {
-		seed := rand.Int64N(1 << 31)
-		key := court.GenerateKey(prior, model, seed)
-		run, err := sess.Begin(ctx, runner.Identity{Kind: court.KindCourt,
-			Config: generateConfig{Generate: key, Prior: prior, Model: model, Seed: seed}})
-		if err != nil {
-			return nil, nil, err
-		}
-		taken := func(id string, _ json.RawMessage) bool {
-			_, err := sess.Store.CourtCase(ctx, id)
-			return !errors.Is(err, store.ErrNotFound)
-		}
-		g, err := court.Generate(ctx, &court.Recorded{Session: sess, Run: run, Label: "generate"},
-			court.GenerateOptions{Prior: prior, Model: model, Seed: seed, Key: key, Taken: taken})
-		err = sess.Finish(ctx, run, err, false)
+		res, err := court.RunGenerate(ctx, sess, court.GenerateRun{Prior: prior, Model: model, Seed: rand.Int64N(1 << 31)})
 		var ge *court.GenerateError
 		switch {
 		case errors.As(err, &ge):
@@ -180,7 +166,7 @@ func generateForPage(sess *runner.Session) web.GenerateCaseFunc {
 		case err != nil:
 			return nil, nil, err
 		}
-		return g.Case, nil, nil
+		return res.Cases[0].Case, nil, nil
 	}
 }
 
