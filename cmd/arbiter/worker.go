@@ -105,7 +105,7 @@ func (a *app) showWorkers(ctx context.Context, st *store.Store, runs []*store.Ru
 	}
 	var open []*store.Run
 	for _, r := range runs {
-		if r.Status == queue.StatusQueued || r.Status == store.StatusRunning {
+		if r.Status == store.StatusQueued || r.Status == store.StatusRunning {
 			open = append(open, r)
 		}
 	}

@@ -35,9 +35,6 @@ import (
 // JobKind is the River kind of one request of a run.
 const JobKind = "arbiter_ask"
 
-// StatusQueued is the status of a run whose jobs wait in the queue.
-const StatusQueued store.Status = "queued"
-
 // AskArgs is what a worker needs to answer one job. It never carries a key or secret:
 // the worker opens the model the job's Spec names (its base model, with its own
 // environment and config) and sends the request with the spec's parameters, as the
@@ -211,7 +208,7 @@ func (q *Queue) insert(ctx context.Context, run store.RunID, params []river.Inse
 		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	status := StatusQueued
+	status := store.StatusQueued
 	if len(params) == 0 {
 		status = store.StatusDone
 	}

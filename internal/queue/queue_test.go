@@ -119,7 +119,7 @@ func TestThreeWorkersShareLimit(t *testing.T) {
 	if err != nil || n != 60 {
 		t.Fatalf("enqueue: %d, %v", n, err)
 	}
-	if s := statusOf(t, st, run); s != StatusQueued {
+	if s := statusOf(t, st, run); s != store.StatusQueued {
 		t.Fatalf("status %s, want queued", s)
 	}
 	// Enqueueing again queues nothing new: the jobs are already waiting.

@@ -374,7 +374,8 @@ func endIfLast(ctx context.Context, tx pgx.Tx, run string) error {
 		return nil
 	}
 	_, err := tx.Exec(ctx, `UPDATE runs SET status = CASE WHEN EXISTS(SELECT 1 FROM results WHERE run_id = $1 AND error <> '')
-		THEN 'incomplete' ELSE 'done' END, ended_at = $2 WHERE id = $1`, run, time.Now().UTC().Format(time.RFC3339Nano))
+		THEN $3 ELSE $4 END, ended_at = $2 WHERE id = $1`, run, time.Now().UTC().Format(time.RFC3339Nano),
+		string(store.StatusIncomplete), string(store.StatusDone))
 	return err
 }
 

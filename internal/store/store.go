@@ -44,8 +44,10 @@ type Kind string
 // Status is how a run stands.
 type Status string
 
-// The statuses of a run: running while a command works on it, then how it ended.
+// The statuses of a run: queued while its jobs wait for workers (--enqueue), running
+// while a command works on it, then how it ended.
 const (
+	StatusQueued      Status = "queued"
 	StatusRunning     Status = "running"
 	StatusDone        Status = "done"
 	StatusIncomplete  Status = "incomplete"
@@ -305,10 +307,10 @@ func (s *Store) BeginRun(ctx context.Context, r Run) (resumed bool, err error) {
 		r.ConfigHash = Hash(r.Config)
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO runs(id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, status, models, reader)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?) ON CONFLICT(id) DO UPDATE SET status = 'running', ended_at = NULL, version = excluded.version,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET status = excluded.status, ended_at = NULL, version = excluded.version,
 		models = excluded.models, reader = excluded.reader`,
 		string(r.ID), string(r.Kind), string(r.Config), r.ConfigHash, r.DatasetHash, r.PromptHash, r.PromptText, r.Version, now(),
-		string(r.Models), string(r.Reader))
+		string(StatusRunning), string(r.Models), string(r.Reader))
 	if err != nil {
 		return false, fmt.Errorf("begin run %s: %w", r.ID, err)
 	}

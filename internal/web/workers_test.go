@@ -25,7 +25,7 @@ func TestRunsPageShowsQueueAndWorkers(t *testing.T) {
 	if _, err := st.BeginRun(ctx, store.Run{ID: "seduce-queued1", Kind: "seduce", Config: []byte("{}")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.EndRun(ctx, "seduce-queued1", queue.StatusQueued); err != nil {
+	if err := st.EndRun(ctx, "seduce-queued1", store.StatusQueued); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Pool().Exec(ctx, `INSERT INTO arbiter_workers(id, host, pid, jobs_done) VALUES ('w-1', 'gpu-box-7', 4242, 17)`); err != nil {
