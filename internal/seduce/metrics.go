@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -281,9 +280,7 @@ var familyNames = []string{"gpt", "claude", "gemini", "deepseek", "qwen", "llama
 // IsFamilyWord reports whether s can name a generator's family: one lowercase word of
 // letters and digits, parts joined by '.', '_' or '-' (spec section 1: "any other
 // lowercase word").
-func IsFamilyWord(s string) bool { return familyWord.MatchString(s) }
-
-var familyWord = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$`)
+func IsFamilyWord(s string) bool { return generatorWordRe.MatchString(s) }
 
 // ModelFamily is the family rule of spec section 4: the first of gpt, claude, gemini,
 // deepseek, qwen and llama that model's name contains, case-insensitively, else its
