@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -48,6 +50,36 @@ type Games struct {
 	// none when negative. MaxTokensBy overrides it per agent.
 	MaxTokens   int
 	MaxTokensBy map[Agent]int
+}
+
+// ParseMaxTokens reads max_tokens settings: "N" for every agent, "agent=N" for one
+// (judge, prosecutor, witness, analyzer, summary, evaluation); none leaves the default.
+func ParseMaxTokens(specs []string) (all int, by map[Agent]int, err error) {
+	for _, spec := range specs {
+		name, num, one := strings.Cut(spec, "=")
+		if !one {
+			num = name
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(num))
+		if err != nil || n <= 0 {
+			return 0, nil, fmt.Errorf("%q: want a positive number, or agent=number", spec)
+		}
+		if !one {
+			all = n
+			continue
+		}
+		a := Agent(strings.TrimSpace(name))
+		switch a {
+		case AgentJudge, AgentProsecutor, AgentWitness, AgentAnalyzer, AgentSummary, AgentEvaluation:
+		default:
+			return 0, nil, fmt.Errorf("%q: %s is not an agent (judge, prosecutor, witness, analyzer, summary, evaluation)", spec, a)
+		}
+		if by == nil {
+			by = map[Agent]int{}
+		}
+		by[a] = n
+	}
+	return all, by, nil
 }
 
 // DefaultGameMaxTokens is a game's max_tokens per call unless Games says otherwise: a

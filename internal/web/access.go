@@ -375,3 +375,6 @@ func (d *drafts) drop(id string) {
 	delete(d.m, id)
 	d.order = slices.DeleteFunc(d.order, func(x string) bool { return x == id })
 }
+
+// NewOwnerToken makes the owner's token of a public server (128 random bits).
+func NewOwnerToken() string { return randomID(16) }
