@@ -13,8 +13,8 @@ import (
 	"bytes"
 	"context"
 	crand "crypto/rand"
-	"crypto/subtle"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -184,8 +184,8 @@ type Project struct {
 	Reviewers []string
 	// Adjudicators may settle a sample; Adjudicate refuses anyone else.
 	Adjudicators []string
-	Seed      int64
-	Dataset   *seduce.Dataset
+	Seed         int64
+	Dataset      *seduce.Dataset
 
 	st  *store.Store
 	tax *seduce.Taxonomy
@@ -375,7 +375,9 @@ func (p *Project) Invite(ctx context.Context, reviewer string) (string, error) {
 
 // NewOwnerToken makes the project owner's token (the agreement page's key) and returns
 // it; only its hash is stored, and an older one stops working.
-func (p *Project) NewOwnerToken(ctx context.Context) (string, error) { return NewOwnerToken(ctx, p.st, p.ID) }
+func (p *Project) NewOwnerToken(ctx context.Context) (string, error) {
+	return NewOwnerToken(ctx, p.st, p.ID)
+}
 
 // NewOwnerToken makes the owner's token of the stored project id.
 func NewOwnerToken(ctx context.Context, st *store.Store, id string) (string, error) {
