@@ -78,7 +78,7 @@ func (a *app) openProject(ctx context.Context, f *reviewFlags, needReviewer bool
 
 func (a *app) reviewNewCmd() *cobra.Command {
 	var f reviewFlags
-	var dataset, reviewers string
+	var dataset, reviewers, adjudicators string
 	var seed int64
 	cmd := &cobra.Command{
 		Use:   "new",
@@ -97,6 +97,7 @@ func (a *app) reviewNewCmd() *cobra.Command {
 					opt.Reviewers = append(opt.Reviewers, r)
 				}
 			}
+			opt.Adjudicators = splitNames(adjudicators)
 			if err := opt.DatasetInput(ctx, dataset); err != nil {
 				return usageError{err}
 			}
@@ -109,7 +110,12 @@ func (a *app) reviewNewCmd() *cobra.Command {
 			if err != nil {
 				return reviewError(err)
 			}
+			owner, err := review.NewOwnerToken(ctx, st, id)
+			if err != nil {
+				return err
+			}
 			fmt.Fprintln(a.stdout, id)
+			fmt.Fprintf(a.stderr, "arbiter: the owner's token (the agreement page: /review/%s/agreement?token=…): %s\n", id, owner)
 			return nil
 		},
 	}
@@ -117,8 +123,19 @@ func (a *app) reviewNewCmd() *cobra.Command {
 	cmd.Flags().StringVar(&f.taxonomy, "taxonomy", "", "skill taxonomy file (YAML) replacing the built-in 16 skills")
 	cmd.Flags().StringVar(&dataset, "dataset", "builtin", "dataset file (JSONL or CSV) or builtin")
 	cmd.Flags().StringVar(&reviewers, "reviewers", "", "reviewer names, comma-separated (at least three); rater 1 of a sample is the one named earlier")
+	cmd.Flags().StringVar(&adjudicators, "adjudicators", "", "reviewers who may settle disputed samples, comma-separated")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "seed of the assignment and of the third-review sample")
 	return cmd
+}
+
+func splitNames(s string) []string {
+	var out []string
+	for r := range strings.SplitSeq(s, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (a *app) reviewAssignmentsCmd() *cobra.Command {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,18 +65,25 @@ check too. Ctrl-C stops it cleanly.`,
 // serveCourtFlags are serve's flags for the game's models: --court-model for every role
 // and one flag per role over it, with the endpoint flags of every model command.
 type serveCourtFlags struct {
-	model, judge, prosecutor, witness, analyzer string
+	model, judge, prosecutor, witness, analyzer []string
+	maxTokens                                   []string
 	baseURL, configPath                         string
 	timeout                                     time.Duration
+	limits                                      web.Limits
 }
 
 func (f *serveCourtFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.model, "court-model", "", "the LLM Court's model for every role without its own flag, as provider/model")
-	fs.StringVar(&f.judge, "court-judge-model", "", "the court's Judge (also the verdict and the checklist judge); default --court-model")
-	fs.StringVar(&f.prosecutor, "court-prosecutor-model", "", "the court's Prosecutor; default --court-model")
-	fs.StringVar(&f.witness, "court-witness-model", "", "the court's witnesses; default --court-model")
-	fs.StringVar(&f.analyzer, "court-analyzer-model", "", "the court's Sentence Analyzer (who speaks next); default --court-model")
+	fs.StringArrayVar(&f.model, "court-model", nil, "the LLM Court's model for every role without its own flag, as provider/model; repeat to offer players several (the first is the default)")
+	fs.StringArrayVar(&f.judge, "court-judge-model", nil, "the court's Judge (also the verdict, case generation and the checklist judge); repeatable; default --court-model")
+	fs.StringArrayVar(&f.prosecutor, "court-prosecutor-model", nil, "the court's Prosecutor; repeatable; default --court-model")
+	fs.StringArrayVar(&f.witness, "court-witness-model", nil, "the court's witnesses; repeatable; default --court-model")
+	fs.StringArrayVar(&f.analyzer, "court-analyzer-model", nil, "the court's Sentence Analyzer (who speaks next); repeatable; default --court-model")
+	fs.StringArrayVar(&f.maxTokens, "court-max-tokens", nil, "max_tokens of every court call (N, default 1024), or of one agent (judge=N, witness=N, summary=N, …); repeatable")
+	fs.IntVar(&f.limits.MaxGames, "max-games", web.DefaultMaxGames, "live games in all (429 beyond); -1 for no limit")
+	fs.IntVar(&f.limits.ClientGames, "client-games", web.DefaultClientGames, "games one client address may start per minute (429 beyond)")
+	fs.IntVar(&f.limits.ClientRate, "client-rate", web.DefaultClientRate, "model-asking requests one client address may send per minute (429 beyond)")
+	fs.Float64Var(&f.limits.Budget, "budget", 0, "US dollars: once the cost recorded in the store reaches it, no model is asked (503); 0 for none")
 	fs.StringVar(&f.baseURL, "base-url", "", "endpoint for the court's models (an OpenAI-compatible or stand-in server)")
 	fs.StringVar(&f.configPath, "config", "", "config file with extra endpoints, per-model limits, family overrides and the court's models (YAML)")
 	fs.DurationVar(&f.timeout, "timeout", llm.DefaultRetry().Timeout, "time limit of one attempt of a court model")
@@ -92,12 +100,12 @@ func (f *serveCourtFlags) fromConfig(a *app) error {
 		return usageError{err}
 	}
 	for _, r := range []struct {
-		dst  *string
+		dst  *[]string
 		from string
 	}{{&f.model, file.Court.Model}, {&f.judge, file.Court.Judge}, {&f.prosecutor, file.Court.Prosecutor},
 		{&f.witness, file.Court.Witness}, {&f.analyzer, file.Court.Analyzer}} {
-		if *r.dst == "" {
-			*r.dst = r.from
+		if len(*r.dst) == 0 && r.from != "" {
+			*r.dst = []string{r.from}
 		}
 	}
 	return nil
@@ -105,44 +113,62 @@ func (f *serveCourtFlags) fromConfig(a *app) error {
 
 // on says whether any court model was named.
 func (f *serveCourtFlags) on() bool {
-	return f.model != "" || f.judge != "" || f.prosecutor != "" || f.witness != "" || f.analyzer != ""
+	return len(f.model)+len(f.judge)+len(f.prosecutor)+len(f.witness)+len(f.analyzer) > 0
 }
 
-// models resolves every role's model; a role left without one is bad input.
-func (f *serveCourtFlags) models() (court.Models, error) {
+// models resolves every role's offered models, the first its default; a role left
+// without one is bad input.
+func (f *serveCourtFlags) models() (court.Models, map[string][]llm.ModelName, error) {
 	var m court.Models
+	offers := map[string][]llm.ModelName{}
 	for _, r := range []struct {
-		role, v string
-		dst     *llm.ModelName
+		role string
+		v    []string
+		dst  *llm.ModelName
 	}{{"judge", f.judge, &m.Judge}, {"prosecutor", f.prosecutor, &m.Prosecutor}, {"witness", f.witness, &m.Witness}, {"analyzer", f.analyzer, &m.Analyzer}} {
 		v := r.v
-		if v == "" {
+		if len(v) == 0 {
 			v = f.model
 		}
-		if v == "" {
-			return m, badInput("no model for the court's %s: pass --court-model provider/model (or --court-%s-model)", r.role, r.role)
+		if len(v) == 0 {
+			return m, nil, badInput("no model for the court's %s: pass --court-model provider/model (or --court-%s-model)", r.role, r.role)
 		}
-		*r.dst = llm.ModelName(v)
+		for _, name := range v {
+			offers[r.role] = append(offers[r.role], llm.ModelName(name))
+		}
+		*r.dst = offers[r.role][0]
 	}
-	return m, nil
+	return m, offers, nil
 }
 
 // courtOptions opens the court's models through a session on db, so the game's calls
 // are stored, and fills the game's part of the web options.
 func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, db string, opt *web.Options) (*store.Store, func(), error) {
-	m, err := f.models()
+	m, offers, err := f.models()
 	if err != nil {
 		return nil, nil, err
 	}
+	maxTokens, byAgent, err := court.ParseMaxTokens(f.maxTokens)
+	if err != nil {
+		return nil, nil, badInput("--court-max-tokens: %v", err)
+	}
+	var names []string
+	for _, role := range []string{"judge", "prosecutor", "witness", "analyzer"} {
+		for _, n := range offers[role] {
+			if !slices.Contains(names, string(n)) {
+				names = append(names, string(n))
+			}
+		}
+	}
 	retry := llm.DefaultRetry()
-	rf := runFlags{models: courtModelNames(m), baseURL: f.baseURL, configPath: f.configPath, db: db,
+	rf := runFlags{models: names, baseURL: f.baseURL, configPath: f.configPath, db: db,
 		concurrency: 4, retries: retry.MaxAttempts - 1, timeout: f.timeout, replicates: 1}
 	sess, ms, done, err := a.session(ctx, &rf, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	opt.Court = &court.Games{Session: sess}
-	opt.CourtModels = m
+	opt.Court = &court.Games{Session: sess, MaxTokens: maxTokens, MaxTokensBy: byAgent}
+	opt.CourtModels, opt.CourtOffers = m, offers
 	opt.CourtModelNames = rf.models
 	opt.CourtReachable = ms.Reachable
 	opt.GenerateCase = generateForPage(sess)
@@ -178,7 +204,10 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 	if !public && !isLoopback(host) {
 		return badInput("--addr %s is not a loopback address: the UI has no login, so pass --public to serve it to the network anyway", addr)
 	}
-	opt := web.Options{Log: a.log, Public: public}
+	opt := web.Options{Log: a.log, Public: public, Limits: cf.limits}
+	if public {
+		opt.OwnerToken = web.NewOwnerToken()
+	}
 	if err := cf.fromConfig(a); err != nil {
 		return err
 	}
@@ -208,6 +237,9 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 		return fmt.Errorf("listen on %s: %w (is another server using the port? try --addr 127.0.0.1:0)", addr, err)
 	}
 	fmt.Fprintf(a.stderr, "arbiter: serving %s on http://%s/ (Ctrl-C to stop)\n", st.Path(), ln.Addr())
+	if opt.OwnerToken != "" {
+		fmt.Fprintf(a.stderr, "arbiter: owner's token (saving cases): %s\n", opt.OwnerToken)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -419,6 +419,7 @@ func TestServeCourt(t *testing.T) {
 	}
 	var made struct {
 		GameID string `json:"game_id"`
+		Token  string `json:"token"`
 	}
 	json.NewDecoder(res.Body).Decode(&made)
 	res.Body.Close()
@@ -427,7 +428,7 @@ func TestServeCourt(t *testing.T) {
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		_, body := httpGet(t, base+"/api/court/games/"+made.GameID)
+		_, body := httpGet(t, base+"/api/court/games/"+made.GameID+"?token="+made.Token)
 		var v struct {
 			Awaiting bool              `json:"awaiting_defense"`
 			Models   map[string]string `json:"models"`

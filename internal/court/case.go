@@ -10,6 +10,25 @@
 // seed, the settings and the defense's moves, a trial replays exactly: the models' replies
 // (which a store-backed Asker can give back without asking again) are its only
 // nondeterminism.
+//
+// Which text is trusted. Trusted, and written as instructions: the prompts' own words
+// (prompts.go: the role briefs, the rubric, the tasks), the ids the case validator
+// checks (case, evidence, witness and contradiction ids, the kind, called_by) and the
+// numbers of the trial (the seed, the turns left). Untrusted, and given to a model only
+// as data: every other field of a case (a player may save or generate one), every turn a
+// player writes, and every model reply that goes back into a prompt (the turns of the
+// record, the summary, the evaluation's justification). Data stands inside a block
+// between <record> and </record>, each text a quoted JSON string, so its newlines cannot
+// start a line (a forged turn) and its brackets cannot close the block; every prompt
+// with a block says that the block is data, the summary's that the record's text is
+// evidence, never instructions, and the evaluation's that instructions inside the record
+// are part of the record. The checklist judge (internal/check) fences transcripts alike.
+//
+// What a prompt carries is bounded: a role sees the case file and the latest 24 turns
+// of the record (the turn budget, 40 by default, bounds a trial; the summary pipeline
+// sees every turn); every turn is cut to 4,000 characters in a prompt; and every call of
+// a game carries a max_tokens (Games.MaxTokens, 1,024 by default, per agent with
+// Games.MaxTokensBy), so no reply can make the next prompts grow without bound.
 package court
 
 import (

@@ -271,7 +271,7 @@ func TestExposedRequest(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the reaction's prompt does not list the exposed claim:\n%s", req.System)
 	}
-	if shown := req.System[i:]; !strings.Contains(shown, "[C2] You had said: "+x.Claim) || !strings.Contains(shown, x.Explanation) {
+	if shown := req.System[i:]; !strings.Contains(shown, "[C2] You had said: "+quote(x.Claim)) || !strings.Contains(shown, x.Explanation) {
 		t.Errorf("the exposed section lacks the claim or its explanation:\n%s", shown)
 	}
 	if !strings.Contains(req.System[:i], c.Contradictions[2].Claim) {

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -40,7 +43,48 @@ type GameState struct {
 // offline: then only finished turns can be shown).
 type Games struct {
 	Session *runner.Session
+	// Gate, when set, is asked before every model call a game makes (not those its
+	// replay reads from the store); its error fails the call, as a model's would.
+	Gate func(ctx context.Context) error
+	// MaxTokens bounds every reply of a game's models: DefaultGameMaxTokens when 0,
+	// none when negative. MaxTokensBy overrides it per agent.
+	MaxTokens   int
+	MaxTokensBy map[Agent]int
 }
+
+// ParseMaxTokens reads max_tokens settings: "N" for every agent, "agent=N" for one
+// (judge, prosecutor, witness, analyzer, summary, evaluation); none leaves the default.
+func ParseMaxTokens(specs []string) (all int, by map[Agent]int, err error) {
+	for _, spec := range specs {
+		name, num, one := strings.Cut(spec, "=")
+		if !one {
+			num = name
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(num))
+		if err != nil || n <= 0 {
+			return 0, nil, fmt.Errorf("%q: want a positive number, or agent=number", spec)
+		}
+		if !one {
+			all = n
+			continue
+		}
+		a := Agent(strings.TrimSpace(name))
+		switch a {
+		case AgentJudge, AgentProsecutor, AgentWitness, AgentAnalyzer, AgentSummary, AgentEvaluation:
+		default:
+			return 0, nil, fmt.Errorf("%q: %s is not an agent (judge, prosecutor, witness, analyzer, summary, evaluation)", spec, a)
+		}
+		if by == nil {
+			by = map[Agent]int{}
+		}
+		by[a] = n
+	}
+	return all, by, nil
+}
+
+// DefaultGameMaxTokens is a game's max_tokens per call unless Games says otherwise: a
+// few paragraphs, which every role's turn fits.
+const DefaultGameMaxTokens = 1024
 
 // Game errors.
 var (
@@ -107,9 +151,13 @@ func (gs *Games) List(ctx context.Context) ([]*store.CourtGame, error) {
 
 func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) {
 	g := &Game{ID: id, Run: run, gs: gs, state: st, changed: make(chan struct{})}
-	g.asker = &gameAsker{rec: &Recorded{Session: gs.Session, Run: run, Label: "game " + id}}
-	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: true},
-		g.asker, NewHuman(st.Moves...))
+	g.asker = &gameAsker{rec: &Recorded{Session: gs.Session, Run: run, Label: "game " + id}, gate: gs.Gate}
+	maxTokens := gs.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = DefaultGameMaxTokens
+	}
+	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: true,
+		MaxTokens: max(maxTokens, 0), MaxTokensBy: gs.MaxTokensBy}, g.asker, NewHuman(st.Moves...))
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +180,11 @@ type Game struct {
 	trial   *Trial
 	busy    bool
 	running bool
+	// log holds the events since the game was made or loaded, the streamed pieces of a
+	// turn only until it ends or fails (its end carries the whole turn); seq numbers
+	// them.
 	log     []Event
+	seq     int
 	changed chan struct{} // closed and replaced whenever log grows or busy changes
 	// replayed counts the failures met while replaying, to tell those the player
 	// already restarted after from a new one.
@@ -168,12 +220,18 @@ func (g *Game) snapLocked() {
 // ends the replay) and through the session otherwise.
 type gameAsker struct {
 	rec       *Recorded
+	gate      func(ctx context.Context) error
 	replaying bool
 	stop      context.CancelFunc
 }
 
 func (a *gameAsker) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Reply, error) {
 	if !a.replaying {
+		if a.gate != nil {
+			if err := a.gate(ctx); err != nil {
+				return nil, err
+			}
+		}
 		return a.rec.Ask(ctx, call, req)
 	}
 	res, err := a.rec.Session.Store.Result(ctx, a.rec.Run, call.Key)
@@ -215,11 +273,31 @@ func (g *Game) replay(ctx context.Context) {
 // appendLocked records an event; g.mu is held and the event comes from the trial's own
 // goroutine, so the trial may be read.
 func (g *Game) appendLocked(e Event) {
-	g.log = append(g.log, e)
+	g.pushLocked(e)
 	if e.Kind != EventDelta {
 		g.snapLocked()
 	}
 	g.notifyLocked()
+}
+
+// pushLocked numbers e and logs it. A turn's end or a failure drops the turn's streamed
+// pieces: the end carries the whole turn, and a failed turn's text is void (a reply
+// cut at the size cap would otherwise stay in memory and go to every new stream).
+func (g *Game) pushLocked(e Event) {
+	if e.Kind == EventEnd || e.Kind == EventError {
+		keep := g.log[:0]
+		for _, old := range g.log {
+			if (old.Kind == EventDelta || old.Kind == EventReset) && old.Turn == e.Turn && old.Attempt == e.Attempt {
+				continue
+			}
+			keep = append(keep, old)
+		}
+		clear(g.log[len(keep):])
+		g.log = keep
+	}
+	g.seq++
+	e.Seq = g.seq
+	g.log = append(g.log, e)
 }
 
 func (g *Game) notifyLocked() {
@@ -279,7 +357,9 @@ func (g *Game) Advance(ctx context.Context) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.busy, g.running = false, false
-	g.log = append(g.log, held...)
+	for _, e := range held {
+		g.pushLocked(e)
+	}
 	g.snapLocked()
 	if errors.Is(err, ErrRestartOffered) {
 		g.offers++
@@ -418,15 +498,19 @@ func (g *Game) Transcript() *Transcript {
 	return g.snap.transcript
 }
 
-// Events returns the game's events after the first n (since it was made or loaded: a
-// loaded game's log starts with its replayed turns, each streamed as one delta) and a
-// channel closed when there are more or the game's state changes.
+// Events returns the game's logged events numbered after n (since it was made or
+// loaded: a loaded game's log starts with its replayed turns, each a turn and an end)
+// and a channel closed when there are more or the game's state changes.
 func (g *Game) Events(n int) ([]Event, <-chan struct{}) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var out []Event
-	if n < len(g.log) {
-		out = append(out, g.log[max(n, 0):]...)
-	}
-	return out, g.changed
+	i, _ := slices.BinarySearchFunc(g.log, n+1, func(e Event, seq int) int { return e.Seq - seq })
+	return slices.Clone(g.log[i:]), g.changed
+}
+
+// Done reports whether the trial is over (a verdict, or abandoned).
+func (g *Game) Done() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.snap.done
 }

@@ -268,13 +268,16 @@ func TestGameAwaitingMeansReady(t *testing.T) {
 	}
 	for round := 0; round < 3; round++ {
 		evs, _ := g.Events(0)
-		n := len(evs)
+		n := 0
+		if len(evs) > 0 {
+			n = evs[len(evs)-1].Seq
+		}
 		done := make(chan error, 1)
 		go func() { done <- g.Advance(ctx) }()
 		for moved := false; !moved; {
 			evs, ch := g.Events(n)
-			n += len(evs)
 			for _, e := range evs {
+				n = e.Seq
 				if e.Kind == EventAwaiting {
 					if err := g.Submit(Move{Kind: MoveSpeak, Text: "The defense asks the court to note the fog."}); err != nil {
 						t.Fatalf("round %d: a move right after the awaiting event = %v", round, err)

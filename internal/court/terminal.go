@@ -105,8 +105,8 @@ func (p *player) advance(ctx context.Context) error {
 	)
 	for {
 		evs, changed := p.g.Events(p.seen)
-		p.seen += len(evs)
 		for _, e := range evs {
+			p.seen = e.Seq
 			p.show(e)
 		}
 		if finished {

@@ -67,8 +67,9 @@ type Settings struct {
 	// Reasks is how many more times an unusable routing tag or evaluation is asked for;
 	// 0 means 2, negative means none.
 	Reasks int
-	// MaxTokens bounds every role's reply when set.
-	MaxTokens int
+	// MaxTokens bounds every reply when set; MaxTokensBy overrides it per agent.
+	MaxTokens   int
+	MaxTokensBy map[Agent]int
 	// OfferRestart makes Run stop after a failure that starts the trial again, returning
 	// ErrRestartOffered, until Restart is called: a player sees what went wrong and
 	// chooses to go on. Simulations leave it off and restart at once.
@@ -210,7 +211,11 @@ const (
 // Event is one step of a trial reported to the caller. Attempt and Turn (1-based) place
 // it, so a client that sees a trial replayed can tell events it already has.
 type Event struct {
-	Kind    EventKind
+	Kind EventKind
+	// Seq numbers a game's events from 1, in order (Game sets it; a trial leaves it 0).
+	// A game's log drops the streamed pieces of a turn once the turn ends or fails, so
+	// Seq, not the position in the log, is what a client resumes after.
+	Seq     int
 	Attempt int
 	Turn    int
 	// Speaker, Role and Phase describe the turn (turn events).
@@ -531,6 +536,15 @@ func (t *Trial) budgetCheck() bool {
 	return false
 }
 
+// bound sets the max_tokens of a's request, when the settings give one.
+func (t *Trial) bound(a Agent, req *llm.Request) {
+	if n := t.s.MaxTokensBy[a]; n > 0 {
+		req.MaxTokens = n
+	} else if t.s.MaxTokens > 0 {
+		req.MaxTokens = t.s.MaxTokens
+	}
+}
+
 func (t *Trial) call(a Agent, turn, try int) Call {
 	key := fmt.Sprintf("%s/a%d/t%d/%s", t.s.TrialID, t.cur.n, turn, a)
 	if try > 0 {
@@ -563,9 +577,7 @@ func (t *Trial) roleTurn(ctx context.Context, sp Speaker, req *llm.Request) (str
 	if req == nil {
 		req = roleRequest(t.view(sp))
 	}
-	if t.s.MaxTokens > 0 {
-		req.MaxTokens = t.s.MaxTokens
-	}
+	t.bound(agentOf(sp), req)
 	n := len(t.cur.turns) + 1
 	text, err := t.stream(ctx, t.call(agentOf(sp), n, 0), req, sp)
 	if err != nil {
@@ -634,6 +646,7 @@ func (t *Trial) analyze(ctx context.Context, sp Speaker) (Speaker, error) {
 	allowed := t.g.Next(sp)
 	n := len(t.cur.turns)
 	req := analyzerRequest(t.view(sp), allowed)
+	t.bound(AgentAnalyzer, req)
 	var problem string
 	for try := 0; try <= t.s.Reasks; try++ {
 		reply, err := t.ask.Ask(ctx, t.call(AgentAnalyzer, n, try), req)
@@ -673,7 +686,9 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 		}
 		return strings.TrimSpace(reply.Text), nil
 	}
-	summary, err := ask(t.call(AgentSummary, n, 0), summaryRequest(t.c, a.turns))
+	sreq := summaryRequest(t.c, a.turns)
+	t.bound(AgentSummary, sreq)
+	summary, err := ask(t.call(AgentSummary, n, 0), sreq)
 	if err != nil {
 		return err
 	}
@@ -681,6 +696,7 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 		return &failure{ReasonEmpty, n, "the summary was empty"}
 	}
 	req := evaluationRequest(t.c.Kind, summary, t.c.DefenseGoal)
+	t.bound(AgentEvaluation, req)
 	var ev evaluation
 	var problem string
 	for try := 0; ; try++ {

@@ -110,7 +110,7 @@ func TestFullTrial(t *testing.T) {
 	}
 	// The role's system prompt holds the case record and the seed every turn.
 	for key, req := range rec.reqs {
-		if strings.HasSuffix(key, "/prosecutor") && (!strings.Contains(req.System, "Trial seed: 7.") || !strings.Contains(req.System, "E2 Pawn ticket") || !strings.Contains(req.System, "Never help the defense")) {
+		if strings.HasSuffix(key, "/prosecutor") && (!strings.Contains(req.System, "Trial seed: 7.") || !strings.Contains(req.System, `E2 "Pawn ticket"`) || !strings.Contains(req.System, "Never help the defense")) {
 			t.Errorf("%s: system prompt lacks the seed, the record or the role:\n%s", key, req.System)
 		}
 		if strings.HasSuffix(key, "/evaluation") && req.JSONSchema == nil {

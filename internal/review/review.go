@@ -14,6 +14,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -134,7 +135,10 @@ type NewOptions struct {
 	Format      seduce.Format
 	Data        []byte
 	Reviewers   []string
-	Seed        int64
+	// Adjudicators are the reviewers who may settle a sample (at least one of Reviewers
+	// for a project that is to be adjudicated).
+	Adjudicators []string
+	Seed         int64
 	// Taxonomy validates the dataset and corrections; nil means the default one.
 	Taxonomy *seduce.Taxonomy
 }
@@ -154,9 +158,14 @@ func New(ctx context.Context, st *store.Store, opt NewOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	for _, a := range opt.Adjudicators {
+		if !slices.Contains(opt.Reviewers, a) {
+			return "", inputErrorf("--adjudicators: %q is not one of the reviewers", a)
+		}
+	}
 	id := "rv-" + randomHex(6)
 	p := store.ReviewProject{ID: id, DatasetName: opt.DatasetName, Format: string(opt.Format), Data: opt.Data,
-		Reviewers: slices.Clone(opt.Reviewers), Seed: opt.Seed}
+		Reviewers: slices.Clone(opt.Reviewers), Adjudicators: slices.Clone(opt.Adjudicators), Seed: opt.Seed}
 	if err := st.CreateReviewProject(ctx, p, as); err != nil {
 		return "", err
 	}
@@ -173,8 +182,10 @@ func randomHex(n int) string {
 type Project struct {
 	ID        string
 	Reviewers []string
-	Seed      int64
-	Dataset   *seduce.Dataset
+	// Adjudicators may settle a sample; Adjudicate refuses anyone else.
+	Adjudicators []string
+	Seed         int64
+	Dataset      *seduce.Dataset
 
 	st  *store.Store
 	tax *seduce.Taxonomy
@@ -206,7 +217,7 @@ func Open(ctx context.Context, st *store.Store, id string, tax *seduce.Taxonomy)
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{ID: id, Reviewers: sp.Reviewers, Seed: sp.Seed, Dataset: ds, st: st, tax: tax,
+	p := &Project{ID: id, Reviewers: sp.Reviewers, Adjudicators: sp.Adjudicators, Seed: sp.Seed, Dataset: ds, st: st, tax: tax,
 		slots: map[seduce.SampleID][3]string{}, queue: map[string][]seduce.SampleID{}, index: map[seduce.SampleID]int{}}
 	for i, s := range ds.Samples {
 		p.index[s.ID] = i
@@ -316,10 +327,18 @@ func (p *Project) Undo(ctx context.Context, reviewer string, sample seduce.Sampl
 	return p.st.DeleteReviewDecision(ctx, p.ID, string(sample), reviewer, store.RoleReview)
 }
 
+// ErrNotAdjudicator: the reviewer was not named an adjudicator of the project.
+var ErrNotAdjudicator = errors.New("review: not an adjudicator of this project")
+
 // Adjudicate settles a sample: d is its final decision whatever the reviewers said.
+// d.Reviewer must be one of the project's adjudicators (ErrNotAdjudicator otherwise);
+// callers set it from who they know is asking (a reviewer's token), never from input.
 func (p *Project) Adjudicate(ctx context.Context, d Decision) (changed bool, err error) {
 	if !reviewerNameRe.MatchString(d.Reviewer) {
 		return false, inputErrorf("adjudicator: %q is not a name", d.Reviewer)
+	}
+	if !slices.Contains(p.Adjudicators, d.Reviewer) {
+		return false, fmt.Errorf("%s: %w", d.Reviewer, ErrNotAdjudicator)
 	}
 	sd, err := p.check(d, store.RoleAdjudication)
 	if err != nil {
@@ -352,6 +371,30 @@ func (p *Project) Invite(ctx context.Context, reviewer string) (string, error) {
 		return "", err
 	}
 	return tok, nil
+}
+
+// NewOwnerToken makes the project owner's token (the agreement page's key) and returns
+// it; only its hash is stored, and an older one stops working.
+func (p *Project) NewOwnerToken(ctx context.Context) (string, error) {
+	return NewOwnerToken(ctx, p.st, p.ID)
+}
+
+// NewOwnerToken makes the owner's token of the stored project id.
+func NewOwnerToken(ctx context.Context, st *store.Store, id string) (string, error) {
+	tok := randomHex(16)
+	if err := st.SetReviewOwner(ctx, id, TokenHash("owner:"+tok)); err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// IsOwner reports whether tok is the project owner's token.
+func (p *Project) IsOwner(ctx context.Context, tok string) bool {
+	if tok == "" {
+		return false
+	}
+	sp, err := p.st.ReviewProject(ctx, p.ID)
+	return err == nil && sp.OwnerHash != "" && subtle.ConstantTimeCompare([]byte(sp.OwnerHash), []byte(TokenHash("owner:"+tok))) == 1
 }
 
 // ReviewerFor returns whose token tok is, or an *InputError.

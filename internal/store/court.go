@@ -2,11 +2,14 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
 // CaseOrigin says where a stored court case came from.
@@ -167,6 +170,121 @@ func (s *Store) courtGames(ctx context.Context, tail string, args ...any) ([]*Co
 		g.Created, _ = time.Parse(time.RFC3339Nano, created)
 		g.Updated, _ = time.Parse(time.RFC3339Nano, updated)
 		out = append(out, &g)
+	}
+	return out, rows.Err()
+}
+
+// The accesses a game token gives.
+const (
+	// GamePlay reads a game and moves in it.
+	GamePlay = "play"
+	// GameWatch reads a game only.
+	GameWatch = "watch"
+)
+
+// PutCourtGameToken keeps the hash of a token that gives access to game id.
+func (s *Store) PutCourtGameToken(ctx context.Context, id, tokenHash, access string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO court_game_tokens(token_hash, game_id, access, created_at) VALUES (?, ?, ?, ?)`,
+		tokenHash, id, access, now())
+	if err != nil {
+		return fmt.Errorf("store a token of court game %s: %w", id, err)
+	}
+	return nil
+}
+
+// CourtGameAccess returns what the token with this hash may do in game id, or ErrNotFound.
+func (s *Store) CourtGameAccess(ctx context.Context, id, tokenHash string) (string, error) {
+	var access string
+	err := s.db.QueryRowContext(ctx, `SELECT access FROM court_game_tokens WHERE token_hash = ? AND game_id = ?`, tokenHash, id).Scan(&access)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("court game token: %w", ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("court game token: %w", err)
+	}
+	return access, nil
+}
+
+// CourtGamesOf returns the stored games that one of the token hashes opens, the latest
+// played first.
+func (s *Store) CourtGamesOf(ctx context.Context, tokenHashes []string) ([]*CourtGame, error) {
+	if len(tokenHashes) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(tokenHashes))
+	for i, h := range tokenHashes {
+		args[i] = h
+	}
+	return s.courtGames(ctx, `WHERE game_id IN (SELECT game_id FROM court_game_tokens WHERE token_hash IN (?`+
+		strings.Repeat(",?", len(tokenHashes)-1)+`)) ORDER BY updated_at DESC, game_id`, args...)
+}
+
+// CourtCaseIDs returns the ids of the stored cases, newest first, limit of them from
+// offset, and how many there are in all.
+func (s *Store) CourtCaseIDs(ctx context.Context, offset, limit int) (ids []string, total int, err error) {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM court_cases`).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count court cases: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT case_id FROM court_cases ORDER BY created_at DESC, case_id LIMIT ? OFFSET ?`, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read court cases: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, 0, fmt.Errorf("read court cases: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, total, rows.Err()
+}
+
+// AddCourtCase keeps c when no case has its id; ErrExists when one has.
+func (s *Store) AddCourtCase(ctx context.Context, c CourtCase) error {
+	if c.ID == "" || len(c.Record) == 0 {
+		return errors.New("store: a court case needs an id and a record")
+	}
+	created := c.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO court_cases(case_id, origin, prior, model, record, created_at) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(case_id) DO NOTHING`,
+		c.ID, string(c.Origin), c.Prior, c.Model, string(c.Record), created.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("store court case %s: %w", c.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("court case %s: %w", c.ID, ErrExists)
+	}
+	return nil
+}
+
+// ModelUsage is the usage a model's answered provider calls recorded, over every run.
+type ModelUsage struct {
+	Model                     llm.ModelName
+	InputTokens, OutputTokens int64
+}
+
+// UsageByModel adds up the tokens of every reply a provider gave (cache and local
+// answers aside), per model, over the whole store: what the store's owner paid for.
+func (s *Store) UsageByModel(ctx context.Context) ([]ModelUsage, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT model, CAST(coalesce(sum(input_tokens), 0) AS BIGINT), CAST(coalesce(sum(output_tokens), 0) AS BIGINT)
+		FROM results WHERE source = ? AND error = '' GROUP BY model ORDER BY model`, string(SourceProvider))
+	if err != nil {
+		return nil, fmt.Errorf("add up usage: %w", err)
+	}
+	defer rows.Close()
+	var out []ModelUsage
+	for rows.Next() {
+		var u ModelUsage
+		var m string
+		if err := rows.Scan(&m, &u.InputTokens, &u.OutputTokens); err != nil {
+			return nil, fmt.Errorf("add up usage: %w", err)
+		}
+		u.Model = llm.ModelName(m)
+		out = append(out, u)
 	}
 	return out, rows.Err()
 }

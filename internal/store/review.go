@@ -19,6 +19,10 @@ type ReviewProject struct {
 	Data   []byte
 	// Reviewers are in the order they were named; the first of a sample's two is rater 1.
 	Reviewers []string
+	// Adjudicators are the reviewers who may settle a sample.
+	Adjudicators []string
+	// OwnerHash is the hash of the owner's token (the agreement page's key); "" for none.
+	OwnerHash string
 	Seed      int64
 	Created   time.Time
 }
@@ -70,6 +74,10 @@ type ReviewEvent struct {
 // CreateReviewProject stores p with its assignments in one transaction.
 func (s *Store) CreateReviewProject(ctx context.Context, p ReviewProject, as []ReviewAssignment) error {
 	reviewers, _ := json.Marshal(p.Reviewers) // a string slice always marshals
+	adjudicators, _ := json.Marshal(p.Adjudicators)
+	if p.Adjudicators == nil {
+		adjudicators = []byte("[]")
+	}
 	created := p.Created
 	if created.IsZero() {
 		created = time.Now()
@@ -79,8 +87,9 @@ func (s *Store) CreateReviewProject(ctx context.Context, p ReviewProject, as []R
 		return fmt.Errorf("store review project %s: %w", p.ID, err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO review_projects(project_id, dataset_name, format, data, reviewers, seed, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		p.ID, p.DatasetName, p.Format, p.Data, string(reviewers), p.Seed, created.UTC().Format(time.RFC3339Nano)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO review_projects(project_id, dataset_name, format, data, reviewers, adjudicators, owner_hash, seed, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, p.DatasetName, p.Format, p.Data, string(reviewers), string(adjudicators), p.OwnerHash, p.Seed, created.UTC().Format(time.RFC3339Nano)); err != nil {
 		return fmt.Errorf("store review project %s: %w", p.ID, err)
 	}
 	for _, a := range as {
@@ -113,7 +122,7 @@ func (s *Store) ReviewProjects(ctx context.Context) ([]*ReviewProject, error) {
 }
 
 func (s *Store) reviewProjects(ctx context.Context, tail string, args ...any) ([]*ReviewProject, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT project_id, dataset_name, format, data, reviewers, seed, created_at FROM review_projects `+tail, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT project_id, dataset_name, format, data, reviewers, adjudicators, owner_hash, seed, created_at FROM review_projects `+tail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read review projects: %w", err)
 	}
@@ -121,12 +130,15 @@ func (s *Store) reviewProjects(ctx context.Context, tail string, args ...any) ([
 	var out []*ReviewProject
 	for rows.Next() {
 		var p ReviewProject
-		var reviewers, created string
-		if err := rows.Scan(&p.ID, &p.DatasetName, &p.Format, &p.Data, &reviewers, &p.Seed, &created); err != nil {
+		var reviewers, adjudicators, created string
+		if err := rows.Scan(&p.ID, &p.DatasetName, &p.Format, &p.Data, &reviewers, &adjudicators, &p.OwnerHash, &p.Seed, &created); err != nil {
 			return nil, fmt.Errorf("read review projects: %w", err)
 		}
 		if err := json.Unmarshal([]byte(reviewers), &p.Reviewers); err != nil {
 			return nil, fmt.Errorf("read review project %s: reviewers: %w", p.ID, err)
+		}
+		if err := json.Unmarshal([]byte(adjudicators), &p.Adjudicators); err != nil {
+			return nil, fmt.Errorf("read review project %s: adjudicators: %w", p.ID, err)
 		}
 		p.Created, _ = time.Parse(time.RFC3339Nano, created)
 		out = append(out, &p)
@@ -336,4 +348,16 @@ func (s *Store) ReviewerByToken(ctx context.Context, project, tokenHash string) 
 		return "", fmt.Errorf("review token: %w", err)
 	}
 	return r, nil
+}
+
+// SetReviewOwner keeps the hash of project's owner token, replacing an older one.
+func (s *Store) SetReviewOwner(ctx context.Context, project, tokenHash string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE review_projects SET owner_hash = ? WHERE project_id = ?`, tokenHash, project)
+	if err != nil {
+		return fmt.Errorf("store the owner token of %s: %w", project, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("review project %s: %w", project, ErrNotFound)
+	}
+	return nil
 }

@@ -70,6 +70,8 @@ const (
 var (
 	ErrNoRuns   = errors.New("no runs")
 	ErrNotFound = errors.New("not in the store")
+	// ErrExists: a record with that id is stored already, and is kept.
+	ErrExists = errors.New("already in the store")
 )
 
 // Store is an open results database. It is safe for concurrent use.

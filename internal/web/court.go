@@ -19,6 +19,8 @@ import (
 	"math/big"
 	"net/http"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +57,11 @@ type courtState struct {
 	games     *court.Games
 	models    court.Models
 	names     []string
+	offers    map[string][]llm.ModelName
+	guard     *guardrails
+	owner     string
+	public    bool
+	drafts    *drafts
 	generate  GenerateCaseFunc
 	judge     JudgeFunc
 	reachable func(ctx context.Context) error
@@ -75,9 +82,12 @@ type courtState struct {
 	unreachable error
 }
 
-// liveGame is a game in play; its fields are guarded by courtState.mu.
+// liveGame is a game in play; its fields are guarded by courtState.mu. A finished game
+// leaves the map (it is read from the store when asked for again), and so does one left
+// idle for idleEvict when room is needed.
 type liveGame struct {
-	g *court.Game
+	g    *court.Game
+	used time.Time
 	// running: a goroutine is advancing the game; again: advance once more when it
 	// returns (a move came while it was finishing).
 	running, again bool
@@ -85,11 +95,15 @@ type liveGame struct {
 
 func newCourtState(opt Options, log *slog.Logger) *courtState {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &courtState{games: opt.Court, models: opt.CourtModels, names: opt.CourtModelNames, generate: opt.GenerateCase,
-		judge: opt.Judge, reachable: opt.CourtReachable, boot: randomID(6), heartbeat: 15 * time.Second,
+	c := &courtState{games: opt.Court, models: opt.CourtModels, names: opt.CourtModelNames, offers: opt.CourtOffers,
+		guard: newGuardrails(opt.Limits, opt.Store), owner: opt.OwnerToken, public: opt.Public, drafts: newDrafts(maxDrafts),
+		generate: opt.GenerateCase, judge: opt.Judge, reachable: opt.CourtReachable, boot: randomID(6), heartbeat: 15 * time.Second,
 		log: log, ctx: ctx, cancel: cancel, live: map[string]*liveGame{}}
 	if c.judge == nil && c.games != nil {
 		c.judge = c.checklistJudge
+	}
+	if c.games != nil && c.games.Gate == nil {
+		c.games.Gate = c.guard.gate
 	}
 	return c
 }
@@ -119,6 +133,7 @@ func (c *courtState) game(ctx context.Context, id string) (*court.Game, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if lg, ok := c.live[id]; ok {
+		lg.used = time.Now()
 		return lg.g, nil
 	}
 	g, err := c.games.Load(ctx, id)
@@ -128,9 +143,31 @@ func (c *courtState) game(ctx context.Context, id string) (*court.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.live[id] = &liveGame{g: g}
+	if g.Done() {
+		// A finished game is served from its stored turns and not kept.
+		return g, nil
+	}
+	c.live[id] = &liveGame{g: g, used: time.Now()}
 	c.advanceLocked(id)
 	return g, nil
+}
+
+// idleEvict is how long a game waits for its player before it may leave memory to make
+// room for another (it is kept in the store, and loads again when its player returns).
+const idleEvict = 10 * time.Minute
+
+// roomLocked reports whether another game may go live, evicting idle ones if need be.
+func (c *courtState) roomLocked() bool {
+	if c.guard.lim.MaxGames < 0 || len(c.live) < c.guard.lim.MaxGames {
+		return true
+	}
+	now := time.Now()
+	for id, lg := range c.live {
+		if !lg.running && now.Sub(lg.used) >= idleEvict {
+			delete(c.live, id)
+		}
+	}
+	return len(c.live) < c.guard.lim.MaxGames
 }
 
 // advance lets game id's court speak in the background until the defense has the floor.
@@ -156,6 +193,11 @@ func (c *courtState) advanceLocked(id string) {
 			c.mu.Lock()
 			if !lg.again || c.ctx.Err() != nil {
 				lg.running = false
+				lg.used = time.Now()
+				if lg.g.Done() && c.live[id] == lg {
+					// Over: its streams still hold it; new requests read the store.
+					delete(c.live, id)
+				}
 				c.mu.Unlock()
 				// A failure stays with the game too (its view's "error").
 				if err != nil && c.ctx.Err() == nil {
@@ -242,7 +284,20 @@ func (s *Server) courtGamePage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusServiceUnavailable, noModelHint, nil)
 		return
 	}
-	g, err := s.court.game(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	a, err := s.court.access(r.Context(), r, id)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "", err)
+		return
+	}
+	if a == "" {
+		s.fail(w, r, http.StatusForbidden, "This game is not yours: open it from the browser that started it, or with the link its player shared (…?token=…).", nil)
+		return
+	}
+	if tok := r.URL.Query().Get("token"); tok != "" {
+		setGameCookie(w, r, id, tok)
+	}
+	g, err := s.court.game(r.Context(), id)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "", err)
 		return
@@ -277,19 +332,47 @@ func apiError(w http.ResponseWriter, status int, msg string) {
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(r.Body)
 	// An empty body stands for {}: rest and restart need no fields.
-	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
+	err := dec.Decode(v)
+	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over %d KiB", mbe.Limit>>10))
+		return false
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
 		apiError(w, http.StatusBadRequest, "the body is not the JSON this endpoint takes: "+err.Error())
 		return false
 	}
 	return true
 }
 
-// withGame runs h on the game the request names: 503 without a court, 404 for none.
-func (s *Server) withGame(h func(w http.ResponseWriter, r *http.Request, g *court.Game)) http.HandlerFunc {
+// withGame runs h on the game the request names: 503 without a court, 403 without a
+// token that gives the access need (store.GamePlay or store.GameWatch; a play token
+// also reads), 404 for none. A request without the token loads nothing.
+func (s *Server) withGame(need string, h func(w http.ResponseWriter, r *http.Request, g *court.Game)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.court.games == nil {
 			apiError(w, http.StatusServiceUnavailable, noModelHint)
 			return
+		}
+		a, err := s.court.access(r.Context(), r, r.PathValue("id"))
+		if err != nil {
+			s.log.Error("check a game token", "game", r.PathValue("id"), "err", err)
+			apiError(w, http.StatusInternalServerError, "the game could not be read from the store; the server log has the details")
+			return
+		}
+		switch {
+		case a == "":
+			apiError(w, http.StatusForbidden, "this game is not yours: send its token (the game's cookie, ?token= or Authorization: Bearer)")
+			return
+		case need == store.GamePlay && a != store.GamePlay:
+			apiError(w, http.StatusForbidden, "a watcher's token reads the game but cannot move in it")
+			return
+		}
+		if need == store.GamePlay {
+			// Every move asks the models: it counts against the client's rate.
+			if lerr := s.court.guard.ask(r.Context(), r); lerr != nil {
+				refuseLimit(w, lerr)
+				return
+			}
 		}
 		g, err := s.court.game(r.Context(), r.PathValue("id"))
 		if err != nil {
@@ -314,47 +397,73 @@ func (s *Server) needCourt(w http.ResponseWriter) bool {
 	return true
 }
 
-// allCases is the bundled cases and the stored ones, a stored case shadowing a bundled
-// one of the same id.
-func (s *Server) allCases(ctx context.Context) ([]*court.Case, error) {
+// findCase is the case id: a bundled one, or one stored; nil when there is none.
+func (s *Server) findCase(ctx context.Context, id string) (*court.Case, error) {
 	builtin, err := court.Builtin()
 	if err != nil {
 		return nil, err
 	}
-	stored, err := s.st.CourtCases(ctx)
+	for _, c := range builtin {
+		if c.ID == id {
+			return c, nil
+		}
+	}
+	sc, err := s.st.CourtCase(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	var out []*court.Case
-	seen := map[string]bool{}
-	for _, sc := range stored {
-		cs, err := court.ParseCases(sc.Record, "stored case "+sc.ID+".json")
-		if err != nil {
-			s.log.Warn("stored court case does not parse", "case", sc.ID, "err", err)
-			continue
-		}
-		out = append(out, cs[0])
-		seen[cs[0].ID] = true
+	cs, err := court.ParseCases(sc.Record, "stored case "+sc.ID+".json")
+	if err != nil {
+		return nil, fmt.Errorf("stored case %s: %w", id, err)
 	}
-	for _, c := range builtin {
-		if !seen[c.ID] {
-			out = append(out, c)
-		}
-	}
-	return out, nil
+	return cs[0], nil
 }
 
+// casesPage is how many stored cases one GET /api/court/cases answers with: with at most
+// maxCaseBytes each, the answer stays a few MiB whatever others stored.
+const casesPage = 8
+
+// apiCases lists the public cases: the bundled ones on the first page, then the stored
+// ones newest first, casesPage at a time from ?offset=; "next" is the offset of the
+// next page, or null.
 func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
-	cs, err := s.allCases(r.Context())
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	offset = max(offset, 0)
+	out := []court.PublicCase{}
+	if offset == 0 {
+		builtin, err := court.Builtin()
+		if err != nil {
+			s.log.Error("list court cases", "err", err)
+			apiError(w, http.StatusInternalServerError, "the cases could not be read; the server log has the details")
+			return
+		}
+		for _, c := range builtin {
+			out = append(out, c.Public())
+		}
+	}
+	ids, total, err := s.st.CourtCaseIDs(r.Context(), offset, casesPage)
 	if err != nil {
 		s.log.Error("list court cases", "err", err)
 		apiError(w, http.StatusInternalServerError, "the cases could not be read; the server log has the details")
 		return
 	}
-	if cs == nil {
-		cs = []*court.Case{}
+	for _, id := range ids {
+		c, err := s.findCase(r.Context(), id)
+		if err != nil || c == nil || c.ID != id {
+			// A stored case under a bundled id (kept from before cases were create-only)
+			// is not listed: the bundled one is the case of that id.
+			continue
+		}
+		out = append(out, c.Public())
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"cases": cs})
+	var next any
+	if offset+casesPage < total {
+		next = offset + casesPage
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"cases": out, "stored": total, "next": next})
 }
 
 // validationErrors lists err's problems, one string each.
@@ -373,33 +482,72 @@ func validationErrors(err error) []string {
 	return []string{err.Error()}
 }
 
+// maxCaseBytes is the largest case record the server stores.
+const maxCaseBytes = 256 << 10
+
 func (s *Server) apiSaveCase(w http.ResponseWriter, r *http.Request) {
+	if s.court.public && !isOwner(r, s.court.owner) {
+		apiError(w, http.StatusForbidden, "saving cases on this server needs its owner's token (printed by arbiter serve at start)")
+		return
+	}
 	var body struct {
 		Case  json.RawMessage `json:"case"`
+		Draft string          `json:"draft"`
 		Prior string          `json:"prior"`
 		Model string          `json:"model"`
 	}
 	if !readJSON(w, r, &body) {
 		return
 	}
-	if len(bytes.TrimSpace(body.Case)) == 0 || string(bytes.TrimSpace(body.Case)) == "null" {
+	rec := store.CourtCase{Origin: store.CaseSaved, Prior: body.Prior, Model: body.Model}
+	var c *court.Case
+	switch {
+	case body.Draft != "":
+		d, ok := s.court.drafts.get(body.Draft)
+		if !ok {
+			writeJSON(w, http.StatusNotFound, map[string]any{"errors": []string{"draft: this drafted case is no longer kept; generate it again"}})
+			return
+		}
+		c, rec.Origin, rec.Prior, rec.Model = d.c, store.CaseGenerated, d.prior, string(d.model)
+	case len(body.Case) > maxCaseBytes:
+		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"errors": []string{fmt.Sprintf("case: the record is over %d KiB", maxCaseBytes>>10)}})
+		return
+	case len(bytes.TrimSpace(body.Case)) == 0 || string(bytes.TrimSpace(body.Case)) == "null":
 		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []string{"case: send the case record as {\"case\": {…}}"}})
 		return
+	default:
+		cs, err := court.ParseCases(body.Case, "case")
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"errors": validationErrors(err)})
+			return
+		}
+		c = cs[0]
 	}
-	cs, err := court.ParseCases(body.Case, "case")
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": validationErrors(err)})
+	if existing, err := s.findCase(r.Context(), c.ID); err != nil || existing != nil {
+		if err != nil {
+			s.log.Error("save court case", "case", c.ID, "err", err)
+			apiError(w, http.StatusInternalServerError, "the case could not be saved; the server log has the details")
+			return
+		}
+		writeJSON(w, http.StatusConflict, map[string]any{"errors": []string{fmt.Sprintf("case_id: %q is taken; give the case another id", c.ID)}})
 		return
 	}
-	c := cs[0]
-	rec, err := json.Marshal(c)
+	b, err := json.Marshal(c)
 	if err == nil {
-		err = s.st.PutCourtCase(r.Context(), store.CourtCase{ID: c.ID, Origin: store.CaseSaved, Prior: body.Prior, Model: body.Model, Record: rec})
+		rec.ID, rec.Record = c.ID, b
+		err = s.st.AddCourtCase(r.Context(), rec)
+	}
+	if errors.Is(err, store.ErrExists) {
+		writeJSON(w, http.StatusConflict, map[string]any{"errors": []string{fmt.Sprintf("case_id: %q is taken; give the case another id", c.ID)}})
+		return
 	}
 	if err != nil {
 		s.log.Error("save court case", "case", c.ID, "err", err)
 		apiError(w, http.StatusInternalServerError, "the case could not be saved; the server log has the details")
 		return
+	}
+	if body.Draft != "" {
+		s.court.drafts.drop(body.Draft)
 	}
 	writeJSON(w, http.StatusCreated, map[string]string{"case_id": c.ID})
 }
@@ -420,9 +568,18 @@ func (s *Server) apiGenerateCase(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []string{"prior: say what the case should be about"}})
 		return
 	}
-	model := llm.ModelName(body.Model)
-	if model == "" {
-		model = s.court.models.Judge
+	if n := utf8.RuneCountInString(body.Prior); n > court.MaxMoveText {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []string{fmt.Sprintf("prior: %d characters; at most %d", n, court.MaxMoveText)}})
+		return
+	}
+	model, err := s.court.offered("judge", body.Model)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []string{"model: " + err.Error()}})
+		return
+	}
+	if lerr := s.court.guard.ask(r.Context(), r); lerr != nil {
+		refuseLimit(w, lerr)
+		return
 	}
 	c, problems, err := s.court.generate(r.Context(), body.Prior, model)
 	switch {
@@ -435,25 +592,84 @@ func (s *Server) apiGenerateCase(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": problems})
 	default:
-		writeJSON(w, http.StatusOK, map[string]any{"case": c})
+		// The player sees the public case; the server keeps the record to save.
+		id := s.court.drafts.put(draft{c: c, prior: body.Prior, model: model})
+		writeJSON(w, http.StatusOK, map[string]any{"case": c.Public(), "draft": id})
 	}
+}
+
+var courtRoles = []string{"judge", "prosecutor", "witness", "analyzer"}
+
+// offersOf are the models a player may pick for role: its offers, or its default.
+func (c *courtState) offersOf(role string) []llm.ModelName {
+	if o := c.offers[role]; len(o) > 0 {
+		return o
+	}
+	var def llm.ModelName
+	switch role {
+	case "judge":
+		def = c.models.Judge
+	case "prosecutor":
+		def = c.models.Prosecutor
+	case "witness":
+		def = c.models.Witness
+	case "analyzer":
+		def = c.models.Analyzer
+	}
+	if def == "" {
+		return nil
+	}
+	return []llm.ModelName{def}
+}
+
+// offered is the model a request names for role ("": the role's default), when the
+// owner offered it for that role.
+func (c *courtState) offered(role, name string) (llm.ModelName, error) {
+	offers := c.offersOf(role)
+	if name == "" {
+		if len(offers) == 0 {
+			return "", fmt.Errorf("no model for the %s: start the server with --court-model", role)
+		}
+		return offers[0], nil
+	}
+	if !slices.Contains(offers, llm.ModelName(name)) {
+		names := make([]string, len(offers))
+		for i, o := range offers {
+			names[i] = string(o)
+		}
+		return "", fmt.Errorf("%q is not offered for the %s on this server (it offers %s)", name, role, strings.Join(names, ", "))
+	}
+	return llm.ModelName(name), nil
 }
 
 func (s *Server) apiModels(w http.ResponseWriter, r *http.Request) {
-	m := s.court.models
-	names := s.court.names
-	if names == nil {
-		names = []string{}
+	offers := map[string][]llm.ModelName{}
+	defaults := map[string]string{}
+	var all []string
+	for _, role := range courtRoles {
+		o := s.court.offersOf(role)
+		offers[role] = append([]llm.ModelName{}, o...)
+		if len(o) > 0 {
+			defaults[role] = string(o[0])
+		}
+		for _, m := range o {
+			if !slices.Contains(all, string(m)) {
+				all = append(all, string(m))
+			}
+		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"models": names, "defaults": map[string]string{
-		"judge": string(m.Judge), "prosecutor": string(m.Prosecutor), "witness": string(m.Witness), "analyzer": string(m.Analyzer)}})
+	if all == nil {
+		all = []string{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"models": all, "offers": offers, "defaults": defaults})
 }
 
+// apiListGames lists the games whose tokens the caller holds (as cookies or ?token=).
 func (s *Server) apiListGames(w http.ResponseWriter, r *http.Request) {
 	if !s.needCourt(w) {
 		return
 	}
-	gs, err := s.court.games.List(r.Context())
+	gs, err := s.st.CourtGamesOf(r.Context(), heldTokens(r))
 	if err != nil {
 		s.log.Error("list court games", "err", err)
 		apiError(w, http.StatusInternalServerError, "the games could not be read; the server log has the details")
@@ -472,38 +688,23 @@ func (s *Server) apiListGames(w http.ResponseWriter, r *http.Request) {
 }
 
 // roleModels fills the roles a new game names from the server's defaults; a role left
-// with no model is an error naming it.
+// with no model, or named a model not offered for it, is an error naming it.
 func (c *courtState) roleModels(chosen map[string]string) (court.Models, error) {
-	m := c.models
-	m.Defense = ""
-	for role, name := range chosen {
-		if name == "" {
-			continue
-		}
-		if len(c.names) > 0 && !containsString(c.names, name) {
-			return m, fmt.Errorf("models.%s: %q is not a model this server knows (it knows %s)", role, name, strings.Join(c.names, ", "))
-		}
-		n := llm.ModelName(name)
-		switch role {
-		case "judge":
-			m.Judge = n
-		case "prosecutor":
-			m.Prosecutor = n
-		case "witness":
-			m.Witness = n
-		case "analyzer":
-			m.Analyzer = n
-		default:
+	var m court.Models
+	for role := range chosen {
+		if !slices.Contains(courtRoles, role) {
 			return m, fmt.Errorf("models.%s: not a role (want judge, prosecutor, witness or analyzer)", role)
 		}
 	}
 	for _, r := range []struct {
 		role string
-		n    llm.ModelName
-	}{{"judge", m.Judge}, {"prosecutor", m.Prosecutor}, {"witness", m.Witness}, {"analyzer", m.Analyzer}} {
-		if r.n == "" {
-			return m, fmt.Errorf("no model for the %s: pass models.%s, or start the server with --court-model", r.role, r.role)
+		dst  *llm.ModelName
+	}{{"judge", &m.Judge}, {"prosecutor", &m.Prosecutor}, {"witness", &m.Witness}, {"analyzer", &m.Analyzer}} {
+		n, err := c.offered(r.role, chosen[r.role])
+		if err != nil {
+			return m, fmt.Errorf("models.%s: %w", r.role, err)
 		}
+		*r.dst = n
 	}
 	return m, nil
 }
@@ -530,22 +731,6 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &body) {
 		return
 	}
-	cs, err := s.allCases(r.Context())
-	if err != nil {
-		s.log.Error("list court cases", "err", err)
-		apiError(w, http.StatusInternalServerError, "the cases could not be read; the server log has the details")
-		return
-	}
-	var c *court.Case
-	for _, k := range cs {
-		if k.ID == body.CaseID {
-			c = k
-		}
-	}
-	if c == nil {
-		apiError(w, http.StatusBadRequest, fmt.Sprintf("case_id %q: no such case (GET /api/court/cases lists them)", body.CaseID))
-		return
-	}
 	models, err := s.court.roleModels(body.Models)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())
@@ -553,6 +738,31 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 	}
 	if utf8.RuneCountInString(body.Player.Name) > 80 || len(body.Player.Avatar) > 40 {
 		apiError(w, http.StatusBadRequest, "player: the name is at most 80 characters and the avatar 40")
+		return
+	}
+	if lerr := s.court.guard.newGame(r); lerr != nil {
+		refuseLimit(w, lerr)
+		return
+	}
+	if lerr := s.court.guard.ask(r.Context(), r); lerr != nil {
+		refuseLimit(w, lerr)
+		return
+	}
+	c, err := s.findCase(r.Context(), body.CaseID)
+	if err != nil {
+		s.log.Error("find a court case", "case", body.CaseID, "err", err)
+		apiError(w, http.StatusInternalServerError, "the case could not be read; the server log has the details")
+		return
+	}
+	if c == nil {
+		apiError(w, http.StatusBadRequest, fmt.Sprintf("case_id %q: no such case (GET /api/court/cases lists them)", body.CaseID))
+		return
+	}
+	s.court.mu.Lock()
+	room := s.court.roomLocked()
+	s.court.mu.Unlock()
+	if !room {
+		refuseLimit(w, s.court.guard.full())
 		return
 	}
 	seed := int64(0)
@@ -563,6 +773,14 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 		seed = n.Int64()
 	}
 	id := randomID(12)
+	play, watch := randomID(16), randomID(16)
+	for _, t := range []struct{ tok, access string }{{play, store.GamePlay}, {watch, store.GameWatch}} {
+		if err := s.st.PutCourtGameToken(r.Context(), id, tokenHash(t.tok), t.access); err != nil {
+			s.log.Error("new court game", "err", err)
+			apiError(w, http.StatusInternalServerError, "the game could not be started; the server log has the details")
+			return
+		}
+	}
 	g, err := s.court.games.New(r.Context(), id, court.GameState{Case: c, Seed: seed, Models: models, Player: body.Player})
 	if err != nil {
 		s.log.Error("new court game", "err", err)
@@ -570,21 +788,28 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.court.mu.Lock()
-	s.court.live[id] = &liveGame{g: g}
+	if !s.court.roomLocked() {
+		// Others took the room while this game was being made: it stays stored, unplayed.
+		s.court.mu.Unlock()
+		refuseLimit(w, s.court.guard.full())
+		return
+	}
+	s.court.live[id] = &liveGame{g: g, used: time.Now()}
 	s.court.advanceLocked(id)
 	s.court.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]string{"game_id": id})
+	setGameCookie(w, r, id, play)
+	writeJSON(w, http.StatusCreated, map[string]string{"game_id": id, "token": play, "watch_token": watch})
 }
 
 // gameJSON is the game as GET shows it: the spec's fields, the engine's extras, and
-// the case record so a client needs no second request.
+// the public case so a client needs no second request.
 type gameJSON struct {
 	court.GameView
-	Case *court.Case `json:"case"`
+	Case court.PublicCase `json:"case"`
 }
 
 func (s *Server) apiGame(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	writeJSON(w, http.StatusOK, gameJSON{GameView: g.View(), Case: g.Case()})
+	writeJSON(w, http.StatusOK, gameJSON{GameView: g.View(), Case: g.Case().Public()})
 }
 
 // errNoRestart: a restart was asked for a trial that did not fail.
@@ -727,16 +952,9 @@ func (s *Server) apiJudge(w http.ResponseWriter, r *http.Request, g *court.Game)
 	if !readJSON(w, r, &body) {
 		return
 	}
-	model := llm.ModelName(body.Model)
-	if model == "" {
-		model = s.court.models.Judge
-	}
-	if model == "" {
-		apiError(w, http.StatusBadRequest, "model: no judge model; name one, or start the server with --court-judge-model")
-		return
-	}
-	if len(s.court.names) > 0 && !containsString(s.court.names, string(model)) {
-		apiError(w, http.StatusBadRequest, fmt.Sprintf("model %q: not a model this server knows (it knows %s)", model, strings.Join(s.court.names, ", ")))
+	model, err := s.court.offered("judge", body.Model)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "model: "+err.Error())
 		return
 	}
 	t := g.Transcript()

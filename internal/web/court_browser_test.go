@@ -17,6 +17,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -172,10 +173,11 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 		t.Fatalf("install the page watcher: %v", err)
 	}
 
-	// Menu: the docket lists the five bundled cases; the model list comes from the server.
+	// Menu: the docket lists the five bundled cases; the model list comes from the server
+	// (generation offers the judge's models: here its default alone).
 	d.do("open the menu", chromedp.Navigate(base+"/court"))
 	d.until("the docket", `document.querySelectorAll('#case-list .case-card').length === 5`)
-	d.until("the model list", `document.querySelectorAll('#gen-model option').length === 5`)
+	d.until("the model list", `document.querySelectorAll('#gen-model option').length === 2`)
 	if n := evalIn[int](d, `document.querySelectorAll('#no-model').length`); n != 0 {
 		t.Error("the menu says the court has no model")
 	}
@@ -211,18 +213,18 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 		t.Fatalf("the saved case is not in the store: %v", err)
 	}
 
-	// New game on the saved case, which heads the docket.
+	// New game on the saved case, which follows the bundled ones on the docket.
 	d.do("open new game", chromedp.Click(chromedp.CSS(`[data-panel=new]`)))
 	d.until("the docket with the saved case", `document.querySelectorAll('#case-list .case-card').length === 6`)
-	if got := evalIn[string](d, `document.querySelector('#case-list .case-card > h3').textContent`); got != "The "+hostileText+" Affair" {
+	if got := evalIn[string](d, `document.querySelector('#case-list .case-card:last-of-type > h3').textContent`); got != "The "+hostileText+" Affair" {
 		t.Errorf("saved case title shown as %q; want the raw text", got)
 	}
-	d.do("begin", chromedp.Click(chromedp.CSS(`#case-list .case-card .btn-primary`)))
+	d.do("begin", chromedp.Click(chromedp.CSS(`#case-list .case-card:last-of-type .btn-primary`)))
 	d.until("the game page", `document.body.dataset.page === 'game'`)
 	d.until("the introduction and the floor", `document.querySelectorAll('#turns li.turn.final').length === 2 && !document.querySelector('#defense-text').disabled`)
 	gameURL := evalIn[string](d, `location.href`)
 	id := gameURL[strings.LastIndex(gameURL, "/")+1:]
-	if p := r.view(id).Player; p.Name != "Ada Marsh" || p.Avatar != "avatar-c" {
+	if p := r.peek(id).Player; p.Name != "Ada Marsh" || p.Avatar != "avatar-c" {
 		t.Errorf("the game's player = %+v; want the options' name and avatar", p)
 	}
 	if got := evalIn[string](d, `Array.from(document.querySelectorAll('#turns li.turn')).map(li => li.dataset.role).join(',')`); got != "judge,prosecutor" {
@@ -290,7 +292,22 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	if !strings.HasSuffix(href, "/api/court/games/"+id+"/transcript") {
 		t.Errorf("transcript link = %q", href)
 	}
-	res, err := http.Get(href)
+	// With the browser's cookie: the game's token is how the link opens.
+	got, err := chromedp.Call(d.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{href}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", href, nil)
+	for _, c := range got.Cookies {
+		req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+	}
+	if res, err := http.Get(href); err == nil {
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("the transcript without the game's cookie = %d; want 403", res.StatusCode)
+		}
+		res.Body.Close()
+	}
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +324,7 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	if err != nil {
 		t.Fatalf("check cannot read the downloaded transcript: %v", err)
 	}
-	game := r.view(id)
+	game := r.peek(id)
 	if len(ts[0].Turns) != len(game.Turns) || ts[0].Outcome != "win" {
 		t.Errorf("transcript: %d turns, outcome %q; the game has %d turns and won", len(ts[0].Turns), ts[0].Outcome, len(game.Turns))
 	}
@@ -372,7 +389,7 @@ func TestCourtBrowserOffersARestart(t *testing.T) {
 	d.do("restart", chromedp.Click(chromedp.ID("restart-btn")))
 	d.until("the restarted introduction", `document.querySelectorAll('#turns li.turn.final').length === 2 && !document.querySelector('#defense-text').disabled && document.querySelector('#trial-error').hidden`)
 	gameURL := evalIn[string](d, `location.href`)
-	if v := r.view(gameURL[strings.LastIndex(gameURL, "/")+1:]); !v.AwaitingDefense || v.Phase != court.PhaseIntroduction {
+	if v := r.peek(gameURL[strings.LastIndex(gameURL, "/")+1:]); !v.AwaitingDefense || v.Phase != court.PhaseIntroduction {
 		t.Errorf("after the restart the game is %+v", v)
 	}
 }

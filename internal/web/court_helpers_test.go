@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,6 +84,14 @@ type rigOptions struct {
 	realJudge bool
 	// reachable is Options.CourtReachable.
 	reachable func(context.Context) error
+	// limits are Options.Limits; nil turns the per-client limits off, which tests of
+	// the game itself would otherwise meet.
+	limits *Limits
+	// offers are Options.CourtOffers.
+	offers map[string][]llm.ModelName
+	// public and owner are Options.Public and Options.OwnerToken.
+	public bool
+	owner  string
 }
 
 // newCourtRig starts the stand-in, opens a store at opt.path (a temp file by default)
@@ -160,6 +169,11 @@ func (r *courtRig) start(opt rigOptions) {
 	if opt.realJudge {
 		o.Judge = nil
 	}
+	o.Limits = Limits{MaxGames: -1, ClientGames: -1, ClientRate: -1}
+	if opt.limits != nil {
+		o.Limits = *opt.limits
+	}
+	o.CourtOffers, o.Public, o.OwnerToken = opt.offers, opt.public, opt.owner
 	if !opt.noCourt {
 		o.Court = &court.Games{Session: &runner.Session{Store: st, Models: models, NoCache: true}}
 	}
@@ -173,7 +187,12 @@ func (r *courtRig) start(opt rigOptions) {
 	}
 	r.srv = srv
 	r.base = "http://" + ln.Addr().String()
-	r.client = &http.Client{Timeout: 30 * time.Second}
+	// The client keeps cookies, as a browser does: a game's token comes back as one. A
+	// restarted server keeps the client, and so its cookies.
+	if r.client == nil {
+		jar, _ := cookiejar.New(nil)
+		r.client = &http.Client{Timeout: 30 * time.Second, Jar: jar}
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -289,6 +308,17 @@ func (r *courtRig) view(id string) court.GameView {
 	return v
 }
 
+// peek is the game as the server holds it, read without a token (for games a browser
+// made, whose token is the browser's).
+func (r *courtRig) peek(id string) court.GameView {
+	r.t.Helper()
+	g, err := r.srv.court.game(context.Background(), id)
+	if err != nil || g == nil {
+		r.t.Fatalf("game %s: %v", id, err)
+	}
+	return g.View()
+}
+
 // waitFloor waits until the defense has the floor (or a restart is offered, or the
 // verdict), and returns the view.
 func (r *courtRig) waitFloor(id string) court.GameView {
@@ -352,7 +382,7 @@ func (r *courtRig) events(id, lastID string) *sseStream {
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
-	res, err := (&http.Client{}).Do(req)
+	res, err := (&http.Client{Jar: r.client.Jar}).Do(req)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -362,6 +392,9 @@ func (r *courtRig) events(id, lastID string) *sseStream {
 	r.t.Cleanup(func() { res.Body.Close() })
 	return &sseStream{res: res, br: bufio.NewReader(res.Body)}
 }
+
+// close ends the stream from the client's side.
+func (s *sseStream) close() { s.res.Body.Close() }
 
 // next reads the next event (comments and retry lines skipped); io.EOF at the end.
 func (s *sseStream) next() (sseEvent, error) {

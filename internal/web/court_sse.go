@@ -12,10 +12,13 @@ import (
 )
 
 // A game's event stream (GET /api/court/games/{id}/events) sends the game's log, as
-// court.Game.Events keeps it, as Server-Sent Events. The n-th event of the log (from 1)
-// has the id "<boot>-<n>", where boot is random per server process: the log of a game
-// loaded after a restart is rebuilt by replaying its stored turns (a turn, one delta and
-// an end each), so its numbers mean something else than before. A Last-Event-ID from
+// court.Game.Events keeps it, as Server-Sent Events. The event numbered n (court.Event's
+// Seq) has the id "<boot>-<n>", where boot is random per server process: the log of a
+// game loaded after a restart is rebuilt by replaying its stored turns (a turn and an end
+// each), so its numbers mean something else than before. The log keeps a turn's
+// streamed pieces only until the turn ends or fails, so a new stream is sent the turns
+// whole, never a cut-off reply. The stream ends after the verdict; a client holds at
+// most Limits.StreamsPerGame streams open per game. A Last-Event-ID from
 // this process resumes after that event; one from another process (or none) starts from
 // the first event of the latest attempt of the trial, and the client, which keys turns
 // by their "index", replaces the turns it already shows.
@@ -29,7 +32,7 @@ func lastEventID(r *http.Request) string {
 	return r.URL.Query().Get("last_event_id")
 }
 
-// resumeAt is how many events of the log a client with Last-Event-ID id has seen; ok
+// resumeAt is the Seq of the last event a client with Last-Event-ID id has seen; ok
 // is false when id is not one of this process's.
 func (c *courtState) resumeAt(id string) (n int, ok bool) {
 	// The boot may hold a "-" itself (it is base64url): the number follows the last.
@@ -78,11 +81,20 @@ func eventData(g *court.Game, e court.Event) []byte {
 }
 
 func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request, g *court.Game) {
+	release, lerr := s.court.guard.openStream(r, g.ID)
+	if lerr != nil {
+		refuseLimit(w, lerr)
+		return
+	}
+	defer release()
 	rc := http.NewResponseController(w)
 	n, ok := s.court.resumeAt(lastEventID(r))
 	if !ok {
 		all, _ := g.Events(0)
-		n = latestAttempt(all)
+		n = 0
+		if i := latestAttempt(all); i < len(all) {
+			n = all[i].Seq - 1
+		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -94,21 +106,27 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request, g *court.Game
 	rc.Flush()
 	beat := time.NewTicker(s.court.heartbeat)
 	defer beat.Stop()
-	var buf []byte
 	for {
 		evs, changed := g.Events(n)
-		if len(evs) > 0 {
-			buf = buf[:0]
-			for _, e := range evs {
-				n++
-				buf = fmt.Appendf(buf, "id: %s-%d\nevent: %s\ndata: %s\n\n", s.court.boot, n, e.Kind, eventData(g, e))
-			}
-			if _, err := w.Write(buf); err != nil {
+		// Event by event: a stream never builds the whole log in one buffer.
+		for _, e := range evs {
+			n = e.Seq
+			if _, err := fmt.Fprintf(w, "id: %s-%d\nevent: %s\ndata: %s\n\n", s.court.boot, n, e.Kind, eventData(g, e)); err != nil {
 				return
 			}
+			if e.Kind == court.EventVerdict {
+				// The trial is over: nothing follows the verdict.
+				rc.Flush()
+				return
+			}
+		}
+		if len(evs) > 0 {
 			if err := rc.Flush(); err != nil {
 				return
 			}
+		}
+		if len(evs) == 0 && g.Done() {
+			return
 		}
 		select {
 		case <-changed:

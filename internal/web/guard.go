@@ -28,8 +28,9 @@ import (
 //   - answers 415 when a state-changing request under /api/ does not carry
 //     Content-Type: application/json (parameters such as charset allowed): an HTML form
 //     cannot send that type, so no cross-site form post reaches a handler;
-//   - limits every request body to maxBodyBytes (413 when Content-Length says more; a
-//     handler reading past it gets an *http.MaxBytesError and should answer 413).
+//   - limits every request body to maxBodyBytes, a case record's to maxCaseBytes (413
+//     when Content-Length says more; a handler reading past it gets an
+//     *http.MaxBytesError and should answer 413).
 //
 // With Options.Public the Host check is off (the server answers to whatever name the
 // network gives it), and an Origin must match the Host the request came to.
@@ -100,12 +101,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			refuse(w, r, http.StatusUnsupportedMediaType, "send the request body as Content-Type: application/json")
 			return
 		}
-		if r.ContentLength > maxBodyBytes {
-			refuse(w, r, http.StatusRequestEntityTooLarge, "the request body is over "+strconv.Itoa(maxBodyBytes>>10)+" KiB")
+		limit := int64(maxBodyBytes)
+		if r.URL.Path == "/api/court/cases" {
+			// A case record may be up to maxCaseBytes, in its envelope.
+			limit = maxCaseBytes + 8<<10
+		}
+		if r.ContentLength > limit {
+			refuse(w, r, http.StatusRequestEntityTooLarge, "the request body is over "+strconv.FormatInt(limit>>10, 10)+" KiB")
 			return
 		}
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/arbiter-eval/arbiter/internal/review"
@@ -98,6 +97,51 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request, p *review.Proje
 
 const noTokenHint = "This server is public: open the link with your reviewer token (arbiter seduce review invite --project ID --reviewer NAME)."
 
+// noOwnerHint: the agreement page and the export show every reviewer's decisions.
+const noOwnerHint = "The agreement page shows every reviewer's decisions and notes, so it opens only with the project owner's token (printed by 'arbiter seduce review new'): …/agreement?token=…"
+
+// ownerCookie names the cookie that carries a project's owner token, apart from the
+// reviewer's: an owner who also adjudicates holds both.
+func ownerCookie(project string) string { return "arbiter_review_owner_" + project }
+
+// reviewToken is the reviewer token a request shows for project p: ?token= (kept in a
+// cookie for what follows, unless it is the owner's) or the cookie.
+func reviewToken(w http.ResponseWriter, r *http.Request, p *review.Project) string {
+	tok := r.URL.Query().Get("token")
+	if tok != "" && !p.IsOwner(r.Context(), tok) {
+		http.SetCookie(w, &http.Cookie{Name: reviewCookie(p.ID), Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		return tok
+	}
+	if c, err := r.Cookie(reviewCookie(p.ID)); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// owner reports whether the request carries p's owner token, as ?token= (then kept in
+// its cookie) or that cookie. Blindness holds on loopback too: no name opens it.
+func (s *Server) owner(w http.ResponseWriter, r *http.Request, p *review.Project) bool {
+	if tok := r.URL.Query().Get("token"); tok != "" && p.IsOwner(r.Context(), tok) {
+		http.SetCookie(w, &http.Cookie{Name: ownerCookie(p.ID), Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		return true
+	}
+	c, err := r.Cookie(ownerCookie(p.ID))
+	return err == nil && p.IsOwner(r.Context(), c.Value)
+}
+
+// tokenReviewer is whose reviewer token the request carries, or "".
+func (s *Server) tokenReviewer(w http.ResponseWriter, r *http.Request, p *review.Project) string {
+	tok := reviewToken(w, r, p)
+	if tok == "" {
+		return ""
+	}
+	who, err := p.ReviewerFor(r.Context(), tok)
+	if err != nil {
+		return ""
+	}
+	return who
+}
+
 // ---- pages ----------------------------------------------------------------------------
 
 type reviewListView struct {
@@ -118,6 +162,10 @@ func (s *Server) reviewList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := reviewListView{Title: "Keeper review"}
+	if s.public {
+		// A public server lists nothing to a visitor: reviewers come by their links.
+		ps = nil
+	}
 	for _, sp := range ps {
 		p, err := s.reviews.open(r.Context(), s.st, sp.ID)
 		if err != nil {
@@ -153,6 +201,8 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, noTokenHint, nil)
 		return
 	}
+	// Keep a token given, on loopback too: adjudicating wants it.
+	reviewToken(w, r, p)
 	s.render(w, r, http.StatusOK, "review_sample.html", reviewPageView{Title: "Review · " + who, Project: p.ID, Reviewer: who,
 		Skills: seduce.DefaultTaxonomy().Skills()})
 }
@@ -218,8 +268,8 @@ func (s *Server) reviewAgreement(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		return
 	}
-	if !s.allowed(w, r, p, "") {
-		s.fail(w, r, http.StatusForbidden, noTokenHint, nil)
+	if !s.owner(w, r, p) {
+		s.fail(w, r, http.StatusForbidden, noOwnerHint, nil)
 		return
 	}
 	ag, err := p.Agreement(r.Context())
@@ -264,8 +314,10 @@ func (s *Server) apiReviewAdjudicate(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		return
 	}
-	if !s.allowed(w, r, p, "") {
-		apiError(w, http.StatusForbidden, noTokenHint)
+	// The adjudicator is whose token made the request, never a name it gives.
+	who := s.tokenReviewer(w, r, p)
+	if who == "" {
+		apiError(w, http.StatusForbidden, "adjudicating needs your reviewer token (arbiter seduce review invite --project ID --reviewer NAME): open the agreement page with ?token=")
 		return
 	}
 	set := map[string]string{}
@@ -277,8 +329,12 @@ func (s *Server) apiReviewAdjudicate(w http.ResponseWriter, r *http.Request) {
 	if len(set) == 0 {
 		set = nil
 	}
-	changed, err := p.Adjudicate(r.Context(), review.Decision{Reviewer: strings.TrimSpace(req.Reviewer), Sample: seduce.SampleID(req.Sample),
+	changed, err := p.Adjudicate(r.Context(), review.Decision{Reviewer: who, Sample: seduce.SampleID(req.Sample),
 		Decision: req.Decision, Set: set, Note: req.Note})
+	if errors.Is(err, review.ErrNotAdjudicator) {
+		apiError(w, http.StatusForbidden, who+" is not named an adjudicator of project "+p.ID+" (arbiter seduce review new --adjudicators)")
+		return
+	}
 	if err != nil {
 		s.apiFail(w, err)
 		return
@@ -294,8 +350,8 @@ func (s *Server) reviewExport(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		return
 	}
-	if !s.allowed(w, r, p, "") {
-		s.fail(w, r, http.StatusForbidden, noTokenHint, nil)
+	if !s.owner(w, r, p) {
+		s.fail(w, r, http.StatusForbidden, noOwnerHint, nil)
 		return
 	}
 	var buf bytes.Buffer

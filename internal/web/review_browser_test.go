@@ -31,6 +31,9 @@ type reviewRig struct {
 	st      *store.Store
 	base    string
 	project string
+	// owner is the project owner's token; tokens are the reviewers' (cy adjudicates).
+	owner  string
+	tokens map[string]string
 }
 
 func newReviewRig(t *testing.T, public bool) *reviewRig {
@@ -50,9 +53,23 @@ func newReviewRig(t *testing.T, public bool) *reviewRig {
 		small.Samples = append(small.Samples, s)
 	}
 	id, err := review.New(ctx, st, review.NewOptions{DatasetName: "small.jsonl", Format: seduce.FormatJSONL,
-		Data: review.EncodeDataset(small), Reviewers: []string{"ann", "bob", "cy"}, Seed: 11})
+		Data: review.EncodeDataset(small), Reviewers: []string{"ann", "bob", "cy"}, Adjudicators: []string{"cy"}, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
+	}
+	owner, err := review.NewOwnerToken(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := review.Open(ctx, st, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := map[string]string{}
+	for _, who := range p.Reviewers {
+		if tokens[who], err = p.Invite(ctx, who); err != nil {
+			t.Fatal(err)
+		}
 	}
 	srv, err := New(Options{Store: st, Public: public})
 	if err != nil {
@@ -74,7 +91,7 @@ func newReviewRig(t *testing.T, public bool) *reviewRig {
 		<-done
 		st.Close()
 	})
-	return &reviewRig{st: st, base: "http://" + ln.Addr().String(), project: id}
+	return &reviewRig{st: st, base: "http://" + ln.Addr().String(), project: id, owner: owner, tokens: tokens}
 }
 
 // reviewWatch records page problems and the time of each key press, before the page's
@@ -322,7 +339,9 @@ func TestReviewBrowserTwoKeepers(t *testing.T) {
 	bobShots.until("saved", `document.getElementById('rv').dataset.pending === '0' && document.getElementById('rv').dataset.shown === ''`)
 
 	// The agreement page: the rejection is a disagreement, settled here by adjudication.
-	d.do("agreement", chromedp.Navigate(rig.base+"/review/"+rig.project+"/agreement"))
+	// The adjudicator's token, then the owner's: the page wants the owner, the settling cy.
+	d.do("adjudicator's token", chromedp.Navigate(rig.base+"/review/"+rig.project+"/as/cy?token="+rig.tokens["cy"]))
+	d.do("agreement", chromedp.Navigate(rig.base+"/review/"+rig.project+"/agreement?token="+rig.owner))
 	d.until("the disagreement", `document.getElementById('s-`+string(rejected)+`') !== null`)
 	if n := evalIn[int](d, `document.querySelectorAll('main img, main script:not([src])').length`); n != 0 {
 		t.Errorf("the agreement page has %d img/script elements from sample text", n)
@@ -344,7 +363,7 @@ func TestReviewBrowserTwoKeepers(t *testing.T) {
 	}
 
 	// The export carries the correction and leaves the rejected sample out.
-	res, err := http.Get(rig.base + "/review/" + rig.project + "/export")
+	res, err := http.Get(rig.base + "/review/" + rig.project + "/export?token=" + rig.owner)
 	if err != nil {
 		t.Fatal(err)
 	}

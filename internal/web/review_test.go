@@ -96,7 +96,14 @@ func TestReviewPagesEscapeDatasetText(t *testing.T) {
 	sl := p.Slots(x)
 	rig.call(t, nil, "POST", "/api/review/"+rig.project+"/decide", map[string]any{"reviewer": sl[0], "sample": string(x), "decision": "approve"})
 	rig.call(t, nil, "POST", "/api/review/"+rig.project+"/decide", map[string]any{"reviewer": sl[1], "sample": string(x), "decision": "reject", "note": "<b>bold</b>"})
-	code, body := rig.call(t, nil, "GET", "/review/"+rig.project+"/agreement", nil)
+	// Blind: the agreement page, every reviewer's decisions and notes, wants the owner.
+	if code, _ := rig.call(t, nil, "GET", "/review/"+rig.project+"/agreement", nil); code != 403 {
+		t.Errorf("agreement page without the owner's token = %d; want 403", code)
+	}
+	if code, _ := rig.call(t, nil, "GET", "/review/"+rig.project+"/agreement?token="+rig.tokens[sl[0]], nil); code != 403 {
+		t.Errorf("agreement page with a reviewer's token = %d; want 403", code)
+	}
+	code, body := rig.call(t, nil, "GET", "/review/"+rig.project+"/agreement?token="+rig.owner, nil)
 	if code != 200 || !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") || !strings.Contains(body, "&lt;b&gt;bold&lt;/b&gt;") {
 		t.Fatalf("agreement page = %d; want the statement and note escaped:\n%s", code, body)
 	}
@@ -107,15 +114,28 @@ func TestReviewPagesEscapeDatasetText(t *testing.T) {
 	if code != 200 || !strings.Contains(body, "/review/"+rig.project+"/as/ann") {
 		t.Errorf("review list = %d, lacks ann's link:\n%s", code, body)
 	}
-	code, body = rig.call(t, nil, "POST", "/api/review/"+rig.project+"/adjudicate", map[string]any{"reviewer": "lead", "sample": string(x), "decision": "approve", "note": "fine"})
+	adj := "/api/review/" + rig.project + "/adjudicate"
+	body4 := map[string]any{"reviewer": "ann", "sample": string(x), "decision": "approve", "note": "fine"}
+	if code, _ := rig.call(t, nil, "POST", adj, body4); code != 403 {
+		t.Errorf("adjudicate without a token = %d; want 403", code)
+	}
+	if code, _ := rig.call(t, nil, "POST", adj+"?token="+rig.tokens["bob"], body4); code != 403 {
+		t.Errorf("adjudicate as bob, not an adjudicator = %d; want 403", code)
+	}
+	// cy's token, naming ann in the body: recorded under cy.
+	code, body = rig.call(t, nil, "POST", adj+"?token="+rig.tokens["cy"], body4)
 	if code != 200 {
 		t.Fatalf("adjudicate = %d %s", code, body)
 	}
 	st, _ := p.State(context.Background())
 	for _, s := range st {
-		if s.Sample.ID == x && (s.Status != review.Settled || s.Final.Reviewer != "lead") {
-			t.Errorf("after adjudication %s is %s by %v; want settled by lead", x, s.Status, s.Final)
+		if s.Sample.ID == x && (s.Status != review.Settled || s.Final.Reviewer != "cy") {
+			t.Errorf("after adjudication %s is %s by %v; want settled by cy, whose token it was", x, s.Status, s.Final)
 		}
+	}
+	audit, _ := p.Audit(context.Background())
+	if last := audit[len(audit)-1]; last.Reviewer != "cy" || last.Role != "adjudication" {
+		t.Errorf("the audit row of the adjudication = %+v; want cy's", last)
 	}
 }
 

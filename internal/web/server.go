@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
@@ -58,8 +59,17 @@ type Options struct {
 	Court *court.Games
 	// CourtModels are the models of each role of a new game unless it names its own.
 	CourtModels court.Models
-	// CourtModelNames are the models a player may pick from (court.Session has them open).
+	// CourtModelNames are every model the court has open (court.Session).
 	CourtModelNames []string
+	// CourtOffers are the models a player may pick for each role ("judge",
+	// "prosecutor", "witness", "analyzer"); a role without offers takes its model in
+	// CourtModels alone. The judge's offers are also those of case generation and the
+	// checklist judge.
+	CourtOffers map[string][]llm.ModelName
+	// Limits bound what clients may spend (access.go).
+	Limits Limits
+	// OwnerToken, on a public server, is what saving a case wants (serve prints it).
+	OwnerToken string
 	// CourtReachable, when set, says whether the court's models answer; the menu shows
 	// how to point the game at a model when they do not.
 	CourtReachable func(ctx context.Context) error
@@ -135,13 +145,13 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/court/models", s.apiModels)
 	mux.HandleFunc("GET /api/court/games", s.apiListGames)
 	mux.HandleFunc("POST /api/court/games", s.apiNewGame)
-	mux.HandleFunc("GET /api/court/games/{id}", s.withGame(s.apiGame))
-	mux.HandleFunc("GET /api/court/games/{id}/events", s.withGame(s.apiEvents))
-	mux.HandleFunc("GET /api/court/games/{id}/transcript", s.withGame(s.apiTranscript))
-	mux.HandleFunc("POST /api/court/games/{id}/defense", s.withGame(s.apiDefense))
-	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(s.apiRest))
-	mux.HandleFunc("POST /api/court/games/{id}/restart", s.withGame(s.apiRestart))
-	mux.HandleFunc("POST /api/court/games/{id}/judge", s.withGame(s.apiJudge))
+	mux.HandleFunc("GET /api/court/games/{id}", s.withGame(store.GameWatch, s.apiGame))
+	mux.HandleFunc("GET /api/court/games/{id}/events", s.withGame(store.GameWatch, s.apiEvents))
+	mux.HandleFunc("GET /api/court/games/{id}/transcript", s.withGame(store.GameWatch, s.apiTranscript))
+	mux.HandleFunc("POST /api/court/games/{id}/defense", s.withGame(store.GamePlay, s.apiDefense))
+	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(store.GamePlay, s.apiRest))
+	mux.HandleFunc("POST /api/court/games/{id}/restart", s.withGame(store.GamePlay, s.apiRestart))
+	mux.HandleFunc("POST /api/court/games/{id}/judge", s.withGame(store.GamePlay, s.apiJudge))
 	mux.HandleFunc("GET /review", s.reviewList)
 	mux.HandleFunc("GET /review/{id}/as/{reviewer}", s.reviewPage)
 	mux.HandleFunc("GET /review/{id}/agreement", s.reviewAgreement)

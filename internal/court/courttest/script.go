@@ -9,6 +9,7 @@
 package courttest
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -109,6 +110,11 @@ func Route(user string) string {
 		return "I cannot tell."
 	}
 	speaker, text := m[1], m[2]
+	// The court quotes a turn's text as a JSON string.
+	var unq string
+	if json.Unmarshal([]byte(text), &unq) == nil {
+		text = unq
+	}
 	switch {
 	case speaker == "Judge" && strings.Contains(text, "closing"):
 		return "<NextSpeaker: Verdict>"

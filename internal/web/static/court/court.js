@@ -13,7 +13,13 @@
 //
 // Endpoints this client calls (spec court.md section 6, plus our extensions marked *):
 //
-//   GET  /api/court/cases                  -> {"cases": [case record]}
+//   GET  /api/court/cases[?offset=N]       -> {"cases": [public case], "next": N|null}: the
+//                                          bundled cases, then the stored ones a page at a time
+//
+// Who may do what (cli.md, Web): a new game's answer carries its token, which the server
+// also sets as a cookie; the page and every call on the game send it as that cookie.
+// A refusal for a limit is 429 (or 503 for the budget) with a sentence for the player,
+// which the page shows as it is.
 //   GET  /api/court/games               *  -> {"games": [{"game_id", "case_id", "title",
 //                                             "phase", "outcome": null|"win"|"loss",
 //                                             "updated": RFC 3339 time}]}  newest first
@@ -21,12 +27,14 @@
 //                                             "defaults": {"judge": "...", "prosecutor": "...",
 //                                             "witness": "...", "analyzer": "..."}}
 //   POST /api/court/cases/generate      *  {"prior": "...", "model": "..."} (model optional)
-//                                          -> 200 {"case": {case record}}
+//                                          -> 200 {"case": {public case}, "draft": id}
 //                                          or 4xx/5xx {"errors": ["...", ...]}
-//   POST /api/court/cases               *  {"case": {case record}} -> 201 {"case_id": "..."}
+//   POST /api/court/cases               *  {"case": {case record}} or {"draft": id} -> 201
+//                                          {"case_id": "..."}; 409 for an id that exists
 //                                          or 4xx {"errors": [...]}
 //   POST /api/court/games                  {"case_id", "seed"?, "models"?, "player"?*:
-//                                          {"name", "avatar"}} -> 201 {"game_id"}
+//                                          {"name", "avatar"}} -> 201 {"game_id", "token",
+//                                          "watch_token"}
 //   GET  /api/court/games/{id}             -> {"game_id", "case_id", "phase",
 //                                             "awaiting_defense", "outcome", "turns"}
 //   GET  /api/court/games/{id}/events      SSE: turn, delta, end, awaiting, verdict, error,
@@ -312,11 +320,11 @@
     };
     for (const t of tabs) t.addEventListener("click", () => show(t.dataset.panel));
 
-    let models = { models: [], defaults: {} };
+    let models = { models: [], offers: {}, defaults: {} };
     const modelsReady = api("GET", "/api/court/models").then((r) => {
-      if (r.ok && r.data) models = { models: Array.isArray(r.data.models) ? r.data.models : [], defaults: r.data.defaults || {} };
+      if (r.ok && r.data) models = { models: Array.isArray(r.data.models) ? r.data.models : [], offers: r.data.offers || {}, defaults: r.data.defaults || {} };
       fillOptions();
-      fillModelSelect($("#gen-model"), "default");
+      fillModelSelect($("#gen-model"), "judge");
     });
 
     function fillModelSelect(sel, role) {
@@ -325,7 +333,8 @@
       clear(sel);
       const def = models.defaults[role];
       sel.appendChild(el("option", { value: "" }, def ? "Server default (" + def + ")" : "Server default"));
-      for (const m of models.models) sel.appendChild(el("option", { value: String(m) }, String(m)));
+      const offered = Array.isArray(models.offers[role]) ? models.offers[role] : models.models;
+      for (const m of offered) sel.appendChild(el("option", { value: String(m) }, String(m)));
       sel.value = keep;
       if (sel.value !== keep) sel.value = "";
     }
@@ -388,7 +397,14 @@
       cases = Array.isArray(r.data && r.data.cases) ? r.data.cases : [];
       notice(status, cases.length ? "" : "There are no cases yet: generate one.");
       clear(list);
-      for (const c of cases) {
+      addCases(cases, r.data.next);
+    }
+
+    // addCases lists a page of the docket, with a button for the next page if any.
+    function addCases(page, next) {
+      const list = $("#case-list");
+      for (const old of $$(".more-cases", list)) old.remove();
+      for (const c of page) {
         const details = el("details", { class: "case-more" }, el("summary", {}, "Read the case file"), caseFile(c, { hideGoal: false }));
         const begin = el("button", { type: "button", class: "btn btn-primary" }, "Begin trial");
         begin.addEventListener("click", () => startGame(c.case_id, begin));
@@ -400,6 +416,15 @@
           details,
           el("div", { class: "actions" }, begin)));
       }
+      if (next === null || next === undefined) return;
+      const more = el("button", { type: "button", class: "btn" }, "More cases");
+      more.addEventListener("click", async () => {
+        more.disabled = true;
+        const r = await api("GET", "/api/court/cases?offset=" + encodeURIComponent(String(next)));
+        if (!r.ok) { more.disabled = false; notice($("#cases-status"), r.message, "bad"); return; }
+        addCases(Array.isArray(r.data && r.data.cases) ? r.data.cases : [], r.data.next);
+      });
+      list.appendChild(el("li", { class: "more-cases" }, more));
     }
 
     async function startGame(caseID, button) {
@@ -444,6 +469,7 @@
 
     // Case generation
     let generated = null;
+    let draft = "";
     const genForm = $("#gen-form");
     genForm.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -464,6 +490,7 @@
         return;
       }
       generated = r.data.case;
+      draft = String(r.data.draft || "");
       notice($("#gen-status"), "");
       $("#gen-result").appendChild(caseFile(generated, { full: true, showPrior: true, headingLevel: "h3" }));
       $("#gen-actions").hidden = false;
@@ -481,7 +508,8 @@
     $("#gen-save").addEventListener("click", async () => {
       if (!generated) return;
       $("#gen-save").disabled = true;
-      const r = await api("POST", "/api/court/cases", { case: generated });
+      // The page holds the public case only: the server saves the draft it kept whole.
+      const r = await api("POST", "/api/court/cases", draft ? { draft } : { case: generated });
       if (!r.ok) {
         $("#gen-save").disabled = false;
         notice($("#gen-status"), r.message, "bad");
@@ -910,8 +938,7 @@
       turns.forEach((t, i) => { const li = turnNode(i); if (!li.classList.contains("final")) { fillTurn(li, t.speaker, t.role, t.phase, t.text, t.player); li.classList.add("final"); } });
       st.cursor = 0; // the stream replays the attempt from its start (see the header)
       setPhase(g.data.phase);
-      const cs = await api("GET", "/api/court/cases");
-      st.kase = cs.ok && cs.data && Array.isArray(cs.data.cases) ? cs.data.cases.find((c) => c.case_id === g.data.case_id) || null : null;
+      st.kase = g.data.case || null;
       showRecord();
       for (const li of $$("li.turn", list)) li.classList.add("final");
       scroller.scrollTop = scroller.scrollHeight;
