@@ -47,12 +47,13 @@ type player struct {
 	lines      <-chan string
 	transcript string
 
-	seen    int    // events of the game's log already shown
-	attempt int    // the attempt of the last turn shown (0: the first)
-	phase   Phase  // the phase of the last turn shown
-	speaker string // the speaker of the turn being shown
-	open    bool   // a turn's line is being written
-	echo    bool   // end the prompt's line after reading (input is not a terminal)
+	seen     int    // the Seq of the last event shown
+	attempt  int    // the attempt of the last turn shown (0: the first)
+	phase    Phase  // the phase of the last turn shown
+	speaker  string // the speaker of the turn being shown
+	open     bool   // a turn's line is being written
+	streamed bool   // some of the turn's text was shown as it streamed
+	echo     bool   // end the prompt's line after reading (input is not a terminal)
 }
 
 func (p *player) loop(ctx context.Context) error {
@@ -143,19 +144,29 @@ func (p *player) show(e Event) {
 		}
 		p.speaker = Clean(e.Speaker)
 		fmt.Fprintf(p.out, "%s: ", p.speaker)
-		p.open = true
+		p.open, p.streamed = true, false
 	case EventDelta:
 		if !p.open {
 			fmt.Fprintf(p.out, "%s: ", p.speaker)
 			p.open = true
 		}
 		fmt.Fprint(p.out, Clean(e.Text))
+		p.streamed = true
 	case EventReset:
 		// The model's reply failed halfway and is asked again: the turn starts over.
 		p.endLine()
 		fmt.Fprintf(p.out, "%s (redone): ", p.speaker)
-		p.open = true
+		p.open, p.streamed = true, false
 	case EventEnd:
+		// The log keeps a turn's streamed pieces only until it ends: a turn that ended
+		// before this player read its pieces is shown whole.
+		if !p.streamed && e.Whole != nil {
+			if !p.open {
+				fmt.Fprintf(p.out, "%s: ", p.speaker)
+			}
+			fmt.Fprint(p.out, Clean(e.Whole.Text))
+			p.open = true
+		}
 		p.endLine()
 	case EventError:
 		p.endLine()
