@@ -47,13 +47,13 @@ type player struct {
 	lines      <-chan string
 	transcript string
 
-	seen     int    // the Seq of the last event shown
-	attempt  int    // the attempt of the last turn shown (0: the first)
-	phase    Phase  // the phase of the last turn shown
-	speaker  string // the speaker of the turn being shown
-	open     bool   // a turn's line is being written
-	streamed bool   // some of the turn's text was shown as it streamed
-	echo     bool   // end the prompt's line after reading (input is not a terminal)
+	seen    int    // the Seq of the last event shown
+	attempt int    // the attempt of the last turn shown (0: the first)
+	phase   Phase  // the phase of the last turn shown
+	speaker string // the speaker of the turn being shown
+	open    bool   // a turn's line is being written
+	shown   string // the turn's text shown so far, as it streamed
+	echo    bool   // end the prompt's line after reading (input is not a terminal)
 }
 
 func (p *player) loop(ctx context.Context) error {
@@ -144,27 +144,27 @@ func (p *player) show(e Event) {
 		}
 		p.speaker = Clean(e.Speaker)
 		fmt.Fprintf(p.out, "%s: ", p.speaker)
-		p.open, p.streamed = true, false
+		p.open, p.shown = true, ""
 	case EventDelta:
 		if !p.open {
 			fmt.Fprintf(p.out, "%s: ", p.speaker)
 			p.open = true
 		}
 		fmt.Fprint(p.out, Clean(e.Text))
-		p.streamed = true
+		p.shown += e.Text
 	case EventReset:
 		// The model's reply failed halfway and is asked again: the turn starts over.
 		p.endLine()
 		fmt.Fprintf(p.out, "%s (redone): ", p.speaker)
-		p.open, p.streamed = true, false
+		p.open, p.shown = true, ""
 	case EventEnd:
-		// The log keeps a turn's streamed pieces only until it ends: a turn that ended
-		// before this player read its pieces is shown whole.
-		if !p.streamed && e.Whole != nil {
+		// The log keeps a turn's streamed pieces only until it ends: what of the turn
+		// this player had not read before it ended is shown from the whole turn.
+		if e.Whole != nil && strings.HasPrefix(e.Whole.Text, p.shown) && len(e.Whole.Text) > len(p.shown) {
 			if !p.open {
 				fmt.Fprintf(p.out, "%s: ", p.speaker)
 			}
-			fmt.Fprint(p.out, Clean(e.Whole.Text))
+			fmt.Fprint(p.out, Clean(e.Whole.Text[len(p.shown):]))
 			p.open = true
 		}
 		p.endLine()
