@@ -31,18 +31,14 @@ func (a *app) judgeEnqueue(ctx context.Context, cmd *cobra.Command, e *runner.Se
 	if err != nil {
 		return false, err
 	}
-	var local []string
-	for name := range e.Models {
-		if e.Local != nil && e.Local(name) {
-			local = append(local, string(name))
-		}
-	}
-	eps := e.Endpoints()
-	jobs := make([]queue.JudgeArgs, len(judged))
+	jobs := make([]queue.WorkArgs, len(judged))
 	for i, j := range judged {
-		jobs[i] = queue.JudgeArgs{Index: i, JudgeJob: j, Endpoints: eps, Local: local, NoCache: e.NoCache, Retries: retries, Specs: e.Variants()}
+		if jobs[i], err = queue.NewWork(e, check.JudgeWork, string(j.Meta.TrialID), i, j, j.Judges, retries); err != nil {
+			return false, err
+		}
+		jobs[i].Concurrency = 4
 	}
-	n, err := q.EnqueueJudge(ctx, run, jobs)
+	n, err := q.EnqueueWork(ctx, run, jobs)
 	if err != nil {
 		return false, err
 	}

@@ -110,7 +110,7 @@ func sameScores(t *testing.T, what, got, want string) {
 func judgeJobs(t *testing.T, pg, run string) (leaked, jobs int) {
 	t.Helper()
 	err := storeOf(t, pg).Pool().QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE args::text LIKE '%sk-test-judge-queue%'), count(*)
-		FROM river_job WHERE kind = 'arbiter_judge' AND args->>'run' = $1`, run).Scan(&leaked, &jobs)
+		FROM river_job WHERE kind = 'arbiter_work' AND args->>'of' = 'check-judge' AND args->>'run' = $1`, run).Scan(&leaked, &jobs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestCheckJudgeEnqueueWait(t *testing.T) {
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		var n int
 		st := storeOf(t, pg)
-		if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'arbiter_judge'`).Scan(&n); err == nil && n > 0 {
+		if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'arbiter_work' AND args->>'of' = 'check-judge'`).Scan(&n); err == nil && n > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -272,7 +272,7 @@ func TestCheckJudgeResumedByAnotherWorker(t *testing.T) {
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM results WHERE run_id = $1 AND error = ''`, run).Scan(&kept); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'arbiter_judge' AND args->>'run' = $1 AND state = 'completed'`, run).Scan(&finished); err != nil {
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'arbiter_work' AND args->>'of' = 'check-judge' AND args->>'run' = $1 AND state = 'completed'`, run).Scan(&finished); err != nil {
 		t.Fatal(err)
 	}
 	if kept != int(first) || finished == 5 {

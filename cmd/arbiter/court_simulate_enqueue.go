@@ -33,24 +33,18 @@ func (a *app) courtEnqueue(ctx context.Context, cmd *cobra.Command, sim *court.S
 	if s, ok := sim.Defense.(*court.Script); ok {
 		moves = s.Moves
 	}
-	var local []string
-	for name := range sim.Session.Models {
-		if sim.Session.Local != nil && sim.Session.Local(name) {
-			local = append(local, string(name))
-		}
-	}
-	eps := sim.Session.Endpoints()
-	jobs := make([]queue.TrialArgs, len(trials))
+	jobs := make([]queue.WorkArgs, len(trials))
 	for i, t := range trials {
 		b, err := json.Marshal(caseOf[t.CaseID])
 		if err != nil {
 			return false, fmt.Errorf("enqueue trial %s: %w", t.TrialID, err)
 		}
-		jobs[i] = queue.TrialArgs{Trial: t.TrialID, Index: i, Case: b, Seed: t.Seed, Settings: sim.Settings,
-			DefenseScript: sim.DefenseScript, Moves: moves, Endpoints: eps, Local: local, NoCache: sim.Session.NoCache, Retries: retries,
-			Specs: sim.Session.Variants()}
+		qt := &court.QueuedTrial{Trial: t.TrialID, Case: b, Seed: t.Seed, Settings: sim.Settings, DefenseScript: sim.DefenseScript, Moves: moves}
+		if jobs[i], err = queue.NewWork(sim.Session, court.TrialWork, t.TrialID, i, qt, qt.Models(), retries); err != nil {
+			return false, err
+		}
 	}
-	n, err := q.EnqueueTrials(ctx, run, jobs)
+	n, err := q.EnqueueWork(ctx, run, jobs)
 	if err != nil {
 		return false, err
 	}

@@ -53,7 +53,7 @@ func enqueueTrials(t *testing.T, s *courtStandIn, pg, out string, extra ...strin
 func enqueuedTrials(t *testing.T, pg, run string) (leaked, trials int) {
 	t.Helper()
 	err := storeOf(t, pg).Pool().QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE args::text LIKE '%sk-test-court%'), count(*)
-		FROM river_job WHERE kind = 'arbiter_trial' AND args->>'run' = $1`, run).Scan(&leaked, &trials)
+		FROM river_job WHERE kind = 'arbiter_work' AND args->>'of' = 'court-trial' AND args->>'run' = $1`, run).Scan(&leaked, &trials)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +216,8 @@ func resumeTrial(t *testing.T, start func(ctx context.Context, env map[string]st
 		t.Errorf("the store kept %d turns of the stopped worker; the stand-in answered %d", kept, first)
 	}
 	// The stopped trial: its job is not completed, yet some of its calls are stored.
-	err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job j WHERE kind = 'arbiter_trial' AND state <> 'completed'
-		AND EXISTS(SELECT 1 FROM results r WHERE r.run_id = $1 AND r.job_key LIKE (j.args->>'trial') || '/%')`, run).Scan(&midway)
+	err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job j WHERE kind = 'arbiter_work' AND args->>'of' = 'court-trial' AND state <> 'completed'
+		AND EXISTS(SELECT 1 FROM results r WHERE r.run_id = $1 AND r.job_key LIKE (j.args->>'name') || '/%')`, run).Scan(&midway)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/queue"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
@@ -75,7 +77,8 @@ worker that dies loses only its requests in flight: another takes its jobs over 
 					}
 					return ms.Models[ms.Names[0]], nil
 				},
-				Readers: map[store.Kind]func(*store.Run) (func(*llm.Reply) string, error){seduce.RunKind: seduce.OpenReader}}
+				Readers: map[store.Kind]func(*store.Run) (func(*llm.Reply) string, error){seduce.RunKind: seduce.OpenReader},
+				Work:    map[string]queue.Work{court.TrialWork: court.PlayQueued, check.JudgeWork: check.JudgeQueued}}
 			start := time.Now()
 			sum, err := q.Work(ctx, cfg)
 			if !a.quiet {

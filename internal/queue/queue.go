@@ -1,10 +1,10 @@
 // Package queue runs a study's jobs on many machines: the jobs of a run are River jobs
 // in the shared PostgreSQL store, and workers anywhere take them, ask the model with
 // their own keys, and write each result in the same transaction that completes its job.
-// A court trial is one job (TrialArgs): its turns, each depending on the ones before, are
-// played in order by one worker and kept as they end, so a trial taken over resumes.
-// A transcript of a checklist judge run is one job too (JudgeArgs): its rounds and
-// follow-ups stay on one worker, each reply kept as it comes.
+// Work whose requests depend on the replies before them (a court trial turn by turn, a
+// transcript of a checklist judge run with its follow-ups) is one job (WorkArgs), run by
+// one worker through the Work function its caller registered: the queue is a transport
+// and knows nothing of courts or checklists.
 //
 // Beside River's tables the queue keeps three of its own: arbiter_workers (one row a
 // worker, renewed by its heartbeat: the lease that lets another worker take over the

@@ -52,6 +52,8 @@ type WorkerConfig struct {
 	// outcome, from the reading the run recorded (may be nil: no outcomes). A worker
 	// reads every run as the machine that began it did, whatever its own settings.
 	Readers map[store.Kind]func(*store.Run) (func(*llm.Reply) string, error)
+	// Work runs a queued unit of work (WorkArgs), by its Of (may be nil).
+	Work map[string]Work
 	// ExitWhenIdle stops the worker once no job is queued or held by any worker.
 	ExitWhenIdle bool
 	// Heartbeat and Lease default to DefaultHeartbeat and DefaultLease.
@@ -96,10 +98,7 @@ func (q *Queue) Work(ctx context.Context, cfg WorkerConfig) (WorkStats, error) {
 	if err := river.AddWorkerSafely(workers, w); err != nil {
 		return WorkStats{}, fmt.Errorf("worker: %w", err)
 	}
-	if err := river.AddWorkerSafely(workers, &trialWorker{asker: w}); err != nil {
-		return WorkStats{}, fmt.Errorf("worker: %w", err)
-	}
-	if err := river.AddWorkerSafely(workers, &judgeWorker{asker: w}); err != nil {
+	if err := river.AddWorkerSafely(workers, &worker{asker: w}); err != nil {
 		return WorkStats{}, fmt.Errorf("worker: %w", err)
 	}
 	client, err := river.NewClient(riverpgxv5.New(q.pool), &river.Config{
