@@ -12,9 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/cost"
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
@@ -218,5 +221,138 @@ func TestCutReplyIsDroppedAndStreamsAreBounded(t *testing.T) {
 	}
 	for _, s := range streams {
 		s.close()
+	}
+}
+
+// TestBudgetStopsEveryModelCall: with --budget US$0.50 and a price of a dollar a token,
+// the judge's first turn spends it. From then on the stand-in is asked nothing: the
+// prosecutor's turn, a new game, a move, a restart and a case generation are refused,
+// the requests with 503 and a sentence that says the budget is spent.
+func TestBudgetStopsEveryModelCall(t *testing.T) {
+	prices := cost.Default()
+	dollar := 1e6 // per million tokens: a dollar a token
+	specs := map[string]config.PriceSpec{}
+	for _, m := range []string{"judge", "prosecutor", "witness", "analyzer"} {
+		specs["openai/"+m] = config.PriceSpec{Input: &dollar, Output: &dollar}
+	}
+	if err := prices.Override("test", specs); err != nil {
+		t.Fatal(err)
+	}
+	var generated atomic.Int64
+	lim := Limits{MaxGames: -1, ClientGames: -1, ClientRate: -1, Budget: 0.5, Prices: prices}
+	r := newCourtRig(t, rigOptions{limits: &lim, generate: func(context.Context, string, llm.ModelName) (*court.Case, []string, error) {
+		generated.Add(1)
+		return nil, []string{"not asked for"}, nil
+	}})
+	// The recorded cost is read at every check, not once a second, so the test does
+	// not depend on how fast the court speaks.
+	g := r.srv.court.guard
+	g.mu.Lock()
+	g.budgetMaxAge = 0
+	g.mu.Unlock()
+
+	id, _ := r.play()
+	v := r.waitFloor(id)
+	if n := r.asked.Load(); n != 1 {
+		t.Errorf("the stand-in was asked %d times; want once (the judge's turn spent the budget)", n)
+	}
+	if !v.RestartOffered {
+		t.Errorf("after the budget was spent the game offers no restart: %+v", v)
+	}
+	asked := r.asked.Load()
+	for _, rq := range []struct{ path, body string }{
+		{"/api/court/games", `{"case_id":"lantern-theft"}`},
+		{"/api/court/games/" + id + "/restart", `{}`},
+		{"/api/court/games/" + id + "/defense", `{"text":"The defense opens."}`},
+		{"/api/court/cases/generate", `{"prior":"a theft at the docks"}`},
+	} {
+		req, _ := http.NewRequest("POST", r.base+rq.path, strings.NewReader(rq.body))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := r.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "spent its budget") || !strings.Contains(string(b), "--budget") {
+			t.Errorf("POST %s after the budget = %d %s; want 503 saying the budget is spent", rq.path, res.StatusCode, b)
+		}
+	}
+	r.waitFloor(id)
+	if n := r.asked.Load(); n != asked {
+		t.Errorf("the stand-in was asked %d more times after the budget was spent; want none", n-asked)
+	}
+	if n := generated.Load(); n != 0 {
+		t.Errorf("case generation ran %d times after the budget was spent", n)
+	}
+}
+
+// TestFourStreamsPerClientAndGame: a client address holds at most four streams open on
+// one game; the fifth is 429 with Retry-After and a sentence, another address is not
+// held by it, and closing a stream frees its place.
+func TestFourStreamsPerClientAndGame(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	id, tok := r.play()
+	r.waitFloor(id)
+	one := clientAt(60)
+	var open []*sseStream
+	for i := range 4 {
+		s, code, msg := r.streamAs(one, id, tok)
+		if s == nil {
+			t.Fatalf("stream %d = %d %s; want 200", i+1, code, msg)
+		}
+		s.until(t, "awaiting")
+		open = append(open, s)
+	}
+	s, code, msg := r.streamAs(one, id, tok)
+	if s != nil || code != http.StatusTooManyRequests || strings.HasPrefix(msg, " ") || !strings.Contains(msg, "4 windows") {
+		t.Fatalf("the fifth stream = %d %q; want 429 with Retry-After and a sentence", code, msg)
+	}
+	if s, code, msg := r.streamAs(clientAt(61), id, tok); s == nil {
+		t.Errorf("another client's stream = %d %s; want 200", code, msg)
+	}
+	// A closed stream gives its place back (once the server sees the connection gone).
+	open[0].close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s, code, msg := r.streamAs(one, id, tok)
+		if s != nil {
+			break
+		}
+		if code != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("a stream after one was closed = %d %s; want 200", code, msg)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestFinishedGameLeavesMemory: once a game has its verdict the server holds it no
+// more; asked for again, it is read back from the store, whole, and not kept.
+func TestFinishedGameLeavesMemory(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	id := r.newGame()
+	played := r.playToVerdict(id)
+	held := func() bool {
+		r.srv.court.mu.Lock()
+		defer r.srv.court.mu.Unlock()
+		_, ok := r.srv.court.live[id]
+		return ok
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for held() {
+		if time.Now().After(deadline) {
+			t.Fatal("the finished game is still held in memory")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	v := r.view(id)
+	if v.Outcome == nil || *v.Outcome != *played.Outcome || len(v.Turns) != len(played.Turns) {
+		t.Errorf("the finished game read back: outcome %v, %d turns; want %v, %d", v.Outcome, len(v.Turns), *played.Outcome, len(played.Turns))
+	}
+	if code, _ := r.do("GET", "/api/court/games/"+id+"/transcript", nil); code != 200 {
+		t.Errorf("its transcript = %d; want 200", code)
+	}
+	if held() {
+		t.Error("reading the finished game put it back in memory")
 	}
 }
