@@ -241,7 +241,7 @@ func newGuardrails(lim Limits, st *store.Store) *guardrails {
 func (g *guardrails) ask(ctx context.Context, r *http.Request) *limitError {
 	if ok, after := g.asks.take(clientOf(r), g.lim.ClientRate); !ok {
 		return &limitError{http.StatusTooManyRequests, after, fmt.Sprintf(
-			"You are going faster than the court can follow: at most %s a minute from one player. Wait %s and try again; what you wrote is kept.", count(g.lim.ClientRate, "request"), inWords(after))}
+			"You are going faster than the court can follow: at most %s a minute from one player. Wait %s and try again.", count(g.lim.ClientRate, "request"), inWords(after))}
 	}
 	if err := g.budget(ctx); err != nil {
 		return err
