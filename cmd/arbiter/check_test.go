@@ -261,7 +261,7 @@ func TestCheckCasesFile(t *testing.T) {
 	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
 		mu.Lock()
 		defer mu.Unlock()
-		sawCase = sawCase || strings.Contains(req.Messages[0].Text, "# Case description\nThe orchard case, from the cases file.")
+		sawCase = sawCase || strings.Contains(req.Messages[0].Text, "# Case description\n<record>\n\"The orchard case, from the cases file.\"")
 		sawPlayer = sawPlayer || strings.Contains(req.Messages[0].Text, "SECRET-PLAYER-LINE")
 		return checkStandIn("")(req)
 	}})

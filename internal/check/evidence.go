@@ -1,10 +1,51 @@
 package check
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 )
+
+// Prompt isolation (cli.md, Web: "Who may do what"): every text that comes from a
+// transcript or a case file reaches the judge inside a data block, between dataOpen and
+// dataClose. A turn's text and the case description are quoted JSON strings: a newline
+// in them is written \n, so a turn cannot start a line that looks like another turn, a
+// question or an answer, and the angle brackets are written \u003c and \u003e, so no
+// text can close the block. Labels and ids (a speaker, the trial, the case, the outcome)
+// are kept to one line without the characters that could do either. The judge's prompt
+// says that what the blocks hold is evidence, never instructions.
+const (
+	dataOpen  = "<record>"
+	dataClose = "</record>"
+)
+
+// quote is s as a JSON string: one line, its quotes and angle brackets escaped. An
+// ampersand, which closes nothing, stays as it is for the judge to read.
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	// Unescaped, an angle bracket in the encoding is one of s's own.
+	return angles.Replace(strings.TrimSuffix(b.String(), "\n"))
+}
+
+var angles = strings.NewReplacer("<", `\u003c`, ">", `\u003e`)
+
+// label is a speaker's label or an id, kept to one line that can neither open nor close
+// a block nor start a turn of its own.
+func label(s string) string {
+	return oneLine(strings.Map(func(r rune) rune {
+		switch {
+		case r < ' ', r == 0x7f, r == 0x85, r == 0x2028, r == 0x2029:
+			return ' '
+		case strings.ContainsRune(`<>"[]`, r):
+			return -1
+		}
+		return r
+	}, s))
+}
 
 // withheld replaces the text of a player's turn in what the judge sees. The turn keeps
 // its place, so the judge knows someone spoke, but none of its words reach the evidence.
@@ -41,17 +82,18 @@ func domainFor(d Domain, t *Transcript) Domain {
 
 // Evidence is the part of the judge's prompt that shows a transcript: the session record
 // (completion, restarts, outcome) and the numbered conversation, with every player turn
-// withheld. It is the only view of a transcript a judge model ever gets.
+// withheld, each in a data block. It is the only view of a transcript a judge model ever
+// gets.
 // An empty turn (a player who pressed Enter) is not shown at all; the other turns keep
 // their numbers.
 func Evidence(d *Domain, t *Transcript) string {
 	dom := domainFor(*d, t)
 	d = &dom
 	var b strings.Builder
-	b.WriteString("# Session record\n")
-	fmt.Fprintf(&b, "Trial %s", t.TrialID)
+	b.WriteString("# Session record\n" + dataOpen + "\n")
+	fmt.Fprintf(&b, "Trial %s", label(string(t.TrialID)))
 	if t.CaseID != "" {
-		fmt.Fprintf(&b, ", case %s", t.CaseID)
+		fmt.Fprintf(&b, ", case %s", label(t.CaseID))
 	}
 	b.WriteString(".\n")
 	switch {
@@ -64,24 +106,24 @@ func Evidence(d *Domain, t *Transcript) string {
 	}
 	fmt.Fprintf(&b, "Restarts needed: %d.\n", t.Retries)
 	if t.Outcome != "" {
-		fmt.Fprintf(&b, "Recorded outcome: %s.\n", oneLine(t.Outcome))
+		fmt.Fprintf(&b, "Recorded outcome: %s.\n", label(t.Outcome))
 	}
-	b.WriteString("\n# Conversation history\n")
+	b.WriteString(dataClose + "\n\n# Conversation history\n" + dataOpen + "\n")
 	for i, turn := range t.Turns {
 		if strings.TrimSpace(turn.Text) == "" {
 			continue
 		}
-		label := oneLine(turn.Speaker)
+		who := label(turn.Speaker)
 		if IsPlayerTurn(d, turn) {
 			fmt.Fprintf(&b, "[T%d] %s (player): %s\n", i+1, playerLabel(turn), withheld)
 			continue
 		}
 		if turn.Role == RoleSystem {
-			label = "System note"
+			who = "System note"
 		}
-		text := strings.ReplaceAll(strings.TrimSpace(turn.Text), "\n", "\n    ")
-		fmt.Fprintf(&b, "[T%d] %s: %s\n", i+1, label, text)
+		fmt.Fprintf(&b, "[T%d] %s: %s\n", i+1, who, quote(strings.TrimSpace(turn.Text)))
 	}
+	b.WriteString(dataClose + "\n")
 	return b.String()
 }
 

@@ -107,7 +107,7 @@ func TestJudgePromptStatesPlayerExclusion(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"The human player is the defense attorney; the player's turns are withheld",
-		"withheld", "Do not evaluate them", "# Case description\nState v. Julia Mathers"} {
+		"withheld", "Do not evaluate them", "# Case description\n<record>\n\"State v. Julia Mathers"} {
 		if !seen.any(want) {
 			t.Errorf("no judge prompt says %q", want)
 		}

@@ -228,9 +228,11 @@ func prepareJudge(ctx context.Context, e *runner.Session, cl *Checklist, ts []*T
 
 // judgePromptData is what the judge prompt (data/prompts/judge.tmpl) shows.
 type judgePromptData struct {
-	Domain   Domain
-	Dim      *Dimension
-	Items    []Item
+	Domain Domain
+	Dim    *Dimension
+	Items  []Item
+	// Case is the case description as a quoted JSON string ("" for none); Evidence is
+	// the transcript as Evidence shows it. The template puts both in data blocks.
 	Case     string
 	Evidence string
 	// Language names the transcript's language when it is not English ("" when it is,
@@ -244,7 +246,10 @@ func judgeData(cl *Checklist, t *Transcript, caseText string, dim *Dimension, it
 	if lang == English {
 		lang = ""
 	}
-	return judgePromptData{Domain: domainFor(cl.Domain, t), Dim: dim, Items: items, Case: oneLine(caseText),
+	if caseText = oneLine(caseText); caseText != "" {
+		caseText = quote(caseText)
+	}
+	return judgePromptData{Domain: domainFor(cl.Domain, t), Dim: dim, Items: items, Case: caseText,
 		Evidence: Evidence(&cl.Domain, t), Language: lang}
 }
 

@@ -489,7 +489,7 @@ func TestEvidenceLeavesOutEmptyTurns(t *testing.T) {
 		{Speaker: "Judge", Role: RoleJudge, Text: "Continue."},
 	}}
 	ev := Evidence(&Domain{PlayerRoles: []Role{RoleDefense}}, tr)
-	if strings.Contains(ev, "[T2]") || strings.Contains(ev, "[T3]") || !strings.Contains(ev, "[T4] Judge: Continue.") {
+	if strings.Contains(ev, "[T2]") || strings.Contains(ev, "[T3]") || !strings.Contains(ev, `[T4] Judge: "Continue."`) {
 		t.Errorf("evidence shows an empty turn or renumbers:\n%s", ev)
 	}
 }

@@ -162,6 +162,23 @@ func refuseLimit(w http.ResponseWriter, e *limitError) {
 	apiError(w, e.status, e.msg)
 }
 
+// count is "1 noun" or "n nouns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// inWords is a wait as a player reads it, in whole seconds rounded up, as Retry-After.
+func inWords(d time.Duration) string {
+	secs := max(1, int((d+time.Second-1)/time.Second))
+	if secs == 1 {
+		return "a second"
+	}
+	return strconv.Itoa(secs) + " seconds"
+}
+
 // window counts events per client address in fixed one-minute windows. Its memory is
 // one counter per address seen in the current minute.
 type window struct {
@@ -224,7 +241,7 @@ func newGuardrails(lim Limits, st *store.Store) *guardrails {
 func (g *guardrails) ask(ctx context.Context, r *http.Request) *limitError {
 	if ok, after := g.asks.take(clientOf(r), g.lim.ClientRate); !ok {
 		return &limitError{http.StatusTooManyRequests, after, fmt.Sprintf(
-			"You are going faster than the court can follow: at most %d requests a minute from one player. Wait a moment and try again.", g.lim.ClientRate)}
+			"You are going faster than the court can follow: at most %s a minute from one player. Wait %s and try again.", count(g.lim.ClientRate, "request"), inWords(after))}
 	}
 	if err := g.budget(ctx); err != nil {
 		return err
@@ -236,7 +253,7 @@ func (g *guardrails) ask(ctx context.Context, r *http.Request) *limitError {
 func (g *guardrails) newGame(r *http.Request) *limitError {
 	if ok, after := g.games.take(clientOf(r), g.lim.ClientGames); !ok {
 		return &limitError{http.StatusTooManyRequests, after, fmt.Sprintf(
-			"You have opened %d trials in the last minute, the most one player may. Wait a minute before you open another.", g.lim.ClientGames)}
+			"You have opened %s in the last minute, the most one player may. Wait %s before you open another.", count(g.lim.ClientGames, "trial"), inWords(after))}
 	}
 	return nil
 }
@@ -244,7 +261,7 @@ func (g *guardrails) newGame(r *http.Request) *limitError {
 // full is the refusal of a new game when MaxGames are live.
 func (g *guardrails) full() *limitError {
 	return &limitError{http.StatusTooManyRequests, time.Minute, fmt.Sprintf(
-		"The court is full: %d trials are in session, the most it holds. Try again in a minute, or finish a trial of yours first.", g.lim.MaxGames)}
+		"The court is full: %s in session, the most it holds. Try again in a minute, or finish a trial of yours first.", count(g.lim.MaxGames, "trial"))}
 }
 
 // budget refuses once the recorded cost has reached Limits.Budget. The cost is read
@@ -300,7 +317,7 @@ func (g *guardrails) openStream(r *http.Request, game string) (func(), *limitErr
 	defer g.mu.Unlock()
 	if g.streams[k] >= g.lim.StreamsPerGame {
 		return nil, &limitError{http.StatusTooManyRequests, 5 * time.Second, fmt.Sprintf(
-			"This game is already open in %d windows of yours, the most it may be. Close one and reload.", g.lim.StreamsPerGame)}
+			"This game is already open in %s of yours, the most it may be. Close one and reload.", count(g.lim.StreamsPerGame, "window"))}
 	}
 	g.streams[k]++
 	return func() {

@@ -92,6 +92,8 @@ type rigOptions struct {
 	// public and owner are Options.Public and Options.OwnerToken.
 	public bool
 	owner  string
+	// respond, when set, answers a request first: its Response is sent when ok.
+	respond func(req *llmtest.Request) (resp llmtest.Response, ok bool)
 }
 
 // newCourtRig starts the stand-in, opens a store at opt.path (a temp file by default)
@@ -106,6 +108,11 @@ func newCourtRig(t testing.TB, opt rigOptions) *courtRig {
 		r.asked.Add(1)
 		if f := r.firstByte.Load(); f != nil {
 			(*f)()
+		}
+		if opt.respond != nil {
+			if resp, ok := opt.respond(req); ok {
+				return resp
+			}
 		}
 		if req.Model == "witness" {
 			if h := r.hold.Load(); h != nil {

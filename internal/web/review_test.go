@@ -172,3 +172,71 @@ func TestReviewPublicNeedsAToken(t *testing.T) {
 		t.Errorf("queue without a token = %d; want 403", code)
 	}
 }
+
+// TestReviewerCannotSeeAnotherOnAnUndecidedSample: on a public server, after ann has
+// decided a sample she shares with bob, nothing bob can open with his token (the project
+// list, his page, his queue, the agreement page, the export, ann's page and queue, undo
+// and adjudicate) shows her decision or her note; cy, named an adjudicator, does not see
+// it either before the owner opens the agreement page.
+func TestReviewerCannotSeeAnotherOnAnUndecidedSample(t *testing.T) {
+	rig := newReviewRig(t, true)
+	p, err := review.Open(context.Background(), rig.st, rig.project, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := sharedSample(t, p)
+	const note, changed = "ANN-SECRET-NOTE-7", "ANN-CORRECTED-STATEMENT"
+	annJar, _ := cookiejar.New(nil)
+	ann := &http.Client{Jar: annJar}
+	if code, body := rig.call(t, ann, "POST", "/api/review/"+rig.project+"/decide?token="+rig.tokens["ann"],
+		map[string]any{"reviewer": "ann", "sample": string(x), "decision": "correct", "set": map[string]string{"statement": changed}, "note": note}); code != 200 {
+		t.Fatalf("ann's decision = %d %s", code, body)
+	}
+	P := "/review/" + rig.project
+	A := "/api/review/" + rig.project
+	for _, who := range []string{"bob", "cy"} {
+		jar, _ := cookiejar.New(nil)
+		c := &http.Client{Jar: jar}
+		// The reviewer's link sets the cookie the rest rides on.
+		if code, _ := rig.call(t, c, "GET", P+"/as/"+who+"?token="+rig.tokens[who], nil); code != 200 {
+			t.Fatalf("%s's page with the token = %d", who, code)
+		}
+		for _, rq := range []struct {
+			method, path string
+			body         any
+			want         int
+		}{
+			{"GET", "/review", nil, 200},
+			{"GET", P + "/as/" + who, nil, 200},
+			{"GET", A + "/queue?reviewer=" + who, nil, 200},
+			{"GET", P + "/agreement", nil, 403},
+			{"GET", P + "/agreement?token=" + rig.tokens[who], nil, 403},
+			{"GET", P + "/export", nil, 403},
+			{"GET", P + "/as/ann", nil, 403},
+			{"GET", A + "/queue?reviewer=ann", nil, 403},
+			{"POST", A + "/undo", map[string]any{"reviewer": "ann", "sample": string(x)}, 403},
+			{"POST", A + "/decide", map[string]any{"reviewer": "ann", "sample": string(x), "decision": "approve"}, 403},
+		} {
+			code, body := rig.call(t, c, rq.method, rq.path, rq.body)
+			if code != rq.want {
+				t.Errorf("%s: %s %s = %d; want %d", who, rq.method, rq.path, code, rq.want)
+			}
+			if strings.Contains(body, note) || strings.Contains(body, changed) || strings.Contains(body, `"correct"`) {
+				t.Errorf("%s: %s %s shows ann's decision or note:\n%s", who, rq.method, rq.path, body)
+			}
+		}
+	}
+	// bob is no adjudicator: refused, and told nothing of the sample.
+	code, body := rig.call(t, nil, "POST", A+"/adjudicate?token="+rig.tokens["bob"], map[string]any{"sample": string(x), "decision": "approve"})
+	if code != 403 || strings.Contains(body, note) {
+		t.Errorf("bob's adjudication = %d %s; want 403 without ann's note", code, body)
+	}
+	// Once bob has decided too, the owner sees the dispute and ann's note: it was there
+	// to be hidden.
+	if code, body := rig.call(t, nil, "POST", A+"/decide?token="+rig.tokens["bob"], map[string]any{"reviewer": "bob", "sample": string(x), "decision": "approve"}); code != 200 {
+		t.Fatalf("bob's decision = %d %s", code, body)
+	}
+	if code, body := rig.call(t, nil, "GET", P+"/agreement?token="+rig.owner, nil); code != 200 || !strings.Contains(body, note) {
+		t.Errorf("the owner's agreement page = %d, shows the note: %v", code, strings.Contains(body, note))
+	}
+}

@@ -305,6 +305,12 @@
     node.className = "notice" + (kind ? " notice-" + kind : "");
     if (!text) return;
     for (const line of String(text).split("\n")) node.appendChild(el("p", {}, line));
+    // A refusal (a limit, a failure) is shown where the player is looking: on a phone
+    // the form's notice is below the Speak button, out of view.
+    if (kind === "bad" || kind === "warn") {
+      const b = node.getBoundingClientRect();
+      if (b.top < 0 || b.bottom > window.innerHeight) node.scrollIntoView({ block: "nearest" });
+    }
   }
 
   // ---- menu page --------------------------------------------------------------------
