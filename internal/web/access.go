@@ -234,7 +234,7 @@ func newGuardrails(lim Limits, st *store.Store) *guardrails {
 	}
 	now := time.Now
 	return &guardrails{lim: lim, games: newWindow(now), asks: newWindow(now), st: st, streams: map[streamKey]int{},
-		now: now, budgetMaxAge: time.Second}
+		now: now}
 }
 
 // ask counts a model-asking request of r's client and checks the budget.
@@ -265,7 +265,8 @@ func (g *guardrails) full() *limitError {
 }
 
 // budget refuses once the recorded cost has reached Limits.Budget. The cost is read
-// again at most once a second.
+// from the store at every check (budgetMaxAge 0): a call let through a moment after the
+// budget was reached would be paid for, and one sum per model call is cheap beside it.
 func (g *guardrails) budget(ctx context.Context) *limitError {
 	if g.lim.Budget <= 0 {
 		return nil
