@@ -78,6 +78,7 @@ const (
 	RuleContradiction = "contradiction" // two rulings of the reply disagree
 	RuleUnreadable    = "unreadable"    // a decision field whose value says neither ruling
 	RuleConditional   = "conditional"   // the only ruling is left open on a condition
+	RuleHedge         = "hedge"         // a prose ruling the reply itself leaves open ("your call")
 	RuleTruncated     = "truncated"     // the reply stops inside its JSON answer
 	RuleEcho          = "echo"          // the reply repeats the answer template
 	RuleRefusal       = "refusal"       // the model declined
@@ -200,6 +201,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
 
+	if len(votes) == 0 && len(proseVotes) > 0 {
+		// Only prose rules: a phrase that hands the choice back leaves it open.
+		if at, phrase := anyPhrase(foldLower(body), lex.open); at >= 0 {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
+		}
+	}
 	if unreadable != nil {
 		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
 	}

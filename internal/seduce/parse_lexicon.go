@@ -30,6 +30,8 @@ import (
 //	              and holds one is a contradiction, not a roll for part of the action
 //	refusal       phrases that decline the task, looked for at the start of a reply
 //	undetermined  phrases that say the ruling cannot be told: the reply is unparsed
+//	open          phrases that leave the whole reply's ruling open ("either way", "your
+//	              call", "I'd lean"): a reply that rules and says one is unparsed
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -44,6 +46,7 @@ type Lexicon struct {
 	correction   []string
 	refusal      []string
 	undetermined []string
+	open         []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -67,6 +70,7 @@ type lexiconFile struct {
 	Correction   []string          `json:"correction"`
 	Refusal      []string          `json:"refusal"`
 	Undetermined []string          `json:"undetermined"`
+	Open         []string          `json:"open"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -124,7 +128,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -159,7 +163,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"roll", f.Roll, &l.roll}, {"pass", f.Pass, &l.pass}, {"negation", f.Negation, &l.negation},
 		{"condition", f.Condition, &l.condition}, {"hedge", f.Hedge, &l.hedge},
 		{"correction", f.Correction, &l.correction}, {"refusal", f.Refusal, &l.refusal},
-		{"undetermined", f.Undetermined, &l.undetermined},
+		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")

@@ -17,11 +17,11 @@ import (
 
 // Regular expression pieces over ASCII-lowercased text.
 const (
-	reArt      = `(?:an?|any|the|your|another|one|some|this|that)\s+`
+	reArt      = `(?:an?|any|the|your|another|one|some|this|that|a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+`
 	reWord     = `[a-z0-9(][a-z0-9'’/()%-]*`
 	reSlot     = `(?:` + reWord + `\s+){0,4}?`
 	reRollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
-	reRollNoun = `(?:roll|check|test|dice\s+roll|skill\s+check|skill\s+roll)`
+	reRollNoun = `(?:rolls?|checks?|tests?|dice\s+rolls?|skill\s+checks?|skill\s+rolls?)`
 	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
@@ -69,11 +69,18 @@ var (
 	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
 	doubleNegation = []cueRule{
 		newNegatedRule(`\b(?:not\s+|never\s+)without\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`\b(?:no\s+(?:way|chance|hope|[a-z]+ing)|nobody|no\s+one|cannot|can['’]t|can\s+not|could\s+not|couldn['’]t|impossible|not\s+possible)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot|n['’]t|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way)\s+(?:to|for)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+	}
+	// "the roll can't be waived", "skipping the roll would be a mistake"
+	doubleNegationAfter = []cueRule{
+		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|won['’]t|will\s+not|must\s+not|mustn['’]t|is\s+not\s+to)\s+be\s+(?:waived|skipped|ignored|dispensed\s+with|omitted|dropped|avoided)\b`),
+		newNegatedRule(`\b(?:skip|skipping|waive|waiving|forgo|forgoing|dropping|ignoring|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|rolls|check|checks|test|tests|dice)\s+(?:(?:would|will|is|seems)\s+(?:be\s+)?)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|too\s+generous|unfair|off\s+the\s+table|out\s+of\s+the\s+question|not\s+an\s+option|not\s+on)\b`),
 	}
 	passRules = []cueRule{
+		// "it just works", "there's nothing to it", "nothing stands in the way"
+		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+works\b|\bnothing\s+to\s+it\b|\bnothing\s+(?:stands|is|gets)\s+in\s+(?:the|your|his|her|their)\s+way\b|\bnothing\s+in\s+the\s+way\b`),
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
@@ -106,8 +113,12 @@ var (
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
-		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?)\s*$`),
-		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
+		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
+		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
+		// "a series of Stealth rolls", "two Listen checks"
+		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
+		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -155,6 +166,8 @@ var (
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
 	leadingCond = regexp.MustCompile(`^\s*(?:should|were|had|provided|providing|assuming|as\s+long\s+as|so\s+long\s+as|if|unless|in\s+case|only\s+if|depending\s+on)\b`)
+	// modalShould is "should" as a modal, not a condition: "should be a Stealth roll".
+	modalShould = regexp.MustCompile(`^\s*should\s+(?:be|probably|definitely|likely|just|still|need|needs|require|call|make|roll|take|get|go)\b`)
 	intent      = regexp.MustCompile(`^\s*(?:if|should)\s+(?:you|he|she|they|we|the\s+(?:player|investigator|character|pc))\s+(?:(?:still|really|truly|do|does|actually)\s+)?(?:wants?|wish(?:es)?|intends?|chooses?|decides?|tries|try|insists?|plans?|means?|goes|go|attempts?|opts?|elects?)\b`)
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
@@ -169,10 +182,10 @@ var (
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|a|an)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|a|an)\s+){0,3}$`)
 	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
-	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b`)
+	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
 	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
@@ -408,7 +421,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				}
 				if open < 0 {
 					open = 0
-					if leadingCond.MatchString(clause) && !intent.MatchString(clause) {
+					if leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause) {
 						open = 1
 					}
 				}
@@ -426,6 +439,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 		}
 	}
 	find(doubleNegation, DecisionRoll)
+	find(doubleNegationAfter, DecisionRoll)
 	find(passRules, DecisionPass)
 	find(rollRules, DecisionRoll)
 }
