@@ -201,6 +201,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
 
+	if len(votes) == 0 && t.openRuling {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
+	}
+	if len(votes) == 0 && truncatedRuling(body) {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Span: cutSpan(body[max(0, len(body)-60):])}
+	}
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		if at, phrase := anyPhrase(foldLower(body), lex.open); at >= 0 {

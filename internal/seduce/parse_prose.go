@@ -21,7 +21,7 @@ const (
 	reWord     = `[a-z0-9(][a-z0-9'’/()%-]*`
 	reSlot     = `(?:` + reWord + `\s+){0,4}?`
 	reRollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
-	reRollNoun = `(?:rolls?|checks?|tests?|dice\s+rolls?|skill\s+checks?|skill\s+rolls?)`
+	reRollNoun = `(?:rolls?|checks?|tests?|dice(?:\s+rolls?)?|skill\s+checks?|skill\s+rolls?)`
 	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
@@ -161,7 +161,14 @@ var (
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
 	// through, yet …".
-	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance)\b`)
+	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	// counterfactual is a concession about other circumstances, whose ruling the reply
+	// then sets aside: what it implies is the other ruling.
+	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
+	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	// answerYes and answerNo open the reply's own answer to its question.
+	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
+	answerNo  = regexp.MustCompile(`^\s*(?:no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -207,6 +214,9 @@ type cue struct {
 	negated bool
 	// part says the cue's clause speaks of one part of the action.
 	part bool
+	// topic is the content words before the cue in its clause ("the cliff after it"
+	// for "the cliff after it is a Climb roll"): what the ruling is about.
+	topic []string
 }
 
 // reNoApostrophe is a negative contraction typed without its apostrophe ("dont",
@@ -235,6 +245,9 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 	if t.n == 0 && !t.conditional {
 		t = proseCues(text, text, tax, lex)
 	}
+	if t.n == 0 && !t.conditional && t.hasConceded {
+		t.add(t.conceded)
+	}
 	return t
 }
 
@@ -249,6 +262,12 @@ type cueTally struct {
 	passSkill        string
 	allPassPart      bool
 	conditional      bool // a cue was set aside as open on a condition
+	openRuling       bool // a ruling was left open on a condition after it
+	// conceded is the ruling a counterfactual concession implies ("a garden fence
+	// wouldn't need dice, but this one …" implies a roll): it counts only when
+	// nothing else in the reply rules.
+	conceded    cue
+	hasConceded bool
 }
 
 func (t *cueTally) add(c cue) {
@@ -315,7 +334,7 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 		return DecisionPass, t.passSkill, rule, []cue{t.passCue}
 	}
 	otherSkill := t.rollSkill != "" && t.passSkill != "" && t.rollSkill != t.passSkill
-	if !corrected && (t.allPassPart || otherSkill) {
+	if !corrected && (t.allPassPart || otherSkill || otherTopic(t.rollCue.topic, t.passCue.topic)) {
 		return DecisionRoll, t.rollSkill, RuleAnyPart, []cue{t.rollCue, t.passCue}
 	}
 	first, second := t.rollCue, t.passCue
@@ -323,6 +342,152 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 		first, second = second, first
 	}
 	return DecisionUnparsed, "", RuleContradiction, []cue{first, second}
+}
+
+// topicStop are words that say nothing of what a ruling is about.
+var topicStop = wordSet(`the and but yet for nor with without from into onto upon over under
+	about above after before this that these those there here then than its it's his her hers their
+	theirs your yours our ours you she him they them who whom which what when where while whilst
+	though although however also just simply really actually quite very much more most some any
+	all each every both either neither none nothing not no never don't doesn't isn't aren't won't
+	can't cannot wouldn't shouldn't would should could might may must will shall can need needs
+	needed require requires required requiring call calls called make makes making take takes
+	have has had was were are is be been being does did doing get gets got one ones thing things
+	part step bit whole action task attempt situation scene case way time moment roll rolls
+	rolling check checks test tests dice skill ruling rule decision verdict answer call so well
+	okay yes yeah sure fine think guess say said i'd i'm i've you'd you're you'll he's she's
+	they're it'll that's there's here's let's let me my mine like even still only already`)
+
+func wordSet(words string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		set[w] = true
+	}
+	return set
+}
+
+// topicWords are the content words of s: three letters or more, not in topicStop.
+func topicWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'' || r == '’' || r >= 0x80)
+	}) {
+		w = strings.ReplaceAll(strings.Trim(w, "'’"), "’", "'")
+		if len(w) >= 3 && !topicStop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// otherTopic says whether two rulings speak of different things: each names one, and
+// they share no word ("the ditch is nothing, no dice; the cliff is a Climb roll").
+func otherTopic(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// rulingWords are the words a ruling turns on; a reply that stops inside one ("the
+// answer is no ro") is cut off mid-ruling.
+var rulingWords = []string{"roll", "rolls", "check", "test", "dice", "automatic", "automatically",
+	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict"}
+
+// truncatedRuling reports whether text stops inside a ruling word: no closing
+// punctuation, and its last word is the start of one of rulingWords but not the word.
+func truncatedRuling(text string) bool {
+	text = strings.TrimRight(text, " \t\r\n")
+	i := len(text)
+	for i > 0 && text[i-1] >= 'a' && text[i-1] <= 'z' || i > 0 && text[i-1] >= 'A' && text[i-1] <= 'Z' {
+		i--
+	}
+	last := asciiLower(text[i:])
+	if len(last) < 2 || i < len(text)-12 || slices.Contains(rulingWords, last) {
+		return false
+	}
+	for _, w := range rulingWords {
+		if len(last) < len(w) && strings.HasPrefix(w, last) {
+			return true
+		}
+	}
+	return false
+}
+
+// answered adds the ruling of a question clause the reply answers itself: "Needs a
+// roll? Yes: Stealth" is a roll, "Automatic? No." a roll, "Dice? Nope." a pass. The
+// answer is the next clause that is no question; its skill, or one named just after,
+// is the ruling's.
+func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, t *cueTally) {
+	for k := 0; k < len(next) && k < 3; k++ {
+		answer := lower[from:next[k][0]]
+		if strings.Contains(lower[next[k][0]:next[k][1]], "?") {
+			from = next[k][1]
+			continue // "A roll? For this? Yes."
+		}
+		yes, no := answerYes.MatchString(answer), answerNo.MatchString(answer)
+		if !yes && !no {
+			return
+		}
+		var q cueTally
+		clauseCues(clause, origClause, at, func() bool { return false }, tax, &q)
+		if q.n == 0 || q.hasRoll == q.hasPass {
+			return
+		}
+		c := q.rollCue
+		if q.hasPass {
+			c = q.passCue
+		}
+		if no {
+			c.decision = other(c.decision)
+		}
+		if c.skill == "" || c.decision == DecisionRoll && c.skill == "" {
+			c.skill = firstSkill(orig[from:min(len(orig), from+80)], tax, true)
+		}
+		if c.decision != DecisionRoll {
+			c.skill = ""
+		}
+		t.add(c)
+		return
+	}
+}
+
+// concede reads a counterfactual concession ("a garden fence wouldn't need dice") and
+// keeps the other ruling, with a skill named in the rest of its sentence, for when
+// nothing else rules.
+func concede(clause, origClause string, at int, orig string, from int, tax *Taxonomy, t *cueTally) {
+	var q cueTally
+	// The concession's own "normally" is what is set aside, not its ruling.
+	clause = concessionWord.ReplaceAllStringFunc(clause, blankOut)
+	clauseCues(clause, origClause, at, func() bool { return false }, tax, &q)
+	if q.n == 0 || q.hasRoll == q.hasPass {
+		return
+	}
+	c := q.rollCue
+	if q.hasPass {
+		c = q.passCue
+	}
+	c.decision, c.negated, c.skill = other(c.decision), true, ""
+	if c.decision == DecisionRoll {
+		rest := orig[from:min(len(orig), from+120)]
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		c.skill = firstSkill(rest, tax, false)
+	}
+	t.conceded, t.hasConceded = c, true
+}
+
+func other(d Decision) Decision {
+	if d == DecisionRoll {
+		return DecisionPass
+	}
+	return DecisionRoll
 }
 
 func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
@@ -333,17 +498,28 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	lower := foldLower(text)
 	var t cueTally
 	start := 0
-	for _, loc := range append(clauseEnds(lower), []int{len(lower), len(lower)}) {
+	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
+	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?")
 		origClause := orig[start:loc[0]]
 		at := start
 		start = loc[1]
-		if question || strings.TrimSpace(clause) == "" {
+		if strings.TrimSpace(clause) == "" {
+			continue
+		}
+		if question {
+			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
+			if !t.hasRoll || !t.hasPass {
+				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, &t)
+			}
 			continue
 		}
 		if contrast.MatchString(sep) && conceded.MatchString(clause) {
+			if !t.hasConceded && counterfactual.MatchString(clause) {
+				concede(clause, origClause, at, orig, loc[1], tax, &t)
+			}
 			continue // "one could wave it through, yet …": granted, then overruled
 		}
 		// A clause names the part of the action it rules on in its own words or in the
@@ -419,9 +595,15 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				if hypothetical(clause, cat, m[1], cond == 1, &sc) {
 					continue
 				}
+				if cond == 1 && trailingCondition(clause[m[1]:min(len(clause), m[1]+100)]) {
+					// "she makes a Swim roll if she falls in": the ruling is left open,
+					// and so is the reply's, whatever else it says.
+					t.conditional, t.openRuling = true, true
+					continue
+				}
 				if open < 0 {
 					open = 0
-					if leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause) {
+					if leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
 						open = 1
 					}
 				}
@@ -431,6 +613,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				}
 				if c.decision == DecisionPass && (!t.hasPass || t.allPassPart) {
 					c.part = part()
+				}
+				if c.decision == DecisionRoll && !t.hasRoll || c.decision == DecisionPass && !t.hasPass {
+					c.topic = topicWords(clause[max(0, m[0]-80):m[0]])
 				}
 				if t.add(c); t.settled() {
 					return
@@ -567,6 +752,12 @@ func isWordy(w string) bool {
 // already known to hold a condition.
 func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	comma := sc.commaBefore(clause, from)
+	if cond && requirement.MatchString(clause[max(comma, to-120):to]) {
+		return false // "he won't slip past unless he makes a Stealth roll": the roll is the way
+	}
+	if m := possibility.FindStringSubmatch(clause[max(comma, from-40):from]); m != nil && m[1] != "you" && m[1] != "i" {
+		return true // "a different Keeper might ask for dice": a possibility, not a ruling
+	}
 	if sc.known(comma, from) || sc.check(clause, comma, from) {
 		return true
 	}
@@ -580,6 +771,34 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	// "a roll would be needed if …": a condition after a modal cue.
 	lo := max(0, from-15)
 	return modal.MatchString(clause[lo:to])
+}
+
+var (
+	// requirement is a condition whose body is making the roll itself: the roll is
+	// what the action takes, whatever the main clause says of success.
+	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
+	// possibility is a "might" or "could" just before a ruling, with the word before it:
+	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
+	// dice" does not.
+	possibility = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	// condAfter is a condition after a ruling; condFrame is what before it makes it no
+	// condition on the ruling ("roll to see if", "even if").
+	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case)\b`)
+	condFrame = regexp.MustCompile(`\b(?:see|tell|notice|check|determine|know|learn|discover|decide|find\s+out|even|as|wonder|whether|what)\s*$`)
+)
+
+// trailingCondition reports whether the words after a ruling leave it open on a
+// condition: "… if the dog wakes", but not "… to see if the tracks are fresh" or "… if
+// you want to cross".
+func trailingCondition(after string) bool {
+	if end := strings.IndexAny(after, ",;"); end >= 0 {
+		after = after[:end]
+	}
+	loc := condAfter.FindStringIndex(after)
+	if loc == nil {
+		return false
+	}
+	return !condFrame.MatchString(after[:loc[0]]) && !intent.MatchString(after[loc[0]:])
 }
 
 // scopeCache spares hypothetical from searching the same words again for every cue of
