@@ -86,7 +86,7 @@ var (
 		// "no part of this calls for dice", "nothing here needs a roll"
 		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
-		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
