@@ -18,6 +18,8 @@ func TestClauseNegationScope(t *testing.T) {
 		{"I won't skip", "I won't skip the roll here: Climb.", DecisionRoll, "Climb"},
 		{"waive is a pass", "I'll waive the roll, the rope is sturdy.", DecisionPass, ""},
 		{"don't need dice", "You don't need dice for that; the door is unlocked.", DecisionPass, ""},
+		{"opinion negated over its clause", "I don't think it needs a roll.", DecisionPass, ""},
+		{"opinion negated, then a hypothetical roll", "I don't think it needs a roll, since you'd only need a Swim roll in rough water.", DecisionUnparsed, ""},
 		{"guard unless he rolls", "The guard doesn't notice you unless he makes a Listen roll.", DecisionRoll, "Listen"},
 	})
 }
@@ -39,6 +41,7 @@ func TestClauseHedgesConditionsTruncation(t *testing.T) {
 		{"roll or no roll", "Roll or no roll, it's your call really.", DecisionUnparsed, ""},
 		{"leaning", "A Climb roll, I'd lean, though no roll is defensible.", DecisionUnparsed, ""},
 		{"either way", "No roll needed, but it could go either way.", DecisionUnparsed, ""},
+		{"either way meaning regardless", "Either way, make a Dodge roll.", DecisionRoll, "Dodge"},
 		{"cut inside roll", "The ruling here is no ro", DecisionUnparsed, ""},
 		{"cut inside automatic", "So this is an autom", DecisionUnparsed, ""},
 		{"cut after the ruling", "Make a Climb roll. The reason being the wall is wet and the", DecisionRoll, "Climb"},
@@ -59,6 +62,7 @@ func TestClauseGameMasterPhrasing(t *testing.T) {
 		{"it does", "Does it need a roll? It does: Track.", DecisionRoll, "Track"},
 		{"dice yes which", "Dice? Yes. Which? Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
 		{"automatic no", "Automatic? No. Climb roll.", DecisionRoll, "Climb"},
+		{"of course not", "Does she need to roll? Of course not.", DecisionPass, ""},
 		{"does it need dice nope", "Does this need dice? Nope, it's a plain staircase.", DecisionPass, ""},
 		{"label with yes", "Roll required: yes, Swim.", DecisionRoll, "Swim"},
 		{"counterfactual concession", "A normal door wouldn't need dice, but this one is swollen shut: Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
