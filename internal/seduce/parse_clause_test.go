@@ -9,6 +9,8 @@ func TestClauseNegationScope(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"negation before without", "I don't see him getting over that fence without a Climb roll.", DecisionRoll, "Climb"},
 		{"doubt before without", "I doubt anyone could cross that river without a Swim roll.", DecisionRoll, "Swim"},
+		{"won't without", "He won't make it across without a Jump roll.", DecisionRoll, "Jump"},
+		{"a negation of another verb", "He doesn't need help and climbs without a roll.", DecisionPass, ""},
 		{"doubt denies a roll", "I doubt a roll is needed here; the gate is open.", DecisionPass, ""},
 		{"unless he makes a roll", "She won't get past the guard unnoticed unless she makes a Stealth roll.", DecisionRoll, "Stealth"},
 		{"no way unless", "There's no way he reads the runes unless he passes a Library Use check.", DecisionRoll, "Library Use"},

@@ -69,7 +69,10 @@ var (
 	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
 	doubleNegation = []cueRule{
 		newNegatedRule(`\b(?:not\s+|never\s+)without\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot|n['’]t|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// A negation of whether it can be done, not of any verb: "I don't see him
+		// managing it without a Dodge roll", but not "he doesn't need help and climbs
+		// without a roll".
+		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
 		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
