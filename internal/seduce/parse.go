@@ -741,7 +741,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			decided = false
 		}
 		if decided {
-			spans = append(spans, l.span)
+			spans = append(spans, valueSentence(text, l))
 		}
 	}
 	if r.found() && r.skill == "" {
@@ -755,6 +755,28 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	}
 	return r, append(spans, others...)
 }
+
+// valueSentence is the span of a decision line up to the end of its value's first
+// sentence: "Decision: roll. Actually, it's an automatic success." rules once in its
+// label and once more in the prose after it, which is then read, not set aside.
+func valueSentence(text string, l labelPair) [2]int {
+	if l.loose {
+		return l.span
+	}
+	line := text[l.span[0]:l.span[1]]
+	v := strings.Index(line, l.value)
+	if v < 0 {
+		return l.span
+	}
+	loc := sentenceEnd.FindStringIndex(l.value)
+	if loc == nil {
+		return l.span
+	}
+	return [2]int{l.span[0], l.span[0] + v + loc[0] + 1}
+}
+
+// sentenceEnd ends a sentence followed by more words.
+var sentenceEnd = regexp.MustCompile(`[.!?;]\s+\S`)
 
 // readable says whether a header's value reads as what its key holds.
 func readable(key, value string, tax *Taxonomy) bool {

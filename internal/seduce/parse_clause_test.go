@@ -31,6 +31,8 @@ func TestClauseSplitRulings(t *testing.T) {
 		{"two things in one sentence", "The stairs are nothing, no dice; the rotten beam above them is a Climb roll.", DecisionRoll, "Climb"},
 		{"two sentences", "Crossing the yard needs no roll. Picking the padlock, though, is a Locksmith roll.", DecisionRoll, "Locksmith"},
 		{"door then chest", "The door opens without a roll. The lock on the chest needs a Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"label then a correction on its line", "Decision: roll. Actually, on reflection, it's an automatic success.", DecisionUnparsed, ""},
+		{"roll then maybe not", "Make a Climb roll. Or maybe not, the ladder is right there.", DecisionUnparsed, ""},
 		{"same thing both ways", "The wall is easy, no roll. The wall is slick, make a Climb roll.", DecisionUnparsed, ""},
 		{"no subject either way", "No roll is needed. Make a Jump roll.", DecisionUnparsed, ""},
 	})
@@ -69,6 +71,8 @@ func TestClauseGameMasterPhrasing(t *testing.T) {
 		{"label with yes", "Roll required: yes, Swim.", DecisionRoll, "Swim"},
 		{"counterfactual concession", "A normal door wouldn't need dice, but this one is swollen shut: Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
 		{"normally concession", "A short hop normally wouldn't need dice, but with the ice: Jump.", DecisionRoll, "Jump"},
+		{"going to be a skill", "Sneaking past a wide-awake butler? That's going to be Stealth, I'm afraid.", DecisionRoll, "Stealth"},
+		{"skill for me", "Quick Spot Hidden for me, please.", DecisionRoll, "Spot Hidden"},
 		{"that'll be", "That'll be a Dodge roll.", DecisionRoll, "Dodge"},
 		{"should be", "Should be a Stealth roll.", DecisionRoll, "Stealth"},
 		{"should as a condition", "Should the rope hold, no roll is needed.", DecisionUnparsed, ""},
@@ -80,6 +84,7 @@ func TestClauseKeeperRolls(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"let me roll", "Let me roll Listen for you... *rolls* 63.", DecisionRoll, "Listen"},
 		{"result reported", "Spot Hidden check result: 12", DecisionRoll, "Spot Hidden"},
+		{"skill result", "Track result: 14, a success.", DecisionRoll, "Track"},
 		{"two checks", "Two Listen checks, one per guard.", DecisionRoll, "Listen"},
 	})
 }
@@ -89,6 +94,7 @@ func TestClausePlainPasses(t *testing.T) {
 		{"simply works", "It simply works, nothing in the way.", DecisionPass, ""},
 		{"nothing to it", "There's nothing to it. He just walks in.", DecisionPass, ""},
 		{"nothing stands in the way", "Nothing stands in her way; she opens the gate.", DecisionPass, ""},
+		{"you just do it", "Nah, you just do it. The ladder's bolted to the wall.", DecisionPass, ""},
 		{"no dice needed", "No dice needed.", DecisionPass, ""},
 	})
 }

@@ -102,6 +102,7 @@ var (
 		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|manage|pull\s+off)\s+it\b`),
 		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
@@ -119,6 +120,10 @@ var (
 		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
+		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
+		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
+		newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
