@@ -23,6 +23,8 @@ const (
 	reRollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
 	reRollNoun = `(?:rolls?|checks?|tests?|dice(?:\s+rolls?)?|skill\s+checks?|skill\s+rolls?)`
 	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
+	// reAskFor is the verb of "no reason to call for a roll".
+	reAskFor   = `(?:(?:call|ask|make|request|require|demand|bother\s+with|have|take)\s+(?:for\s+)?)?`
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
 
@@ -92,8 +94,8 @@ var (
 		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
 		// "I don't think there's any reason to roll"
-		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -124,6 +126,9 @@ var (
 		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
 		newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
+		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
+		// Hard difficulty".
+		newCueRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -176,7 +181,7 @@ var (
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
-	answerNo  = regexp.MustCompile(`^\s*(?:(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
+	answerNo  = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -675,6 +680,13 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			if preNegation.MatchString(group) {
 				c.negAt = m[2*i+1] // the negation is inside the captured words
 			}
+		case "wholeskill":
+			s, known := tax.Canonical(origGroup)
+			if !known || !ownName(origGroup, s) {
+				return cue{}, 0, false
+			}
+			c.skill = s
+			return c, at, true
 		case "skill", "skillname":
 			words := strings.Fields(origGroup)
 			if name == "skill" && len(words) > 0 && isDice(words) {
