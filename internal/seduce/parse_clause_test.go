@@ -78,6 +78,7 @@ func TestClauseGameMasterPhrasing(t *testing.T) {
 		{"a skill's name alone", "Library Use. The archive is a mess.", DecisionRoll, "Library Use"},
 		{"a skill's name at a difficulty", "Following a trail in the rain is hard. Track, at Hard difficulty.", DecisionRoll, "Track"},
 		{"after a colon", "Picking this lock under time pressure is exactly when dice come out: Locksmith.", DecisionRoll, "Locksmith"},
+		{"a skill's name beside a pass names its skill", "Automatic success — Climb.", DecisionPass, "Climb"},
 		{"a verb that is a skill's name is no ruling", "Climb the ladder and look around.", DecisionUnparsed, ""},
 		{"that'll be", "That'll be a Dodge roll.", DecisionRoll, "Dodge"},
 		{"should be", "Should be a Stealth roll.", DecisionRoll, "Stealth"},

@@ -42,6 +42,10 @@ type cueRule struct {
 	negated bool
 	// firstSkill rules take the first skill the match names, not the slot's.
 	firstSkill bool
+	// weak rules rule only when nothing else in the reply does: a skill's name alone
+	// is a roll ("Library Use."), but beside "Automatic success — Climb" it is the
+	// skill of the pass.
+	weak bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -58,6 +62,12 @@ func newNegatedRule(expr string) cueRule {
 func firstSkillRule(expr string) cueRule {
 	r := newNegatedRule(expr)
 	r.firstSkill = true
+	return r
+}
+
+func weakRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.weak = true
 	return r
 }
 
@@ -128,7 +138,7 @@ var (
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
-		newCueRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -258,8 +268,12 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 	if t.n == 0 && !t.conditional {
 		t = proseCues(text, text, tax, lex)
 	}
-	if t.n == 0 && !t.conditional && t.hasConceded {
+	switch {
+	case t.n > 0 || t.conditional:
+	case t.hasConceded:
 		t.add(t.conceded)
+	case t.hasBare:
+		t.add(t.bare)
 	}
 	return t
 }
@@ -281,6 +295,9 @@ type cueTally struct {
 	// nothing else in the reply rules.
 	conceded    cue
 	hasConceded bool
+	// bare is the first weak cue: a skill's name alone, a roll only if nothing else rules.
+	bare    cue
+	hasBare bool
 }
 
 func (t *cueTally) add(c cue) {
@@ -630,6 +647,12 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				}
 				if c.decision == DecisionRoll && !t.hasRoll || c.decision == DecisionPass && !t.hasPass {
 					c.topic = topicWords(clause[max(0, m[0]-80):m[0]])
+				}
+				if r.weak {
+					if !t.hasBare {
+						t.bare, t.hasBare = c, true
+					}
+					continue
 				}
 				if t.add(c); t.settled() {
 					return
