@@ -6,14 +6,36 @@ import (
 	"strings"
 )
 
-// Reading a ruling in prose. The reply is cut into clauses; each clause is searched for
-// "cues": phrases that rule a roll ("make a Climb roll", "this calls for a Stealth
-// check") or an automatic success ("no roll is needed", "succeeds automatically").
-// Negated roll phrases are searched first and blanked out, so "no Climb roll is needed"
-// is a pass and never also a roll. Cues inside a condition ("if the guards were awake, a
-// roll would be needed"), a question or reported speech ("the player claims no roll is
-// needed") do not count. A reply with cues of one kind only is that ruling; cues of both
-// kinds are a contradiction and the reply is unparsed.
+// Reading a ruling in prose. The reply is cut into clauses (at sentence ends, semicolons,
+// colons, dashes, "but", "however", table bars); each clause is read on its own for
+// "cues", and the cues of the reply are then combined.
+//
+// A cue is a ruling head (a roll, check, test or dice mention, or an automatic-success
+// phrase) with what governs it in its clause:
+//   - polarity: the negations in its scope flip it, one by one. Negated phrases are
+//     searched first and blanked, so "no Climb roll is needed" is a pass and never also
+//     a roll; two negations are a roll ("there's no way across without a Swim roll",
+//     "the roll can't be waived", "I don't see him managing it without a Dodge roll");
+//     "doubt" and a negated opinion ("I don't think it needs a roll") negate too.
+//   - modality: a demand (make, call for, needs, give me, that'll be, go ahead and roll,
+//     a skill's name alone as the answer) rules; a possibility someone else holds ("a
+//     different Keeper might ask for dice") or a request the player makes does not.
+//   - condition: a condition on the world, before the cue ("should the branch hold") or
+//     after it ("she rolls if the dog wakes"), leaves the ruling open and the reply
+//     unparsed; a condition whose body is making the roll ("unless he makes a Stealth
+//     roll", "if you make a Jump roll you clear it") is the roll; the player's intent
+//     ("if you want to cross, roll Jump") leaves it firm.
+//   - concession: a clause granted and then overruled ("one could wave it through,
+//     yet …") does not count; a counterfactual one ("a garden fence wouldn't need dice,
+//     but this one …") implies the other ruling when nothing else rules.
+//   - questions: a question's cue counts only through the reply's own answer to it
+//     ("Needs a roll? It does: Track" is a roll, "Automatic? No." a roll).
+//
+// The reply's cues then combine (outcome): one kind only is that ruling; a roll and a
+// pass about different parts or things ("the ditch is nothing, no dice; the cliff is a
+// Climb roll") are a roll; any other mix, or a self-correction, is a contradiction. A
+// hedge phrase of the lexicon ("your call", "I'd lean") or a reply cut inside a ruling
+// word ("the answer is no ro") leaves a prose ruling unparsed (see ParseReplyWith).
 
 // Regular expression pieces over ASCII-lowercased text.
 const (
@@ -114,6 +136,8 @@ var (
 		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
+		newCueRule(`^\s*(?:not\s+(?:necessary|needed|required)|unnecessary|no\s+need)\s*(?:,|$)`),
 		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|manage|pull\s+off)\s+it\b`),
 		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
@@ -209,10 +233,11 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
-	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
 	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
+	quotedSaid  = regexp.MustCompile(`(?i)(?:"[^"\n]{0,300}"|“[^”\n]{0,300}”)\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[A-Z][a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
@@ -221,6 +246,7 @@ var (
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
+	quotedSaidWords  = []string{"\"", "”"}
 )
 
 // cue is one ruling phrase found in a reply.
@@ -266,7 +292,13 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 	t := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax, lex)
 	if t.n == 0 && !t.conditional {
-		t = proseCues(text, text, tax, lex)
+		// Quoted words said by someone ("'No roll is needed,' the player insists") stay
+		// set aside; a quote nobody is said to speak may be the reply's own ruling.
+		said := text
+		if mayMatch(text, quotedSaidWords) {
+			said = quotedSaid.ReplaceAllStringFunc(text, blankOut)
+		}
+		t = proseCues(said, text, tax, lex)
 	}
 	switch {
 	case t.n > 0 || t.conditional:
@@ -799,6 +831,9 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if cond && requirement.MatchString(clause[max(comma, to-120):to]) {
 		return false // "he won't slip past unless he makes a Stealth roll": the roll is the way
 	}
+	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
+		return true // "the player asks for a Jump roll": a request reported, not a ruling
+	}
 	if m := possibility.FindStringSubmatch(clause[max(comma, from-40):from]); m != nil && m[1] != "you" && m[1] != "i" {
 		return true // "a different Keeper might ask for dice": a possibility, not a ruling
 	}
@@ -825,6 +860,10 @@ var (
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
 	possibility = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	// thirdParty and askVerb make a request someone else makes: "the player asks for a
+	// Jump roll".
+	thirdParty = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they)\s+(?:(?:now|then|also|still|just)\s+)?$`)
+	askVerb    = regexp.MustCompile(`^(?:asks?|asking|asked|requests?|requesting|requested|wants?|wanted|wanting|demands?|demanded)\b`)
 	// condAfter is a condition after a ruling; condFrame is what before it makes it no
 	// condition on the ruling ("roll to see if", "even if").
 	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case)\b`)
