@@ -87,6 +87,31 @@ func firstSkillRule(expr string) cueRule {
 	return r
 }
 
+// firstWord is the first run of letters of s.
+func firstWord(s string) string {
+	i := 0
+	for i < len(s) && !isLetter(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && isLetter(s[j]) {
+		j++
+	}
+	return s[i:j]
+}
+
+// maxBareClause bounds the clauses a weak rule reads: a skill's name alone, with a
+// difficulty, is short; the rule has no word to look for first, so it would otherwise
+// run on every clause.
+const maxBareClause = 60
+
+// withWords sets the words a rule's matches hold when the regular expression's own
+// syntax gives only a poor choice (an alternation factored to its shared prefix).
+func withWords(r cueRule, words ...string) cueRule {
+	r.words = words
+	return r
+}
+
 func weakRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.weak = true
@@ -117,7 +142,9 @@ var (
 	}
 	passRules = []cueRule{
 		// "it just works", "there's nothing to it", "nothing stands in the way"
-		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+works\b|\bnothing\s+to\s+it\b|\bnothing\s+(?:stands|is|gets)\s+in\s+(?:the|your|his|her|their)\s+way\b|\bnothing\s+in\s+the\s+way\b`),
+		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+works\b`),
+		withWords(newCueRule(`\bnothing\s+to\s+it\b|\bnothing\s+(?:stands|is|gets)\s+in\s+(?:the|your|his|her|their)\s+way\b|\bnothing\s+in\s+the\s+way\b`),
+			"nothing to it", "nothing stands", "nothing is in", "nothing gets in", "nothing in the way"),
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
@@ -158,7 +185,7 @@ var (
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
 		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
 		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
-		newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
@@ -237,8 +264,9 @@ var (
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
 	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
-	quotedSaid  = regexp.MustCompile(`(?i)(?:"[^"\n]{0,300}"|“[^”\n]{0,300}”)\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[A-Z][a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
-	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
+	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
+	quoted    = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
@@ -246,7 +274,7 @@ var (
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
-	quotedSaidWords  = []string{"\"", "”"}
+	quoteMarks       = []string{"\"", "”"}
 )
 
 // cue is one ruling phrase found in a reply.
@@ -290,14 +318,19 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 // proseTally finds the prose cues of text. Quoted words are usually the player's: they
 // are read only if nothing else rules.
 func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
-	t := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax, lex)
+	var quotes [][]int
+	unquoted := text
+	if mayMatch(text, quoteMarks) {
+		quotes = quoted.FindAllStringIndex(text, -1)
+		unquoted = blankSpans(text, quotes, func([]int) bool { return true })
+	}
+	t := proseCues(unquoted, text, tax, lex)
 	if t.n == 0 && !t.conditional {
 		// Quoted words said by someone ("'No roll is needed,' the player insists") stay
 		// set aside; a quote nobody is said to speak may be the reply's own ruling.
-		said := text
-		if mayMatch(text, quotedSaidWords) {
-			said = quotedSaid.ReplaceAllStringFunc(text, blankOut)
-		}
+		said := blankSpans(text, quotes, func(q []int) bool {
+			return saidAfter.MatchString(asciiLower(text[q[1]:min(len(text), q[1]+40)]))
+		})
 		t = proseCues(said, text, tax, lex)
 	}
 	switch {
@@ -498,7 +531,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			return
 		}
 		var q cueTally
-		clauseCues(clause, origClause, at, func() bool { return false }, tax, &q)
+		clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
@@ -527,7 +560,7 @@ func concede(clause, origClause string, at int, orig string, from int, tax *Taxo
 	var q cueTally
 	// The concession's own "normally" is what is set aside, not its ruling.
 	clause = concessionWord.ReplaceAllStringFunc(clause, blankOut)
-	clauseCues(clause, origClause, at, func() bool { return false }, tax, &q)
+	clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
 	if q.n == 0 || q.hasRoll == q.hasPass {
 		return
 	}
@@ -553,6 +586,24 @@ func other(d Decision) Decision {
 	return DecisionRoll
 }
 
+// blankSpans blanks the spans of text that keep says to.
+func blankSpans(text string, spans [][]int, keep func([]int) bool) string {
+	var b []byte
+	for _, sp := range spans {
+		if !keep(sp) {
+			continue
+		}
+		if b == nil {
+			b = []byte(text)
+		}
+		copy(b[sp[0]:sp[1]], blankOut(text[sp[0]:sp[1]]))
+	}
+	if b == nil {
+		return text
+	}
+	return string(b)
+}
+
 func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 
 // proseCues tallies the cues of every clause. text is searched; orig (same length)
@@ -562,6 +613,10 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
+	starts := map[string]bool{}
+	for _, s := range tax.Skills() {
+		starts[firstWord(asciiLower(s))] = true
+	}
 	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
@@ -599,7 +654,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			return isPart
 		}
-		if clauseCues(clause, origClause, at, part, tax, &t); t.settled() {
+		if clauseCues(clause, origClause, at, part, tax, starts, &t); t.settled() {
 			break
 		}
 		if lex != nil {
@@ -613,7 +668,9 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
-func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t *cueTally) {
+// starts are the first words of the taxonomy's skill names: a weak rule (a skill's name
+// alone) is tried only on a short clause that opens with one; nil tries none.
+func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, starts map[string]bool, t *cueTally) {
 	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
 		return // "this could be an automatic success or a roll" rules neither way
 	}
@@ -624,6 +681,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 	var sc scopeCache
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
+			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
+				continue // a skill's name alone is a short clause that opens with one
+			}
 			text := string(masked)
 			if !mayMatch(text, r.words) {
 				continue
