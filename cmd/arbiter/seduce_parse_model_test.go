@@ -47,7 +47,7 @@ func newParseModelStandIn(t *testing.T) *parseModelStandIn {
 		case 0:
 			return llmtest.Response{Text: `{"decision": "roll", "skill": "Spot Hidden", "reason": "risky"}`}
 		case 1:
-			return llmtest.Response{Text: fmt.Sprintf("Roll? Yes. Skill? Dodge. (%d)", v)}
+			return llmtest.Response{Text: fmt.Sprintf("Dodge, I suppose? Hard to call. (%d)", v)}
 		case 2:
 			return llmtest.Response{Text: fmt.Sprintf("Hmm, hard to say (%d).", v)}
 		case 3:
@@ -144,7 +144,7 @@ func TestSeduceScoreParseModel(t *testing.T) {
 	preds := filepath.Join(t.TempDir(), "p.jsonl")
 	lines := []string{
 		fmt.Sprintf(`{"id": %q, "model": "x/m", "text": "Make a Climb roll."}`, ids[0]),
-		fmt.Sprintf(`{"id": %q, "model": "x/m", "text": "Roll? Yes. Skill? Dodge. (1)"}`, ids[1]),
+		fmt.Sprintf(`{"id": %q, "model": "x/m", "text": "Dodge, I suppose? Hard to call. (1)"}`, ids[1]),
 		fmt.Sprintf(`{"id": %q, "model": "x/m", "text": ""}`, ids[2]),
 		fmt.Sprintf(`{"id": %q, "model": "x/m", "decision": "unparsed"}`, ids[3]),
 	}

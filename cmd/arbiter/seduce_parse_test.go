@@ -25,6 +25,40 @@ func TestSeduceParseExplain(t *testing.T) {
 	}
 }
 
+// TestSeduceParseAbstentions: --rule keeps one rule's lines and --unparsed exports the
+// abstentions with their text, as input lines of seduce parse again.
+func TestSeduceParseAbstentions(t *testing.T) {
+	in := `{"id": "a", "text": "Make a Climb roll."}
+{"id": "b", "text": "She makes a Swim roll if she falls in."}
+{"id": "c", "text": "Make a Climb roll. Actually, no roll is needed."}
+{"id": "d", "text": "No roll is needed."}
+`
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"one rule", []string{"--rule", "conditional"}, `{"id":"b","decision":"unparsed","skill":null}`},
+		{"two rules", []string{"--rule", "conditional", "--rule", "prose:negated"},
+			`{"id":"b","decision":"unparsed","skill":null}` + "\n" + `{"id":"d","decision":"pass","skill":null}`},
+		{"unparsed", []string{"--unparsed"},
+			`{"id":"b","decision":"unparsed","skill":null,"text":"She makes a Swim roll if she falls in."}` + "\n" +
+				`{"id":"c","decision":"unparsed","skill":null,"text":"Make a Climb roll. Actually, no roll is needed."}`},
+		{"unparsed of one rule", []string{"--unparsed", "--rule", "contradiction", "--explain"},
+			`{"id":"c","decision":"unparsed","skill":null,"rule":"contradiction","span":"Make a Climb roll | no roll","text":"Make a Climb roll. Actually, no roll is needed."}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := arbiterIn(t, nil, in, append([]string{"seduce", "parse"}, tt.args...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if got := strings.TrimSpace(r.stdout); got != tt.want {
+				t.Errorf("seduce parse %v printed\n%s\nwant\n%s", tt.args, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestSeduceParseLexicon(t *testing.T) {
 	dir := t.TempDir()
 	it := filepath.Join(dir, "it.json")
@@ -63,7 +97,7 @@ func TestSeduceParseModel(t *testing.T) {
 	}})
 	defer srv.Close()
 	in := `{"id": "a", "text": "Make a Climb roll."}
-{"id": "b", "text": "Roll? Yes. Skill? Dodge."}
+{"id": "b", "text": "Dodge, I suppose? Hard to call."}
 {"id": "c", "text": "Hmm, hard to say."}
 {"id": "d", "text": ""}
 `

@@ -176,8 +176,8 @@ func (a *app) readPredictions(path string, opt seduce.ParseOptions, seen map[sed
 
 func (a *app) seduceParseCmd() *cobra.Command {
 	var f seduceFlags
-	var explain bool
-	var lexicons []string
+	var explain, unparsed bool
+	var rules, lexicons []string
 	var parseModel, db, baseURL string
 	cmd := &cobra.Command{
 		Use:   "parse",
@@ -187,7 +187,8 @@ func (a *app) seduceParseCmd() *cobra.Command {
 The whole reply is read (spec section 3): JSON anywhere, label lines, prose in English,
 French, German or Spanish; rulings that disagree give "unparsed". --explain adds "rule"
 (json, label, prose, prose:negated, any-part, contradiction, refusal, think-only, empty, …)
-and "span" (the text that rule read) to every line.
+and "span" (the text that rule read) to every line. To review abstentions in bulk, --rule
+keeps one rule's lines, --unparsed only the unparsed, with "text" (to label or --parse-model).
 
 Other languages, refusals and "cannot tell" phrases are lexicon files. To add a language
 or phrases, write a JSON file of the same shape as the built-in ones (internal/seduce/lexicon/fr.json):
@@ -210,7 +211,7 @@ nothing); its rulings carry "parsed_by": "model", and a summary on stderr counts
 				return usageError{err}
 			}
 			w := bufio.NewWriter(a.stdout)
-			opt := seduce.ParseOptions{Taxonomy: tax, Lexicon: lex, Explain: explain}
+			opt := seduce.ParseOptions{Taxonomy: tax, Lexicon: lex, Explain: explain, Rules: rules, Unparsed: unparsed}
 			var secondErr error
 			if parseModel != "" {
 				retry := llm.DefaultRetry()
@@ -244,6 +245,8 @@ nothing); its rulings carry "parsed_by": "model", and a summary on stderr counts
 	}
 	cmd.Flags().StringVar(&f.taxonomy, "taxonomy", "", "skill taxonomy file (YAML)")
 	cmd.Flags().BoolVar(&explain, "explain", false, `add "rule" and "span" (what decided, and the text it read) to every line`)
+	cmd.Flags().StringArrayVar(&rules, "rule", nil, `write only the lines this rule decided (repeatable; the rules --explain names)`)
+	cmd.Flags().BoolVar(&unparsed, "unparsed", false, `write only the replies left unparsed, with their "text" (JSONL to label or to read with --parse-model)`)
 	cmd.Flags().StringArrayVar(&lexicons, "lexicon", nil, "extra lexicon file (JSON, same shape as the built-in ones; repeatable)")
 	cmd.Flags().StringVar(&parseModel, "parse-model", "", "a model (provider/model) to read the replies the rules leave unparsed")
 	cmd.Flags().StringVar(&db, "db", "", "results store for --parse-model's requests (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")

@@ -78,6 +78,7 @@ const (
 	RuleContradiction = "contradiction" // two rulings of the reply disagree
 	RuleUnreadable    = "unreadable"    // a decision field whose value says neither ruling
 	RuleConditional   = "conditional"   // the only ruling is left open on a condition
+	RuleHedge         = "hedge"         // a prose ruling the reply itself leaves open ("your call")
 	RuleTruncated     = "truncated"     // the reply stops inside its JSON answer
 	RuleEcho          = "echo"          // the reply repeats the answer template
 	RuleRefusal       = "refusal"       // the model declined
@@ -200,6 +201,18 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
 
+	if len(votes) == 0 && t.openRuling {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
+	}
+	if len(votes) == 0 && truncatedRuling(body) {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Span: cutSpan(body[max(0, len(body)-60):])}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 {
+		// Only prose rules: a phrase that hands the choice back leaves it open.
+		if at, phrase := anyPhrase(foldLower(body), lex.open); at >= 0 {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
+		}
+	}
 	if unreadable != nil {
 		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
 	}
@@ -728,7 +741,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			decided = false
 		}
 		if decided {
-			spans = append(spans, l.span)
+			spans = append(spans, valueSentence(text, l))
 		}
 	}
 	if r.found() && r.skill == "" {
@@ -742,6 +755,28 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	}
 	return r, append(spans, others...)
 }
+
+// valueSentence is the span of a decision line up to the end of its value's first
+// sentence: "Decision: roll. Actually, it's an automatic success." rules once in its
+// label and once more in the prose after it, which is then read, not set aside.
+func valueSentence(text string, l labelPair) [2]int {
+	if l.loose {
+		return l.span
+	}
+	line := text[l.span[0]:l.span[1]]
+	v := strings.Index(line, l.value)
+	if v < 0 {
+		return l.span
+	}
+	loc := sentenceEnd.FindStringIndex(l.value)
+	if loc == nil {
+		return l.span
+	}
+	return [2]int{l.span[0], l.span[0] + v + loc[0] + 1}
+}
+
+// sentenceEnd ends a sentence followed by more words.
+var sentenceEnd = regexp.MustCompile(`[.!?;]\s+\S`)
 
 // readable says whether a header's value reads as what its key holds.
 func readable(key, value string, tax *Taxonomy) bool {

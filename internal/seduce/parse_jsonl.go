@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/arbiter-eval/arbiter/internal/input"
 )
@@ -22,6 +23,10 @@ type ParsedLine struct {
 	Span     *string  `json:"span,omitempty"`
 	// ParsedBy is "model" for a ruling a model read after the rules left it unparsed.
 	ParsedBy string `json:"parsed_by,omitempty"`
+	// Text is the reply itself, written only when exporting the unparsed replies: the
+	// line is then an input line of `seduce parse` again, ready to label by hand or to
+	// read with --parse-model.
+	Text *string `json:"text,omitempty"`
 }
 
 // ParseOptions are how `arbiter seduce parse` reads replies.
@@ -30,6 +35,12 @@ type ParseOptions struct {
 	Lexicon  *Lexicon  // nil: DefaultLexicon
 	// Explain adds to each line the rule that decided and the span of text it read.
 	Explain bool
+	// Rules, when set, keeps only the lines whose deciding rule is one of them (the
+	// abstentions of one kind: "conditional", "contradiction", "none", …).
+	Rules []string
+	// Unparsed keeps only the replies left unparsed, each with its text: an export of
+	// the abstentions to review in bulk.
+	Unparsed bool
 	// Second, when set, may replace the unparsed rulings of all the lines at once (a
 	// model's reading, see ModelParse): the whole input is then read before any line is
 	// written, and a bad line writes nothing.
@@ -42,16 +53,34 @@ func ParseLine(line []byte, tax *Taxonomy) (ParsedLine, error) {
 }
 
 func parseLine(line []byte, opt ParseOptions) (ParsedLine, error) {
+	out, _, err := parseKept(line, opt)
+	return out, err
+}
+
+// parseKept parses one input line and says whether opt's filters keep it.
+func parseKept(line []byte, opt ParseOptions) (ParsedLine, bool, error) {
 	id, text, err := readLine(line)
 	if err != nil {
-		return ParsedLine{}, err
+		return ParsedLine{}, false, err
 	}
-	return lineOf(id, ParseReplyWith(text, opt.Taxonomy, opt.Lexicon), opt), nil
+	p := ParseReplyWith(text, opt.Taxonomy, opt.Lexicon)
+	return lineOf(id, text, p, opt), opt.keeps(p), nil
+}
+
+// keeps says whether a ruling passes the --rule and --unparsed filters.
+func (opt ParseOptions) keeps(p Parsed) bool {
+	if opt.Unparsed && p.Decision != DecisionUnparsed {
+		return false
+	}
+	return len(opt.Rules) == 0 || slices.Contains(opt.Rules, p.Rule)
 }
 
 // lineOf is the output line for a reply's ruling.
-func lineOf(id string, p Parsed, opt ParseOptions) ParsedLine {
+func lineOf(id, text string, p Parsed, opt ParseOptions) ParsedLine {
 	out := ParsedLine{ID: id, Decision: p.Decision}
+	if opt.Unparsed {
+		out.Text = &text
+	}
 	if opt.Explain {
 		span := p.Span
 		out.Rule, out.Span = p.Rule, &span
@@ -121,9 +150,12 @@ func ParseLinesWith(r io.Reader, name string, w io.Writer, opt ParseOptions) err
 		if len(trimmed) == 0 {
 			continue
 		}
-		out, perr := parseLine(trimmed, opt)
+		out, keep, perr := parseKept(trimmed, opt)
 		if perr != nil {
 			return fmt.Errorf("%s:%d: %w", name, l.N, perr)
+		}
+		if !keep {
+			continue
 		}
 		if werr := enc.Encode(out); werr != nil {
 			return fmt.Errorf("parse %s:%d: write: %w", name, l.N, werr)
@@ -156,7 +188,10 @@ func parseAll(r io.Reader, name string, enc *json.Encoder, opt ParseOptions) err
 		return err
 	}
 	for i, id := range ids {
-		if err := enc.Encode(lineOf(id, parsed[i], opt)); err != nil {
+		if !opt.keeps(parsed[i]) {
+			continue
+		}
+		if err := enc.Encode(lineOf(id, texts[i], parsed[i], opt)); err != nil {
 			return fmt.Errorf("parse %s: write: %w", name, err)
 		}
 	}

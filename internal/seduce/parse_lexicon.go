@@ -24,12 +24,19 @@ import (
 //	roll          phrases that call for a roll ("faites un jet", "probe auf")
 //	pass          phrases that rule an automatic success or deny a roll ("pas besoin de jet")
 //	negation      words that, within three words before a roll phrase, deny it ("kein")
+//	without       the negation words that mean "without" ("sans", "ohne"): a roll
+//	              denied by one, or a pass phrase opening with one, is a roll when
+//	              another negation stands in the clause ("ohne Probe kommst du nicht rüber")
+//	ignore        phrases that are no part of a ruling and are set aside before a clause
+//	              is read, such as a courtesy holding a condition word ("s'il te plaît")
 //	condition     words that leave a clause's ruling open ("si", "falls")
 //	hedge         words that make a clause unsure ("peut-être")
 //	correction    words of a self-correction ("en fait"): a reply that rules both ways
 //	              and holds one is a contradiction, not a roll for part of the action
 //	refusal       phrases that decline the task, looked for at the start of a reply
 //	undetermined  phrases that say the ruling cannot be told: the reply is unparsed
+//	open          phrases that leave the whole reply's ruling open ("either way", "your
+//	              call", "I'd lean"): a reply that rules and says one is unparsed
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -39,11 +46,14 @@ type Lexicon struct {
 	Languages    []string
 	roll, pass   []string
 	negation     []string
+	without      []string
+	ignore       []string
 	condition    []string
 	hedge        []string
 	correction   []string
 	refusal      []string
 	undetermined []string
+	open         []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -62,11 +72,14 @@ type lexiconFile struct {
 	Roll         []string          `json:"roll"`
 	Pass         []string          `json:"pass"`
 	Negation     []string          `json:"negation"`
+	Without      []string          `json:"without"`
+	Ignore       []string          `json:"ignore"`
 	Condition    []string          `json:"condition"`
 	Hedge        []string          `json:"hedge"`
 	Correction   []string          `json:"correction"`
 	Refusal      []string          `json:"refusal"`
 	Undetermined []string          `json:"undetermined"`
+	Open         []string          `json:"open"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -124,7 +137,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -157,9 +170,10 @@ func (l *Lexicon) add(data []byte, name string) error {
 		to    *[]string
 	}{
 		{"roll", f.Roll, &l.roll}, {"pass", f.Pass, &l.pass}, {"negation", f.Negation, &l.negation},
+		{"without", f.Without, &l.without}, {"ignore", f.Ignore, &l.ignore},
 		{"condition", f.Condition, &l.condition}, {"hedge", f.Hedge, &l.hedge},
 		{"correction", f.Correction, &l.correction}, {"refusal", f.Refusal, &l.refusal},
-		{"undetermined", f.Undetermined, &l.undetermined},
+		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -304,6 +318,18 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	if !anyPresent {
 		return
 	}
+	var ignored []byte
+	for _, p := range l.ignore {
+		for i := phraseAt(clause, p, 0); i >= 0; i = phraseAt(clause, p, i+len(p)) {
+			if ignored == nil {
+				ignored = []byte(clause)
+			}
+			copy(ignored[i:i+len(p)], blankOut(p))
+		}
+	}
+	if ignored != nil {
+		clause = string(ignored)
+	}
 	if i, _ := anyPhrase(clause, l.hedge); i >= 0 {
 		return
 	}
@@ -329,6 +355,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		}
 		t.add(c)
 	}
+	var negs negationWords
 	search := func(phrases []string, d Decision) {
 		for _, p := range phrases {
 			if !present[l.anchorOf[p]] {
@@ -341,12 +368,21 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				copy(masked[i:i+len(p)], blankOut(p))
 				dirty = true
 				cd, neg := d, d == DecisionPass
+				from := i // where the words that deny the ruling start
+				without := d == DecisionPass && slices.Contains(l.without, strings.Fields(p)[0])
 				if d == DecisionRoll {
-					for _, w := range strings.Fields(clause[lastWordsStart(clause[:i], 3):i]) {
-						if slices.Contains(l.negation, strings.Trim(w, "-,'’")) {
+					at := lastWordsStart(clause[:i], 3)
+					for _, w := range wordsAt(clause[at:i]) {
+						t := strings.Trim(w.text, "-,'’")
+						if slices.Contains(l.negation, t) {
 							cd, neg = DecisionPass, true
+							without = slices.Contains(l.without, t)
+							from = at + w.at
 						}
 					}
+				}
+				if without && negs.outside(clause, l, from, i+len(p)) {
+					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}
 				add(cd, i, i+len(p), neg)
 			}
@@ -354,4 +390,56 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	}
 	search(l.pass, DecisionPass)
 	search(l.roll, DecisionRoll)
+}
+
+// negationWords are where a clause's negation words stand, found once per clause.
+type negationWords struct {
+	found bool
+	at    []int
+}
+
+// outside reports whether a negation word of l stands in clause outside [from, to).
+func (n *negationWords) outside(clause string, l *Lexicon, from, to int) bool {
+	if !n.found {
+		n.found = true
+		start := -1
+		for i := 0; i <= len(clause); i++ {
+			letter := i < len(clause) && (isLetter(clause[i]) || clause[i] == '\'' && start >= 0)
+			if letter && start < 0 {
+				start = i
+			}
+			if !letter && start >= 0 {
+				if slices.Contains(l.negation, strings.Trim(clause[start:i], "'")) {
+					n.at = append(n.at, start)
+				}
+				start = -1
+			}
+		}
+	}
+	lo, _ := slices.BinarySearch(n.at, from)
+	hi, _ := slices.BinarySearch(n.at, to)
+	return len(n.at)-(hi-lo) > 0
+}
+
+// word is one space-separated word and its offset.
+type word struct {
+	at   int
+	text string
+}
+
+// wordsAt is the space-separated words of s, in order, with their offsets.
+func wordsAt(s string) []word {
+	var out []word
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		space := i == len(s) || isRESpace(s[i])
+		if !space && start < 0 {
+			start = i
+		}
+		if space && start >= 0 {
+			out = append(out, word{start, s[start:i]})
+			start = -1
+		}
+	}
+	return out
 }

@@ -6,23 +6,47 @@ import (
 	"strings"
 )
 
-// Reading a ruling in prose. The reply is cut into clauses; each clause is searched for
-// "cues": phrases that rule a roll ("make a Climb roll", "this calls for a Stealth
-// check") or an automatic success ("no roll is needed", "succeeds automatically").
-// Negated roll phrases are searched first and blanked out, so "no Climb roll is needed"
-// is a pass and never also a roll. Cues inside a condition ("if the guards were awake, a
-// roll would be needed"), a question or reported speech ("the player claims no roll is
-// needed") do not count. A reply with cues of one kind only is that ruling; cues of both
-// kinds are a contradiction and the reply is unparsed.
+// Reading a ruling in prose. The reply is cut into clauses (at sentence ends, semicolons,
+// colons, dashes, "but", "however", table bars); each clause is read on its own for
+// "cues", and the cues of the reply are then combined.
+//
+// A cue is a ruling head (a roll, check, test or dice mention, or an automatic-success
+// phrase) with what governs it in its clause:
+//   - polarity: the negations in its scope flip it, one by one. Negated phrases are
+//     searched first and blanked, so "no Climb roll is needed" is a pass and never also
+//     a roll; two negations are a roll ("there's no way across without a Swim roll",
+//     "the roll can't be waived", "I don't see him managing it without a Dodge roll");
+//     "doubt" and a negated opinion ("I don't think it needs a roll") negate too.
+//   - modality: a demand (make, call for, needs, give me, that'll be, go ahead and roll,
+//     a skill's name alone as the answer) rules; a possibility someone else holds ("a
+//     different Keeper might ask for dice") or a request the player makes does not.
+//   - condition: a condition on the world, before the cue ("should the branch hold") or
+//     after it ("she rolls if the dog wakes"), leaves the ruling open and the reply
+//     unparsed; a condition whose body is making the roll ("unless he makes a Stealth
+//     roll", "if you make a Jump roll you clear it") is the roll; the player's intent
+//     ("if you want to cross, roll Jump") leaves it firm.
+//   - concession: a clause granted and then overruled ("one could wave it through,
+//     yet …") does not count; a counterfactual one ("a garden fence wouldn't need dice,
+//     but this one …") implies the other ruling when nothing else rules.
+//   - questions: a question's cue counts only through the reply's own answer to it
+//     ("Needs a roll? It does: Track" is a roll, "Automatic? No." a roll).
+//
+// The reply's cues then combine (outcome): one kind only is that ruling; a roll and a
+// pass about different parts or things ("the ditch is nothing, no dice; the cliff is a
+// Climb roll") are a roll; any other mix, or a self-correction, is a contradiction. A
+// hedge phrase of the lexicon ("your call", "I'd lean") or a reply cut inside a ruling
+// word ("the answer is no ro") leaves a prose ruling unparsed (see ParseReplyWith).
 
 // Regular expression pieces over ASCII-lowercased text.
 const (
-	reArt      = `(?:an?|any|the|your|another|one|some|this|that)\s+`
+	reArt      = `(?:an?|any|the|your|another|one|some|this|that|a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+`
 	reWord     = `[a-z0-9(][a-z0-9'’/()%-]*`
 	reSlot     = `(?:` + reWord + `\s+){0,4}?`
 	reRollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
-	reRollNoun = `(?:roll|check|test|dice\s+roll|skill\s+check|skill\s+roll)`
+	reRollNoun = `(?:rolls?|checks?|tests?|dice(?:\s+rolls?)?|skill\s+checks?|skill\s+rolls?)`
 	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
+	// reAskFor is the verb of "no reason to call for a roll".
+	reAskFor   = `(?:(?:call|ask|make|request|require|demand|bother\s+with|have|take)\s+(?:for\s+)?)?`
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
 
@@ -40,6 +64,10 @@ type cueRule struct {
 	negated bool
 	// firstSkill rules take the first skill the match names, not the slot's.
 	firstSkill bool
+	// weak rules rule only when nothing else in the reply does: a skill's name alone
+	// is a roll ("Library Use."), but beside "Automatic success — Climb" it is the
+	// skill of the pass.
+	weak bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -59,6 +87,37 @@ func firstSkillRule(expr string) cueRule {
 	return r
 }
 
+// firstWord is the first run of letters of s.
+func firstWord(s string) string {
+	i := 0
+	for i < len(s) && !isLetter(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && isLetter(s[j]) {
+		j++
+	}
+	return s[i:j]
+}
+
+// maxBareClause bounds the clauses a weak rule reads: a skill's name alone, with a
+// difficulty, is short; the rule has no word to look for first, so it would otherwise
+// run on every clause.
+const maxBareClause = 60
+
+// withWords sets the words a rule's matches hold when the regular expression's own
+// syntax gives only a poor choice (an alternation factored to its shared prefix).
+func withWords(r cueRule, words ...string) cueRule {
+	r.words = words
+	return r
+}
+
+func weakRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.weak = true
+	return r
+}
+
 func newNegatableRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.negatable = true
@@ -69,21 +128,33 @@ var (
 	// doubleNegation rules a roll: "there is no way to do this without a Climb roll".
 	doubleNegation = []cueRule{
 		newNegatedRule(`\b(?:not\s+|never\s+)without\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`\b(?:no\s+(?:way|chance|hope|[a-z]+ing)|nobody|no\s+one|cannot|can['’]t|can\s+not|could\s+not|couldn['’]t|impossible|not\s+possible)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// A negation of whether it can be done, not of any verb: "I don't see him
+		// managing it without a Dodge roll", but not "he doesn't need help and climbs
+		// without a roll".
+		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way)\s+(?:to|for)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+	}
+	// "the roll can't be waived", "skipping the roll would be a mistake"
+	doubleNegationAfter = []cueRule{
+		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|won['’]t|will\s+not|must\s+not|mustn['’]t|is\s+not\s+to)\s+be\s+(?:waived|skipped|ignored|dispensed\s+with|omitted|dropped|avoided)\b`),
+		newNegatedRule(`\b(?:skip|skipping|waive|waiving|forgo|forgoing|dropping|ignoring|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|rolls|check|checks|test|tests|dice)\s+(?:(?:would|will|is|seems)\s+(?:be\s+)?)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|too\s+generous|unfair|off\s+the\s+table|out\s+of\s+the\s+question|not\s+an\s+option|not\s+on)\b`),
 	}
 	passRules = []cueRule{
+		// "it just works", "there's nothing to it", "nothing stands in the way"
+		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+works\b`),
+		withWords(newCueRule(`\bnothing\s+to\s+it\b|\bnothing\s+(?:stands|is|gets)\s+in\s+(?:the|your|his|her|their)\s+way\b|\bnothing\s+in\s+the\s+way\b`),
+			"nothing to it", "nothing stands", "nothing is in", "nothing gets in", "nothing in the way"),
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
 		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
-		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
 		// "I don't think there's any reason to roll"
-		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call)\s+(?:for|of|to)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -92,11 +163,14 @@ var (
 		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
+		newCueRule(`^\s*(?:not\s+(?:necessary|needed|required)|unnecessary|no\s+need)\s*(?:,|$)`),
+		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|manage|pull\s+off)\s+it\b`),
 		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
-		newNegatableRule(`\b(?:is|it['’]s|be)\s+(?:not\s+)?automatic\b`),
+		newNegatableRule(`\b(?:is|it['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?automatic\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
@@ -106,8 +180,19 @@ var (
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
-		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?)\s*$`),
-		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
+		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
+		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
+		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
+		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
+		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
+		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
+		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
+		// Hard difficulty".
+		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		// "a series of Stealth rolls", "two Listen checks"
+		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
+		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -150,11 +235,20 @@ var (
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
 	// through, yet …".
-	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance)\b`)
+	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	// counterfactual is a concession about other circumstances, whose ruling the reply
+	// then sets aside: what it implies is the other ruling.
+	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
+	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	// answerYes and answerNo open the reply's own answer to its question.
+	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
+	answerNo  = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
 	leadingCond = regexp.MustCompile(`^\s*(?:should|were|had|provided|providing|assuming|as\s+long\s+as|so\s+long\s+as|if|unless|in\s+case|only\s+if|depending\s+on)\b`)
+	// modalShould is "should" as a modal, not a condition: "should be a Stealth roll".
+	modalShould = regexp.MustCompile(`^\s*should\s+(?:be|probably|definitely|likely|just|still|need|needs|require|call|make|roll|take|get|go)\b`)
 	intent      = regexp.MustCompile(`^\s*(?:if|should)\s+(?:you|he|she|they|we|the\s+(?:player|investigator|character|pc))\s+(?:(?:still|really|truly|do|does|actually)\s+)?(?:wants?|wish(?:es)?|intends?|chooses?|decides?|tries|try|insists?|plans?|means?|goes|go|attempts?|opts?|elects?)\b`)
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
@@ -166,18 +260,21 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
-	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|a|an)\s+){0,3}$`)
-	quoted      = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
+	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
+	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
+	quoted    = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
-	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b`)
+	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
 	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
+	quoteMarks       = []string{"\"", "”"}
 )
 
 // cue is one ruling phrase found in a reply.
@@ -194,6 +291,9 @@ type cue struct {
 	negated bool
 	// part says the cue's clause speaks of one part of the action.
 	part bool
+	// topic is the content words before the cue in its clause ("the cliff after it"
+	// for "the cliff after it is a Climb roll"): what the ruling is about.
+	topic []string
 }
 
 // reNoApostrophe is a negative contraction typed without its apostrophe ("dont",
@@ -218,9 +318,27 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 // proseTally finds the prose cues of text. Quoted words are usually the player's: they
 // are read only if nothing else rules.
 func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
-	t := proseCues(quoted.ReplaceAllStringFunc(text, blankOut), text, tax, lex)
+	var quotes [][]int
+	unquoted := text
+	if mayMatch(text, quoteMarks) {
+		quotes = quoted.FindAllStringIndex(text, -1)
+		unquoted = blankSpans(text, quotes, func([]int) bool { return true })
+	}
+	t := proseCues(unquoted, text, tax, lex)
 	if t.n == 0 && !t.conditional {
-		t = proseCues(text, text, tax, lex)
+		// Quoted words said by someone ("'No roll is needed,' the player insists") stay
+		// set aside; a quote nobody is said to speak may be the reply's own ruling.
+		said := blankSpans(text, quotes, func(q []int) bool {
+			return saidAfter.MatchString(asciiLower(text[q[1]:min(len(text), q[1]+40)]))
+		})
+		t = proseCues(said, text, tax, lex)
+	}
+	switch {
+	case t.n > 0 || t.conditional:
+	case t.hasConceded:
+		t.add(t.conceded)
+	case t.hasBare:
+		t.add(t.bare)
 	}
 	return t
 }
@@ -236,6 +354,15 @@ type cueTally struct {
 	passSkill        string
 	allPassPart      bool
 	conditional      bool // a cue was set aside as open on a condition
+	openRuling       bool // a ruling was left open on a condition after it
+	// conceded is the ruling a counterfactual concession implies ("a garden fence
+	// wouldn't need dice, but this one …" implies a roll): it counts only when
+	// nothing else in the reply rules.
+	conceded    cue
+	hasConceded bool
+	// bare is the first weak cue: a skill's name alone, a roll only if nothing else rules.
+	bare    cue
+	hasBare bool
 }
 
 func (t *cueTally) add(c cue) {
@@ -302,7 +429,7 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 		return DecisionPass, t.passSkill, rule, []cue{t.passCue}
 	}
 	otherSkill := t.rollSkill != "" && t.passSkill != "" && t.rollSkill != t.passSkill
-	if !corrected && (t.allPassPart || otherSkill) {
+	if !corrected && (t.allPassPart || otherSkill || otherTopic(t.rollCue.topic, t.passCue.topic)) {
 		return DecisionRoll, t.rollSkill, RuleAnyPart, []cue{t.rollCue, t.passCue}
 	}
 	first, second := t.rollCue, t.passCue
@@ -310,6 +437,171 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 		first, second = second, first
 	}
 	return DecisionUnparsed, "", RuleContradiction, []cue{first, second}
+}
+
+// topicStop are words that say nothing of what a ruling is about.
+var topicStop = wordSet(`the and but yet for nor with without from into onto upon over under
+	about above after before this that these those there here then than its it's his her hers their
+	theirs your yours our ours you she him they them who whom which what when where while whilst
+	though although however also just simply really actually quite very much more most some any
+	all each every both either neither none nothing not no never don't doesn't isn't aren't won't
+	can't cannot wouldn't shouldn't would should could might may must will shall can need needs
+	needed require requires required requiring call calls called make makes making take takes
+	have has had was were are is be been being does did doing get gets got one ones thing things
+	part step bit whole action task attempt situation scene case way time moment roll rolls
+	rolling check checks test tests dice skill ruling rule decision verdict answer call so well
+	okay yes yeah sure fine think guess say said i'd i'm i've you'd you're you'll he's she's
+	they're it'll that's there's here's let's let me my mine like even still only already`)
+
+func wordSet(words string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		set[w] = true
+	}
+	return set
+}
+
+// topicWords are the content words of s: three letters or more, not in topicStop.
+func topicWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'' || r == '’' || r >= 0x80)
+	}) {
+		w = strings.ReplaceAll(strings.Trim(w, "'’"), "’", "'")
+		if len(w) >= 3 && !topicStop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// otherTopic says whether two rulings speak of different things: each names one, and
+// they share no word ("the ditch is nothing, no dice; the cliff is a Climb roll").
+func otherTopic(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// rulingWords are the words a ruling turns on; a reply that stops inside one ("the
+// answer is no ro") is cut off mid-ruling.
+var rulingWords = []string{"roll", "rolls", "check", "test", "dice", "automatic", "automatically",
+	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict"}
+
+// truncatedRuling reports whether text stops inside a ruling word: no closing
+// punctuation, and its last word is the start of one of rulingWords but not the word.
+func truncatedRuling(text string) bool {
+	text = strings.TrimRight(text, " \t\r\n")
+	i := len(text)
+	for i > 0 && text[i-1] >= 'a' && text[i-1] <= 'z' || i > 0 && text[i-1] >= 'A' && text[i-1] <= 'Z' {
+		i--
+	}
+	last := asciiLower(text[i:])
+	if len(last) < 2 || i < len(text)-12 || slices.Contains(rulingWords, last) {
+		return false
+	}
+	for _, w := range rulingWords {
+		if len(last) < len(w) && strings.HasPrefix(w, last) {
+			return true
+		}
+	}
+	return false
+}
+
+// answered adds the ruling of a question clause the reply answers itself: "Needs a
+// roll? Yes: Stealth" is a roll, "Automatic? No." a roll, "Dice? Nope." a pass. The
+// answer is the next clause that is no question; its skill, or one named just after,
+// is the ruling's.
+func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, t *cueTally) {
+	for k := 0; k < len(next) && k < 3; k++ {
+		answer := lower[from:next[k][0]]
+		if strings.Contains(lower[next[k][0]:next[k][1]], "?") {
+			from = next[k][1]
+			continue // "A roll? For this? Yes."
+		}
+		no := answerNo.MatchString(answer)
+		yes := !no && answerYes.MatchString(answer)
+		if !yes && !no {
+			return
+		}
+		var q cueTally
+		clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
+		if q.n == 0 || q.hasRoll == q.hasPass {
+			return
+		}
+		c := q.rollCue
+		if q.hasPass {
+			c = q.passCue
+		}
+		if no {
+			c.decision = other(c.decision)
+		}
+		if c.skill == "" || c.decision == DecisionRoll && c.skill == "" {
+			c.skill = firstSkill(orig[from:min(len(orig), from+80)], tax, true)
+		}
+		if c.decision != DecisionRoll {
+			c.skill = ""
+		}
+		t.add(c)
+		return
+	}
+}
+
+// concede reads a counterfactual concession ("a garden fence wouldn't need dice") and
+// keeps the other ruling, with a skill named in the rest of its sentence, for when
+// nothing else rules.
+func concede(clause, origClause string, at int, orig string, from int, tax *Taxonomy, t *cueTally) {
+	var q cueTally
+	// The concession's own "normally" is what is set aside, not its ruling.
+	clause = concessionWord.ReplaceAllStringFunc(clause, blankOut)
+	clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
+	if q.n == 0 || q.hasRoll == q.hasPass {
+		return
+	}
+	c := q.rollCue
+	if q.hasPass {
+		c = q.passCue
+	}
+	c.decision, c.negated, c.skill = other(c.decision), true, ""
+	if c.decision == DecisionRoll {
+		rest := orig[from:min(len(orig), from+120)]
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		c.skill = firstSkill(rest, tax, false)
+	}
+	t.conceded, t.hasConceded = c, true
+}
+
+func other(d Decision) Decision {
+	if d == DecisionRoll {
+		return DecisionPass
+	}
+	return DecisionRoll
+}
+
+// blankSpans blanks the spans of text that keep says to.
+func blankSpans(text string, spans [][]int, keep func([]int) bool) string {
+	var b []byte
+	for _, sp := range spans {
+		if !keep(sp) {
+			continue
+		}
+		if b == nil {
+			b = []byte(text)
+		}
+		copy(b[sp[0]:sp[1]], blankOut(text[sp[0]:sp[1]]))
+	}
+	if b == nil {
+		return text
+	}
+	return string(b)
 }
 
 func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
@@ -320,17 +612,32 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	lower := foldLower(text)
 	var t cueTally
 	start := 0
-	for _, loc := range append(clauseEnds(lower), []int{len(lower), len(lower)}) {
+	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
+	starts := map[string]bool{}
+	for _, s := range tax.Skills() {
+		starts[firstWord(asciiLower(s))] = true
+	}
+	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?")
 		origClause := orig[start:loc[0]]
 		at := start
 		start = loc[1]
-		if question || strings.TrimSpace(clause) == "" {
+		if strings.TrimSpace(clause) == "" {
+			continue
+		}
+		if question {
+			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
+			if !t.hasRoll || !t.hasPass {
+				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, &t)
+			}
 			continue
 		}
 		if contrast.MatchString(sep) && conceded.MatchString(clause) {
+			if !t.hasConceded && counterfactual.MatchString(clause) {
+				concede(clause, origClause, at, orig, loc[1], tax, &t)
+			}
 			continue // "one could wave it through, yet …": granted, then overruled
 		}
 		// A clause names the part of the action it rules on in its own words or in the
@@ -347,7 +654,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			return isPart
 		}
-		if clauseCues(clause, origClause, at, part, tax, &t); t.settled() {
+		if clauseCues(clause, origClause, at, part, tax, starts, &t); t.settled() {
 			break
 		}
 		if lex != nil {
@@ -361,7 +668,9 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
-func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t *cueTally) {
+// starts are the first words of the taxonomy's skill names: a weak rule (a skill's name
+// alone) is tried only on a short clause that opens with one; nil tries none.
+func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, starts map[string]bool, t *cueTally) {
 	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
 		return // "this could be an automatic success or a roll" rules neither way
 	}
@@ -372,6 +681,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 	var sc scopeCache
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
+			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
+				continue // a skill's name alone is a short clause that opens with one
+			}
 			text := string(masked)
 			if !mayMatch(text, r.words) {
 				continue
@@ -406,9 +718,15 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				if hypothetical(clause, cat, m[1], cond == 1, &sc) {
 					continue
 				}
+				if cond == 1 && trailingCondition(clause[m[1]:min(len(clause), m[1]+100)]) {
+					// "she makes a Swim roll if she falls in": the ruling is left open,
+					// and so is the reply's, whatever else it says.
+					t.conditional, t.openRuling = true, true
+					continue
+				}
 				if open < 0 {
 					open = 0
-					if leadingCond.MatchString(clause) && !intent.MatchString(clause) {
+					if leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
 						open = 1
 					}
 				}
@@ -419,6 +737,15 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 				if c.decision == DecisionPass && (!t.hasPass || t.allPassPart) {
 					c.part = part()
 				}
+				if c.decision == DecisionRoll && !t.hasRoll || c.decision == DecisionPass && !t.hasPass {
+					c.topic = topicWords(clause[max(0, m[0]-80):m[0]])
+				}
+				if r.weak {
+					if !t.hasBare {
+						t.bare, t.hasBare = c, true
+					}
+					continue
+				}
 				if t.add(c); t.settled() {
 					return
 				}
@@ -426,6 +753,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, t 
 		}
 	}
 	find(doubleNegation, DecisionRoll)
+	find(doubleNegationAfter, DecisionRoll)
 	find(passRules, DecisionPass)
 	find(rollRules, DecisionRoll)
 }
@@ -467,6 +795,13 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			if preNegation.MatchString(group) {
 				c.negAt = m[2*i+1] // the negation is inside the captured words
 			}
+		case "wholeskill":
+			s, known := tax.Canonical(origGroup)
+			if !known || !ownName(origGroup, s) {
+				return cue{}, 0, false
+			}
+			c.skill = s
+			return c, at, true
 		case "skill", "skillname":
 			words := strings.Fields(origGroup)
 			if name == "skill" && len(words) > 0 && isDice(words) {
@@ -553,6 +888,15 @@ func isWordy(w string) bool {
 // already known to hold a condition.
 func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	comma := sc.commaBefore(clause, from)
+	if cond && requirement.MatchString(clause[max(comma, to-120):to]) {
+		return false // "he won't slip past unless he makes a Stealth roll": the roll is the way
+	}
+	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
+		return true // "the player asks for a Jump roll": a request reported, not a ruling
+	}
+	if m := possibility.FindStringSubmatch(clause[max(comma, from-40):from]); m != nil && m[1] != "you" && m[1] != "i" {
+		return true // "a different Keeper might ask for dice": a possibility, not a ruling
+	}
 	if sc.known(comma, from) || sc.check(clause, comma, from) {
 		return true
 	}
@@ -566,6 +910,38 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	// "a roll would be needed if …": a condition after a modal cue.
 	lo := max(0, from-15)
 	return modal.MatchString(clause[lo:to])
+}
+
+var (
+	// requirement is a condition whose body is making the roll itself: the roll is
+	// what the action takes, whatever the main clause says of success.
+	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
+	// possibility is a "might" or "could" just before a ruling, with the word before it:
+	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
+	// dice" does not.
+	possibility = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	// thirdParty and askVerb make a request someone else makes: "the player asks for a
+	// Jump roll".
+	thirdParty = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they)\s+(?:(?:now|then|also|still|just)\s+)?$`)
+	askVerb    = regexp.MustCompile(`^(?:asks?|asking|asked|requests?|requesting|requested|wants?|wanted|wanting|demands?|demanded)\b`)
+	// condAfter is a condition after a ruling; condFrame is what before it makes it no
+	// condition on the ruling ("roll to see if", "even if").
+	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case)\b`)
+	condFrame = regexp.MustCompile(`\b(?:see|tell|notice|check|determine|know|learn|discover|decide|find\s+out|even|as|wonder|whether|what)\s*$`)
+)
+
+// trailingCondition reports whether the words after a ruling leave it open on a
+// condition: "… if the dog wakes", but not "… to see if the tracks are fresh" or "… if
+// you want to cross".
+func trailingCondition(after string) bool {
+	if end := strings.IndexAny(after, ",;"); end >= 0 {
+		after = after[:end]
+	}
+	loc := condAfter.FindStringIndex(after)
+	if loc == nil {
+		return false
+	}
+	return !condFrame.MatchString(after[:loc[0]]) && !intent.MatchString(after[loc[0]:])
 }
 
 // scopeCache spares hypothetical from searching the same words again for every cue of

@@ -97,6 +97,25 @@ func TestRuleDisagreement(t *testing.T) {
 	})
 }
 
+func TestRuleGameMasterPhrasing(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"request for a roll", "give me a Listen roll", DecisionRoll, "Listen"},
+		{"keeper rolls for the player", "rolling Spot Hidden for you... *rolls* 41", DecisionRoll, "Spot Hidden"},
+		{"keeper reports a result", "Listen check result: 27", DecisionRoll, "Listen"},
+		{"several rolls of one skill", "a series of Stealth rolls", DecisionRoll, "Stealth"},
+		{"question answered", "Needs a roll? Yes: Stealth", DecisionRoll, "Stealth"},
+	})
+}
+
+func TestRuleSkillNames(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"specialisation in parentheses", "Make a Firearms (Crossbow) roll.", DecisionRoll, "Firearms"},
+		{"alias", "Roll Lockpicking.", DecisionRoll, "Locksmith"},
+		{"ability and skill", "Make a Strength (Climb) check.", DecisionRoll, "Climb"},
+		{"unknown name kept as written", "Make a Psychology roll.", DecisionRoll, "Psychology"},
+	})
+}
+
 func TestRuleOtherLanguages(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"french roll", "Faites un jet de Grimper.", DecisionRoll, "Climb"},

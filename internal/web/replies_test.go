@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -109,6 +110,57 @@ func TestRepliesShowRuleAndSpan(t *testing.T) {
 	c := get(t, h, "/runs/seduce-test0001/replies?rule="+url.QueryEscape(evilRule))
 	if n := rows(t, c.body, "replies"); n != 1 || strings.Contains(c.body, "<script") {
 		t.Errorf("replies filtered by a hostile rule: %d rows, raw script %v; want 1 row, escaped", n, strings.Contains(c.body, "<script"))
+	}
+}
+
+// TestRepliesExportUnparsed: the replies page links the export of its unparsed replies
+// under its filters, and the export is JSONL of those replies only, their text unescaped.
+func TestRepliesExportUnparsed(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	mk := func(key, model, item, text string) *store.Result {
+		return &store.Result{RunID: seduceRun, JobKey: key, Model: llm.ModelName(model), Item: item,
+			Reply: llm.Reply{Text: text}, Outcome: seduce.OutcomeOf(seduce.ParseReply(text, nil)), Source: "provider"}
+	}
+	results := []*store.Result{
+		mk("x-1", "openai/x", string(f.ds.Samples[2].ID), "Make a Climb roll."),
+		mk("x-2", "openai/x", string(f.ds.Samples[3].ID), "Make a Climb roll. Actually, no roll is needed."),
+		mk("x-3", "openai/x", string(f.ds.Samples[4].ID), "She makes a Swim roll if she <b>falls</b> in."),
+		mk("y-1", "openai/y", string(f.ds.Samples[2].ID), "Hmm & so on."),
+	}
+	if err := f.st.PutResults(ctx, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := f.server(t).Handler()
+	page := get(t, h, "/runs/seduce-test0001/replies?model="+url.QueryEscape("openai/x")+"&rule=conditional")
+	if link := `href="/runs/seduce-test0001/replies/unparsed.jsonl?model=openai%2Fx&amp;rule=conditional"`; !strings.Contains(page.body, link) {
+		t.Errorf("replies page lacks the export link %s", link)
+	}
+	for _, tt := range []struct {
+		name, query string
+		want        []string // the texts exported, in order
+	}{
+		{"one model", "?model=openai%2Fx", []string{"Make a Climb roll. Actually, no roll is needed.", "She makes a Swim roll if she <b>falls</b> in."}},
+		{"another model", "?model=openai%2Fy", []string{"Hmm & so on."}},
+		{"one rule", "?model=openai%2Fx&rule=conditional", []string{"She makes a Swim roll if she <b>falls</b> in."}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := get(t, h, "/runs/seduce-test0001/replies/unparsed.jsonl"+tt.query)
+			if a.status != 200 || !strings.HasPrefix(a.header.Get("Content-Type"), "application/x-ndjson") {
+				t.Fatalf("export: status %d, type %q; want 200 JSONL", a.status, a.header.Get("Content-Type"))
+			}
+			var got []string
+			for _, line := range strings.Split(strings.TrimSpace(a.body), "\n") {
+				var l struct{ ID, Model, Text, Rule string }
+				if err := json.Unmarshal([]byte(line), &l); err != nil || l.ID == "" || l.Rule == "" {
+					t.Fatalf("export line %q: %v; want id, model, text and rule", line, err)
+				}
+				got = append(got, l.Text)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("export%s = %q; want %q", tt.query, got, tt.want)
+			}
+		})
 	}
 }
 

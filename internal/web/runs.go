@@ -388,6 +388,8 @@ type repliesView struct {
 	Filter  replyFilter
 	Page    replyPage
 	Pager   pager
+	// ExportURL is the unparsed replies' export under the page's model and rule filters.
+	ExportURL string
 }
 
 func (s *Server) replies(w http.ResponseWriter, r *http.Request) {
@@ -417,7 +419,8 @@ func (s *Server) replies(w http.ResponseWriter, r *http.Request) {
 		item = "Sample"
 	}
 	s.render(w, r, http.StatusOK, "replies.html", repliesView{Title: "Replies of " + string(run.ID), Run: run,
-		RunURL: "/runs/" + url.PathEscape(string(run.ID)), ItemCol: item, Filter: f, Page: p, Pager: pg})
+		RunURL: "/runs/" + url.PathEscape(string(run.ID)), ItemCol: item, Filter: f, Page: p, Pager: pg,
+		ExportURL: "/runs/" + url.PathEscape(string(run.ID)) + "/replies/unparsed.jsonl?" + url.Values{"model": {f.Model}, "rule": {f.Rule}}.Encode()})
 }
 
 // pager links the pages of a long list.

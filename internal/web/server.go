@@ -134,6 +134,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /runs/{id}", s.run)
 	mux.HandleFunc("GET /runs/{id}/figures/{file}", s.figure)
 	mux.HandleFunc("GET /runs/{id}/replies", s.replies)
+	mux.HandleFunc("GET /runs/{id}/replies/unparsed.jsonl", s.repliesUnparsed)
 	mux.HandleFunc("GET /dataset", s.datasetPage)
 	mux.HandleFunc("GET /dataset/style", s.stylePage)
 	mux.HandleFunc("GET "+styleFigures+"/{file}", s.styleFigure)

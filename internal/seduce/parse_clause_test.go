@@ -1,0 +1,175 @@
+package seduce
+
+import "testing"
+
+// The kinds of reply issue 29 found misread, each with sentences written for these tests
+// (none copied from the issue or a corpus). Each table fails if its kind regresses.
+
+func TestClauseNegationScope(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"negation before without", "I don't see him getting over that fence without a Climb roll.", DecisionRoll, "Climb"},
+		{"doubt before without", "I doubt anyone could cross that river without a Swim roll.", DecisionRoll, "Swim"},
+		{"won't without", "He won't make it across without a Jump roll.", DecisionRoll, "Jump"},
+		{"a negation of another verb", "He doesn't need help and climbs without a roll.", DecisionPass, ""},
+		{"no reason to call for", "The road is clear and it's daytime. I see no reason to call for a roll.", DecisionPass, ""},
+		{"question negated then answered no", "Sneaking in without a Stealth roll? Not a chance.", DecisionRoll, "Stealth"},
+		{"not letting you off without", "The knife comes at you; I'm not letting you off without a Dodge roll.", DecisionRoll, "Dodge"},
+		{"not something you can do without", "Reading the cipher is not something you can do without a Library Use roll.", DecisionRoll, "Library Use"},
+		{"german ohne then nicht", "Ohne eine Probe auf Springen kommst du da nicht rüber.", DecisionRoll, "Jump"},
+		{"spanish sin then no", "Sin una tirada de Trepar no llegas arriba.", DecisionRoll, "Climb"},
+		{"french sans then pas", "Tu ne passes pas sans un jet de Discrétion.", DecisionRoll, "Stealth"},
+		{"german ohne alone", "Du kommst ohne Probe rüber.", DecisionPass, ""},
+		{"doubt denies a roll", "I doubt a roll is needed here; the gate is open.", DecisionPass, ""},
+		{"unless he makes a roll", "She won't get past the guard unnoticed unless she makes a Stealth roll.", DecisionRoll, "Stealth"},
+		{"no way unless", "There's no way he reads the runes unless he passes a Library Use check.", DecisionRoll, "Library Use"},
+		{"no need to skip", "No need to skip the roll; make it a Dodge.", DecisionRoll, "Dodge"},
+		{"skipping would be a mistake", "Skipping the roll would be a mistake; Jump.", DecisionRoll, "Jump"},
+		{"cannot be waived", "The roll can't be waived: Swim.", DecisionRoll, "Swim"},
+		{"I won't skip", "I won't skip the roll here: Climb.", DecisionRoll, "Climb"},
+		{"waive is a pass", "I'll waive the roll, the rope is sturdy.", DecisionPass, ""},
+		{"don't need dice", "You don't need dice for that; the door is unlocked.", DecisionPass, ""},
+		{"opinion negated over its clause", "I don't think it needs a roll.", DecisionPass, ""},
+		{"opinion negated, then a hypothetical roll", "I don't think it needs a roll, since you'd only need a Swim roll in rough water.", DecisionUnparsed, ""},
+		{"guard unless he rolls", "The guard doesn't notice you unless he makes a Listen roll.", DecisionRoll, "Listen"},
+	})
+}
+
+func TestClauseSplitRulings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"two things in one sentence", "The stairs are nothing, no dice; the rotten beam above them is a Climb roll.", DecisionRoll, "Climb"},
+		{"two sentences", "Crossing the yard needs no roll. Picking the padlock, though, is a Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"door then chest", "The door opens without a roll. The lock on the chest needs a Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"label then a correction on its line", "Decision: roll. Actually, on reflection, it's an automatic success.", DecisionUnparsed, ""},
+		{"roll then maybe not", "Make a Climb roll. Or maybe not, the ladder is right there.", DecisionUnparsed, ""},
+		{"same thing both ways", "The wall is easy, no roll. The wall is slick, make a Climb roll.", DecisionUnparsed, ""},
+		{"no subject either way", "No roll is needed. Make a Jump roll.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseHedgesConditionsTruncation(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"condition after the ruling", "She makes a Swim roll if she falls in.", DecisionUnparsed, ""},
+		{"condition after a pass then a roll", "You won't need to roll unless the dog barks; make a Stealth roll.", DecisionUnparsed, ""},
+		{"roll or no roll", "Roll or no roll, it's your call really.", DecisionUnparsed, ""},
+		{"leaning", "A Climb roll, I'd lean, though no roll is defensible.", DecisionUnparsed, ""},
+		{"either way", "No roll needed, but it could go either way.", DecisionUnparsed, ""},
+		{"either way meaning regardless", "Either way, make a Dodge roll.", DecisionRoll, "Dodge"},
+		{"not sure after a ruling", "Roll Dodge... or no, actually, the zombie is too slow. Hmm, I'm not sure.", DecisionUnparsed, ""},
+		{"a player's quoted claim", "> \"No roll is needed,\" the player insists.\n\nThe player's argument is noted.", DecisionUnparsed, ""},
+		{"a player's claim overruled", "> \"No roll is needed,\" the player insists.\n\nThat's not how it works: Climb roll.", DecisionRoll, "Climb"},
+		{"a player's request answered", "The player asks for a Jump roll. Not necessary, it's a puddle.", DecisionPass, ""},
+		{"a quote nobody is said to speak", "My ruling: \"No roll is needed.\"", DecisionPass, ""},
+		{"cut inside roll", "The ruling here is no ro", DecisionUnparsed, ""},
+		{"cut inside automatic", "So this is an autom", DecisionUnparsed, ""},
+		{"cut after the ruling", "Make a Climb roll. The reason being the wall is wet and the", DecisionRoll, "Climb"},
+		{"intent is no condition", "Make a Climb roll if you want to reach the roof.", DecisionRoll, "Climb"},
+		{"see if is no condition", "Roll Spot Hidden to see if you notice the tracks.", DecisionRoll, "Spot Hidden"},
+		{"success depends on the roll", "If you make a Jump roll you clear the gap.", DecisionRoll, "Jump"},
+		{"another keeper might", "Some Keepers might call for dice. Here, no roll is needed.", DecisionPass, ""},
+		{"only if on the world", "Only if the ice cracks does she need a Swim roll.", DecisionUnparsed, ""},
+		{"question left open", "Is a roll needed? Maybe.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseGameMasterPhrasing(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"give me", "Give me a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"afraid that's", "Afraid that's a Jump roll, friend.", DecisionRoll, "Jump"},
+		{"go ahead and roll", "First Aid, please, go ahead and roll.", DecisionRoll, "First Aid"},
+		{"it does", "Does it need a roll? It does: Track.", DecisionRoll, "Track"},
+		{"dice yes which", "Dice? Yes. Which? Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
+		{"automatic no", "Automatic? No. Climb roll.", DecisionRoll, "Climb"},
+		{"of course not", "Does she need to roll? Of course not.", DecisionPass, ""},
+		{"does it need dice nope", "Does this need dice? Nope, it's a plain staircase.", DecisionPass, ""},
+		{"label with yes", "Roll required: yes, Swim.", DecisionRoll, "Swim"},
+		{"counterfactual concession", "A normal door wouldn't need dice, but this one is swollen shut: Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
+		{"normally concession", "A short hop normally wouldn't need dice, but with the ice: Jump.", DecisionRoll, "Jump"},
+		{"going to be a skill", "Sneaking past a wide-awake butler? That's going to be Stealth, I'm afraid.", DecisionRoll, "Stealth"},
+		{"skill for me", "Quick Spot Hidden for me, please.", DecisionRoll, "Spot Hidden"},
+		{"a skill's name alone", "Library Use. The archive is a mess.", DecisionRoll, "Library Use"},
+		{"a skill's name at a difficulty", "Following a trail in the rain is hard. Track, at Hard difficulty.", DecisionRoll, "Track"},
+		{"after a colon", "Picking this lock under time pressure is exactly when dice come out: Locksmith.", DecisionRoll, "Locksmith"},
+		{"a skill's name beside a pass names its skill", "Automatic success — Climb.", DecisionPass, "Climb"},
+		{"a verb that is a skill's name is no ruling", "Climb the ladder and look around.", DecisionUnparsed, ""},
+		{"is it automatic yes", "Is it automatic? Yes, the key is in it.", DecisionPass, ""},
+		{"french please is no condition", "Jet de Discrétion, s'il te plaît.", DecisionRoll, "Stealth"},
+		{"that'll be", "That'll be a Dodge roll.", DecisionRoll, "Dodge"},
+		{"should be", "Should be a Stealth roll.", DecisionRoll, "Stealth"},
+		{"should as a condition", "Should the rope hold, no roll is needed.", DecisionUnparsed, ""},
+		{"a few rolls", "That calls for a few Stealth rolls.", DecisionRoll, "Stealth"},
+	})
+}
+
+func TestClauseKeeperRolls(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"let me roll", "Let me roll Listen for you... *rolls* 63.", DecisionRoll, "Listen"},
+		{"result reported", "Spot Hidden check result: 12", DecisionRoll, "Spot Hidden"},
+		{"skill result", "Track result: 14, a success.", DecisionRoll, "Track"},
+		{"two checks", "Two Listen checks, one per guard.", DecisionRoll, "Listen"},
+	})
+}
+
+func TestClausePlainPasses(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"simply works", "It simply works, nothing in the way.", DecisionPass, ""},
+		{"nothing to it", "There's nothing to it. He just walks in.", DecisionPass, ""},
+		{"nothing stands in the way", "Nothing stands in her way; she opens the gate.", DecisionPass, ""},
+		{"you just do it", "Nah, you just do it. The ladder's bolted to the wall.", DecisionPass, ""},
+		{"no dice needed", "No dice needed.", DecisionPass, ""},
+	})
+}
+
+func TestClauseSkillNames(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"weapon specialisation", "Make a Firearms (Handgun) roll.", DecisionRoll, "Firearms"},
+		{"weapon alias", "Roll Handgun.", DecisionRoll, "Firearms"},
+		{"research", "Make a Library Research roll.", DecisionRoll, "Library Use"},
+		{"fighting specialisation", "Roll Fighting (Sword).", DecisionRoll, "Fighting"},
+		{"ability then skill", "Make a Dexterity (Stealth) check.", DecisionRoll, "Stealth"},
+		{"ability then unknown skill", "Give me a Wisdom (Perception) check.", DecisionRoll, "Wisdom (Perception)"},
+		{"unknown skill kept", "You see the symbol at once, no Spot Hidden needed; reading it is a Cthulhu Mythos roll.", DecisionRoll, "Cthulhu Mythos"},
+	})
+}
+
+// TestClauseOwnTaxonomy reads skill names through a taxonomy of the user's own, as
+// `--taxonomy` gives: an "Ability (Skill)" form names the user's skill.
+func TestClauseOwnTaxonomy(t *testing.T) {
+	tax, err := ParseTaxonomy([]byte(`settings: [Fantasy]
+categories:
+  - id: WIS
+    name: Wisdom
+    skills: [Perception, Insight]
+  - id: DEX
+    name: Dexterity
+    skills: [Acrobatics, Sleight of Hand]
+aliases:
+  Noticing: Perception
+`), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ text, skill string }{
+		{"Give me a Wisdom (Perception) check.", "Perception"},
+		{"Make a Dexterity (Sleight of Hand) check.", "Sleight of Hand"},
+		{"Roll Noticing.", "Perception"},
+		{"Make an Acrobatics roll.", "Acrobatics"},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			if got := ParseReply(tt.text, tax); got.Decision != DecisionRoll || got.Skill != tt.skill {
+				t.Errorf("ParseReply(%q) = %v; want roll %s", tt.text, got, tt.skill)
+			}
+		})
+	}
+}
+
+func TestClausePoliteRefusals(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"rather not", "I'd rather not rule on this one.", DecisionRefused, ""},
+		{"prefer not", "For ethical reasons I'd prefer not to get involved with this scene.", DecisionRefused, ""},
+		{"pass on", "I'll pass on adjudicating this.", DecisionRefused, ""},
+		{"weigh in", "Out of caution, I won't weigh in on this scenario.", DecisionRefused, ""},
+		{"decline to rule", "I'm going to decline to make a ruling on this.", DecisionRefused, ""},
+		{"sit out", "I'll sit this one out, sorry.", DecisionRefused, ""},
+		{"pass is not a refusal when it rules", "I'll pass on the roll: the door is open, no roll needed.", DecisionPass, ""},
+	})
+}
