@@ -1,0 +1,130 @@
+package seduce
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// heldoutReply is one reply of testdata/replies-heldout: written blind, by a writer who
+// never read the parser, its rules, lexicons or tests, and labelled under spec section 3.
+type heldoutReply struct {
+	ID       string   `json:"id"`
+	Style    string   `json:"style"`
+	Text     string   `json:"text"`
+	Decision Decision `json:"decision"`
+	Skill    string   `json:"skill"`
+	Stated   bool     `json:"stated"`
+	Kind     string   `json:"kind"`
+	Reason   string   `json:"reason"`
+}
+
+// heldoutFigures are the parser's figures on a set of labelled replies.
+type heldoutFigures struct {
+	n, right, confidentWrong, wrongSkill int
+	stated, statedRuled                  int
+}
+
+func (f *heldoutFigures) add(r heldoutReply, got Parsed) (right, confidentWrong bool) {
+	f.n++
+	ruled := got.Decision == DecisionRoll || got.Decision == DecisionPass
+	if r.Stated {
+		f.stated++
+		if ruled {
+			f.statedRuled++
+		}
+	}
+	switch {
+	case got.Decision != r.Decision:
+		if ruled {
+			f.confidentWrong++
+			return false, true
+		}
+		return false, false
+	case r.Skill != "" && !strings.EqualFold(got.Skill, r.Skill):
+		f.wrongSkill++
+		return false, false
+	}
+	f.right++
+	return true, false
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// TestParseHeldout measures the parser on the held-out replies, which nobody tunes the
+// rules to: they are read once at the end of a round. It logs the figures per style
+// (right, confident rulings against the label, wrong skills, stated rulings ruled) and
+// fails below the figures the round measured, so that a later change cannot lose what
+// was reached without anyone seeing it. Issue 29's targets are higher: 97% right, no
+// confident wrong ruling and 95% of stated rulings ruled.
+func TestParseHeldout(t *testing.T) {
+	files, err := filepath.Glob("testdata/replies-heldout/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no held-out replies (%v)", err)
+	}
+	tax := DefaultTaxonomy()
+	per := map[string]*heldoutFigures{}
+	var all heldoutFigures
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for n := 1; sc.Scan(); n++ {
+			var r heldoutReply
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatalf("%s:%d: %v", path, n, err)
+			}
+			got := ParseReply(r.Text, tax)
+			s := per[r.Style]
+			if s == nil {
+				s = &heldoutFigures{}
+				per[r.Style] = s
+			}
+			s.add(r, got)
+			right, wrong := all.add(r, got)
+			switch {
+			case wrong:
+				t.Logf("confident wrong %s [%s]: %v [%s %q]; label %s %s (%s)", r.ID, r.Kind, got, got.Rule, got.Span, r.Decision, r.Skill, r.Reason)
+			case !right:
+				t.Logf("miss %s [%s]: %v [%s]; label %s %s", r.ID, r.Kind, got, got.Rule, r.Decision, r.Skill)
+			}
+		}
+		f.Close()
+	}
+	for _, st := range slices.Sorted(mapKeys(per)) {
+		s := per[st]
+		t.Logf("%-13s %4d  %5.1f%% right  %d confident wrong  %d wrong skill  %5.1f%% of stated ruled", st, s.n, pct(s.right, s.n),
+			s.confidentWrong, s.wrongSkill, pct(s.statedRuled, s.stated))
+	}
+	t.Logf("%-13s %4d  %5.1f%% right  %d confident wrong  %d wrong skill  %5.1f%% of stated ruled", "all", all.n, pct(all.right, all.n),
+		all.confidentWrong, all.wrongSkill, pct(all.statedRuled, all.stated))
+	// The figures measured once, at the end of the round of issue 29 (2026-12-06): 395 of
+	// 507 right, 17 confident wrong rulings, 305 of 366 stated rulings ruled. (Before
+	// that round's rules: 366 right, 22 confident wrong, 284 ruled.)
+	if all.right < 395 || all.confidentWrong > 17 || all.statedRuled < 305 {
+		t.Errorf("held-out figures fell: %d right (was 395), %d confident wrong (was 17), %d of %d stated ruled (was 305)",
+			all.right, all.confidentWrong, all.statedRuled, all.stated)
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
