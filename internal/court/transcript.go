@@ -159,6 +159,23 @@ func (t *Trial) Transcript() *Transcript {
 	return tr
 }
 
+// Public is the transcript as the player may see it before the verdict: the case
+// described without the witnesses' knowledge and the planted contradictions, and no
+// debrief.
+func (t *Transcript) Public(c *Case) *Transcript {
+	p := *t
+	pc := *c
+	pc.Contradictions = nil
+	pc.Witnesses = make([]Witness, len(c.Witnesses))
+	for i, w := range c.Witnesses {
+		w.Knows = nil
+		pc.Witnesses[i] = w
+	}
+	p.CaseDescription = CaseDescription(&pc)
+	p.Debrief = nil
+	return &p
+}
+
 // CaseDescription renders a case record as the paragraph the checklist judge is shown:
 // everything the court knew, witnesses' knowledge and planted contradictions included,
 // so the judge can tell testimony that keeps to the record from invention.
@@ -180,8 +197,11 @@ func CaseDescription(c *Case) string {
 	}
 	b.WriteString(" Witnesses:")
 	for _, w := range c.Witnesses {
-		fmt.Fprintf(&b, " %s, %s, called by the %s, %s; may testify that %s.", w.Name, w.Occupation, w.CalledBy,
-			strings.TrimSuffix(w.Personality, "."), strings.Join(trimDots(w.Knows), "; "))
+		fmt.Fprintf(&b, " %s, %s, called by the %s, %s", w.Name, w.Occupation, w.CalledBy, strings.TrimSuffix(w.Personality, "."))
+		if len(w.Knows) > 0 {
+			fmt.Fprintf(&b, "; may testify that %s", strings.Join(trimDots(w.Knows), "; "))
+		}
+		b.WriteString(".")
 	}
 	if len(c.Contradictions) > 0 {
 		b.WriteString(" Planted contradictions (false claims a witness holds to until the defense presents an item that breaks them):")
