@@ -15,7 +15,7 @@ import (
 
 // crossCase is the lantern case with two planted contradictions: Tomas's broken by E1,
 // Nell's by E2.
-func crossCase(t *testing.T) *Case {
+func crossCase(t testing.TB) *Case {
 	c := fixture(t)
 	c.Contradictions = []Contradiction{
 		{ID: "C1", Witness: "tomas", Claim: "He saw Varga's face by the office lamp.", Evidence: []string{"E1"}, Explanation: "The key log shows the office dark at 23:40."},
