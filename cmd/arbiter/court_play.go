@@ -216,7 +216,14 @@ func (a *app) play(ctx context.Context, g *court.Game, transcript string) error 
 	// Input typed at a terminal ends its own line; piped input does not show.
 	f, ok := a.stdin.(*os.File)
 	echo := !ok || !term.IsTerminal(int(f.Fd()))
-	return court.Terminal{In: a.stdin, Out: a.stdout, Echo: echo, Transcript: transcript}.Play(ctx, g)
+	// Lines wrap at the terminal's width when the output is one (80 columns otherwise).
+	width := 0
+	if out, ok := a.stdout.(*os.File); ok {
+		if w, _, err := term.GetSize(int(out.Fd())); err == nil && w > 20 {
+			width = w - 1
+		}
+	}
+	return court.Terminal{In: a.stdin, Out: a.stdout, Echo: echo, Transcript: transcript, Width: width}.Play(ctx, g)
 }
 
 // newGameID is a short random id: "g" and 8 hex digits.

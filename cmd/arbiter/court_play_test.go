@@ -44,6 +44,41 @@ func inOrder(t *testing.T, out string, pieces ...string) {
 	}
 }
 
+// The cross-examination typed on stdin: the case file at the start, /to by a prefix of
+// a name, /record with the numbered statements, /present of an item that misses (the
+// credibility drops), /press of a statement, an ambiguous or unknown /to refused, and
+// the debrief counting the miss.
+func TestCourtPlayCrossExamination(t *testing.T) {
+	srv := newPlayStandIn(t, nil)
+	dir := t.TempDir()
+	stdin := "The defense will show the lantern was never taken.\n" +
+		"/to nel What did the man who pawned it look like?\n" +
+		"/to zed Anyone?\n" +
+		"/record\n" +
+		"/present E9\n" +
+		"/present e1 Does this key log help you?\n" +
+		"/press 1\n" +
+		"/rest\n" +
+		"Nobody saw my client take it.\n"
+	r := arbiterIn(t, nil, stdin, srv.playArgs(filepath.Join(dir, "s.db"),
+		"--cases", playCases, "--case", "lantern-theft", "--seed", "7")...)
+	if r.code != 0 {
+		t.Fatalf("court play = %d; stderr %s\nstdout %s", r.code, r.stderr, r.stdout)
+	}
+	inOrder(t, r.stdout,
+		"— Case file —", "Charge: theft of the brass harbour lantern", "Evidence:", "E2 Pawn ticket", "People:", "Nell Okafor, pawnbroker, called by the defense (/to Nell)",
+		"Defense: What did the man who pawned it look like?", "Witness (Nell Okafor): I saw a figure",
+		`not taken: no one called "zed" here`,
+		"— Court record —", "E1 Key log", "Statements:", "[1] Witness (Tomas Brandt): ", "[2] Witness (Nell Okafor): ",
+		`not taken: present "E9": the court record has E1, E2`,
+		"Defense: Does this key log help you?", "[credibility 80/100]",
+		"Defense: About your statement 1: tell the court more.", "Witness (Tomas Brandt): ",
+		"— Debrief —", "Credibility: 80/100 (items presented 1, missed 1)")
+	if strings.Contains(r.stdout, "a tall man with a beard") {
+		t.Error("the terminal showed a witness's knowledge")
+	}
+}
+
 // A whole game typed on stdin: the opening, a question put to a witness with /to, /rest,
 // the closing, then the verdict and the transcript.
 func TestCourtPlayFullGame(t *testing.T) {
@@ -69,8 +104,9 @@ func TestCourtPlayFullGame(t *testing.T) {
 		"defense> ", "Defense: The defense rests.",
 		"— Closing —", "Prosecutor: ", "your closing statement", "Defense: Nobody saw my client take it.",
 		"— Verdict —", "Judge: The court finds the defendant not guilty.",
-		"Outcome: win (the defense goal was met)",
-		"Justification: No witness placed the defendant", "Summary: the watchman saw a figure",
+		"VERDICT: NOT GUILTY (the defense goal was met)",
+		"The court's reasons: No witness placed the defendant", "Summary: the watchman saw a figure",
+		"— Debrief —", "Grade ", "Contradictions found: 0 of 0", "Credibility: 100/100", "Objections: 0 sustained, 0 overruled", "Turns used: ",
 		"Transcript: "+tx)
 	b, err := os.ReadFile(tx)
 	if err != nil {
@@ -140,7 +176,7 @@ func TestCourtPlayQuitAndResume(t *testing.T) {
 	}
 	// The turns played before are shown again, then the game goes on.
 	inOrder(t, r2.stdout, "Game "+id, "Judge: Counsel, continue.", "Defense: We deny the charge.",
-		"defense> ", "Defense: The defense rests.", "— Closing —", "Outcome: win")
+		"defense> ", "Defense: The defense rests.", "— Closing —", "VERDICT: NOT GUILTY")
 	if srv.Requests() == first {
 		t.Error("the resumed game asked nothing: it did not go on")
 	}
@@ -268,7 +304,8 @@ func TestCourtPlayRedoesACutTurn(t *testing.T) {
 	if !cut {
 		t.Fatal("the stand-in cut no reply: the test proves nothing")
 	}
-	inOrder(t, r.stdout, "Prosecutor: ", "\nProsecutor (redone): Your Honour, the record speaks for itself. (prosecutor, turn 2)\n", "defense> ")
+	// The player is told the court is at it again, and the redone line wraps at words.
+	inOrder(t, r.stdout, "Prosecutor: ", "\n(the prosecutor is thinking… (retrying))\nProsecutor (redone): Your Honour, the record speaks for itself. (prosecutor,\nturn 2)\n", "defense> ")
 }
 
 // A failed turn offers the restart: "n" quits with the game saved, and the resumed game
@@ -291,7 +328,7 @@ func TestCourtPlayRestartOffered(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("court play = %d; stderr %s", r.code, r.stderr)
 	}
-	inOrder(t, r.stdout, "Judge: ", "! the trial failed: ", "restart? [Y/n] ", "the game is saved.")
+	inOrder(t, r.stdout, "Judge: ", "! The model playing the prosecutor ", "restart? [Y/n] ", "the game is saved.")
 	id := gameIDOf(t, r.stdout)
 	if strings.Contains(r.stdout, "defense> ") {
 		t.Errorf("the defense was given the floor after a failure:\n%s", r.stdout)
@@ -301,7 +338,7 @@ func TestCourtPlayRestartOffered(t *testing.T) {
 	if r2.code != 0 {
 		t.Fatalf("court play --resume = %d; stderr %s", r2.code, r2.stderr)
 	}
-	inOrder(t, r2.stdout, "! the trial failed: ", "restart? [Y/n] ", "— The trial starts again (attempt 2, a new seed) —", "— Introduction —", "Judge: ", "Prosecutor: Your Honour",
+	inOrder(t, r2.stdout, "! The model playing the prosecutor ", "restart? [Y/n] ", "— The trial starts again (attempt 2, a new seed) —", "— Introduction —", "Judge: ", "Prosecutor: Your Honour",
 		"defense> ", "Defense: Our opening.", "the game is saved.")
 }
 

@@ -11,6 +11,30 @@
 // (which a store-backed Asker can give back without asking again) are its only
 // nondeterminism.
 //
+// The fair floor. In the interrogation the defense never waits more than MaxCourtRun (4)
+// court turns for the floor: after four court turns without it, the floor returns to
+// the defense whatever the analyzer would say (it is not asked). "Hold it!" (Human.Hold,
+// while the court speaks) gives the defense the floor at the end of the current line;
+// it is recorded among the moves where it was taken, so a game replays. The turn budget
+// (Settings.TurnBudget) is the defense's: the introduction's turns and each defense turn
+// cost one, and the first court turn after a defense turn (the reply the defense is owed:
+// its share) is free, so only the court's own turns beyond that share count against the
+// defense. When WarnTurns (5) are left the Judge is given the floor to warn the defense;
+// and the budget never closes the hearing straight after a defense turn, so its last
+// question is always answered.
+//
+// The cross-examination. Every witness turn of the interrogation is a numbered
+// statement (Turn.Statement) the defense may press (MovePress). The defense presents an
+// item of evidence (MovePresent) to the witness on the stand, the witness who spoke
+// last; Case.Expose decides a hit from the record alone, the witness is told what was
+// exposed and reacts, and the verdict's summary ends with the court's own list of the
+// exposed contradictions, which the evaluation weighs. The defense's credibility starts
+// at 100: a miss costs 20, an objection the Judge overrules 10 (the Judge rules in a
+// structured reply asked of its model before it speaks; a reply it cannot read is asked
+// once more, then counts as overruled), a hit gives 10 back. At 0 the Judge ends the
+// interrogation. After the verdict, the Debrief names the planted contradictions and
+// grades the defense's play.
+//
 // Which text is trusted. Trusted, and written as instructions: the prompts' own words
 // (prompts.go: the role briefs, the rubric, the tasks), the ids the case validator
 // checks (case, evidence, witness and contradiction ids, the kind, called_by) and the

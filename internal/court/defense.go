@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -18,16 +19,29 @@ const (
 	MoveSpeak  MoveKind = "speak"
 	MoveObject MoveKind = "object"
 	MoveRest   MoveKind = "rest"
+	// MovePresent shows an item of evidence (Evidence) to the witness on the stand.
+	MovePresent MoveKind = "present"
+	// MovePress asks a witness for detail about one of its statements (Statement).
+	MovePress MoveKind = "press"
+	// MoveHold is "Hold it!": called while the court speaks (Human.Hold), it takes the
+	// floor at the end of the current line. It is never submitted; the trial records
+	// it among its moves where it was taken, so the trial replays.
+	MoveHold MoveKind = "hold"
 )
 
 // Move is one move of the defense. To, for a speech in the interrogation, names the
 // addressee (Judge, Prosecutor or Witness_<id>): the floor passes there and the analyzer
 // is not asked. Outside the interrogation the floor passes by procedure, so To is
-// ignored and an objection is heard as a speech.
+// ignored and an objection is heard as a speech. A presentation goes to the witness on
+// the stand and a press to the witness who made the statement, whatever To says.
 type Move struct {
 	Kind MoveKind `json:"kind"`
 	Text string   `json:"text,omitempty"`
 	To   Speaker  `json:"to,omitempty"`
+	// Evidence is the item presented (present); Statement the statement pressed (press,
+	// as Turn.Statement numbers it).
+	Evidence  string `json:"present,omitempty"`
+	Statement int    `json:"press,omitempty"`
 }
 
 // Floor is what the defense sees when it has the floor.
@@ -43,6 +57,10 @@ type Floor struct {
 	// (0 for the opening statement).
 	Attempt     int
 	DefenseTurn int
+	// Stand is the witness on the stand (who spoke last), "" before any has; present
+	// shows it an item. Statements is how many witness statements there are to press.
+	Stand      Speaker
+	Statements int
 
 	t *Trial
 	// streamShown says the turn was already reported as it streamed, and shown is the
@@ -57,24 +75,56 @@ type Player interface {
 	Next(ctx context.Context, f *Floor) (Move, error)
 }
 
-// CheckMove says what is wrong with a move at this floor, or nil.
+// CheckMove says what is wrong with a move at this floor, or nil. A presentation and a
+// press may come without words: the defense's turn then says what it does.
 func (f *Floor) CheckMove(m Move) error {
 	switch m.Kind {
 	case MoveRest:
 		return nil
 	case MoveSpeak, MoveObject:
+	case MovePresent, MovePress:
+		if err := f.checkCross(m); err != nil {
+			return err
+		}
+	case MoveHold:
+		return errors.New("hold is called while the court speaks, not on the defense's floor")
 	default:
-		return fmt.Errorf("move %q: want speak, object or rest", m.Kind)
+		return fmt.Errorf("move %q: want speak, object, present, press or rest", m.Kind)
 	}
 	text := strings.TrimSpace(m.Text)
-	if text == "" {
+	if text == "" && m.Kind != MovePresent && m.Kind != MovePress {
 		return errors.New("the text is empty")
 	}
 	if n := utf8.RuneCountInString(text); n > MaxMoveText {
 		return fmt.Errorf("the text has %d characters: at most %d", n, MaxMoveText)
 	}
-	if m.To != "" && f.Phase == PhaseInterrogation && !slices.Contains(f.Addressees, m.To) {
+	if m.To != "" && m.Kind != MovePresent && m.Kind != MovePress && f.Phase == PhaseInterrogation && !slices.Contains(f.Addressees, m.To) {
 		return fmt.Errorf("to %q: the defense may address %s", m.To, joinSpeakers(f.Addressees))
+	}
+	return nil
+}
+
+// checkCross checks a presentation or a press.
+func (f *Floor) checkCross(m Move) error {
+	if m.Kind == MovePresent {
+		if _, ok := f.Case.Item(m.Evidence); !ok {
+			ids := make([]string, len(f.Case.Evidence))
+			for i, e := range f.Case.Evidence {
+				ids[i] = e.ID
+			}
+			return fmt.Errorf("present %q: the court record has %s", m.Evidence, strings.Join(ids, ", "))
+		}
+	}
+	if f.Phase != PhaseInterrogation {
+		return fmt.Errorf("%s works in the interrogation, not in the %s", m.Kind, f.Phase)
+	}
+	switch {
+	case m.Kind == MovePresent && f.Stand == "":
+		return errors.New("present: no witness is on the stand yet; question one first")
+	case m.Kind == MovePress && f.Statements == 0:
+		return errors.New("press: no witness has made a statement yet")
+	case m.Kind == MovePress && (m.Statement < 1 || m.Statement > f.Statements):
+		return fmt.Errorf("press %d: the statements are numbered 1 to %d", m.Statement, f.Statements)
 	}
 	return nil
 }
@@ -97,7 +147,8 @@ func (f *Floor) AskModel(ctx context.Context) (string, error) {
 
 func (t *Trial) floor() *Floor {
 	a := t.cur
-	f := &Floor{Case: t.c, Phase: a.phase, Turns: a.turns, Attempt: a.n, DefenseTurn: a.defenseTurns, t: t}
+	f := &Floor{Case: t.c, Phase: a.phase, Turns: a.turns, Attempt: a.n, DefenseTurn: a.defenseTurns,
+		Stand: a.stand, Statements: len(a.said), t: t}
 	if a.phase == PhaseInterrogation {
 		for _, s := range t.g.Next(Defense) {
 			if s != Verdict {
@@ -110,6 +161,9 @@ func (t *Trial) floor() *Floor {
 
 // defenseTurn gets the defense's move and its turn text.
 func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
+	if h, ok := t.def.(*Human); ok {
+		h.dropLiveHold() // the defense has the floor anyway
+	}
 	f := t.floor()
 	m, err := t.def.Next(ctx, f)
 	if err != nil {
@@ -125,10 +179,18 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 			m.Kind = MoveSpeak
 		}
 	}
+	if m.Kind == MovePresent || m.Kind == MovePress {
+		m.To = ""
+	}
 	text := strings.TrimSpace(m.Text)
 	switch {
 	case m.Kind == MoveRest && text == "":
 		text = "The defense rests."
+	case m.Kind == MovePresent && text == "":
+		e, _ := t.c.Item(m.Evidence)
+		text = fmt.Sprintf("I present %s, %s, to the witness.", m.Evidence, e.Name)
+	case m.Kind == MovePress && text == "":
+		text = fmt.Sprintf("About your statement %d: tell the court more.", m.Statement)
 	case m.Kind == MoveObject && !strings.HasPrefix(strings.ToLower(text), "objection"):
 		text = "Objection: " + text
 	}
@@ -167,11 +229,33 @@ func (t *Trial) Submit(m Move) error {
 }
 
 // Human is a defense played by a person: moves come through Trial.Submit, or up front
-// from NewHuman when a trial is rebuilt from its stored moves.
+// from NewHuman when a trial is rebuilt from its stored moves. Hold may be called from
+// any goroutine while the trial runs.
 type Human struct {
 	queue []Move
 	next  int
+	hold  atomic.Bool
 }
+
+// Hold calls "Hold it!": the defense takes the floor at the end of the current line of
+// the interrogation (unless it would have had it anyway).
+func (h *Human) Hold() { h.hold.Store(true) }
+
+// takeHold says whether a hold was called: a stored one next in the queue (a replay),
+// or one called live.
+func (h *Human) takeHold() bool {
+	if h.next < len(h.queue) {
+		if h.queue[h.next].Kind == MoveHold {
+			h.next++
+			return true
+		}
+		return false
+	}
+	return h.hold.Swap(false)
+}
+
+// dropLiveHold forgets a hold called when the defense had the floor anyway.
+func (h *Human) dropLiveHold() { h.hold.Store(false) }
 
 // NewHuman is a person's defense that first plays the given moves (a stored game's,
 // from Trial.Moves) and then waits for Submit.
@@ -184,6 +268,10 @@ func (h *Human) Next(_ context.Context, _ *Floor) (Move, error) {
 	}
 	m := h.queue[h.next]
 	h.next++
+	if m.Kind == MoveHold {
+		// A stored hold the trial did not take where it was recorded: skip it.
+		return h.Next(context.Background(), nil)
+	}
 	return m, nil
 }
 

@@ -204,13 +204,16 @@ type snapshot struct {
 	offered    bool
 	addressees []Speaker
 	transcript *Transcript
+	standing   Standing
+	debrief    *Debrief
 }
 
 // snapLocked takes the snapshot; g.mu is held and the trial is not running elsewhere.
 func (g *Game) snapLocked() {
 	t := g.trial
 	g.snap = snapshot{phase: t.Phase(), turns: append([]Turn{}, t.Turns()...), verdict: t.Verdict(), done: t.Done(),
-		awaiting: t.Awaiting(), offered: t.RestartOffered(), addressees: []Speaker{}, transcript: t.Transcript()}
+		awaiting: t.Awaiting(), offered: t.RestartOffered(), addressees: []Speaker{}, transcript: t.Transcript(),
+		standing: t.Standing(), debrief: t.Debrief()}
 	if g.snap.awaiting {
 		g.snap.addressees = append(g.snap.addressees, t.floor().Addressees...)
 	}
@@ -287,7 +290,7 @@ func (g *Game) pushLocked(e Event) {
 	if e.Kind == EventEnd || e.Kind == EventError {
 		keep := g.log[:0]
 		for _, old := range g.log {
-			if (old.Kind == EventDelta || old.Kind == EventReset) && old.Turn == e.Turn && old.Attempt == e.Attempt {
+			if (old.Kind == EventDelta || old.Kind == EventReset || old.Kind == EventStatus) && old.Turn == e.Turn && old.Attempt == e.Attempt {
 				continue
 			}
 			keep = append(keep, old)
@@ -407,6 +410,29 @@ func (g *Game) Submit(m Move) error {
 	return nil
 }
 
+// ErrNoHold: a hold is called only while the court speaks in the interrogation.
+var ErrNoHold = errors.New("court: \"Hold it!\" is called while the court speaks in the interrogation")
+
+// Hold calls "Hold it!" while the court speaks: the defense takes the floor at the end
+// of the current line. It returns ErrOver after the verdict and ErrNoHold when the
+// court is not speaking in the interrogation (the defense has the floor, say).
+func (g *Game) Hold() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.snap.done:
+		return ErrOver
+	case !g.busy || g.snap.phase != PhaseInterrogation:
+		return ErrNoHold
+	}
+	h, ok := g.trial.def.(*Human)
+	if !ok {
+		return ErrNoHold
+	}
+	h.Hold() // safe while the trial runs: an atomic flag
+	return nil
+}
+
 // Restart starts a failed trial again (the failure was counted); call Advance next.
 func (g *Game) Restart(ctx context.Context) error {
 	g.mu.Lock()
@@ -464,6 +490,11 @@ type GameView struct {
 	// Addressees are whom the defense may name in "to" now.
 	Addressees []Speaker `json:"addressees"`
 	Error      string    `json:"error,omitempty"`
+	// Standing: the turns left, the credibility, what was exposed (ids), the witness
+	// on the stand.
+	Standing
+	// Debrief is how the defense played: after the verdict only.
+	Debrief *Debrief `json:"debrief,omitempty"`
 }
 
 // View is the game as it stands.
@@ -474,7 +505,11 @@ func (g *Game) View() GameView {
 	v := GameView{GameID: g.ID, CaseID: g.state.Case.ID, Title: g.state.Case.Title, Phase: sn.phase,
 		AwaitingDefense: sn.awaiting && !g.busy && !sn.done, RestartOffered: sn.offered && !g.busy && !sn.done, Busy: g.busy,
 		Seed: g.state.Seed, Models: g.state.Models, Player: g.state.Player,
-		Turns: append([]Turn{}, sn.turns...), Addressees: []Speaker{}}
+		Turns: append([]Turn{}, sn.turns...), Addressees: []Speaker{}, Standing: sn.standing}
+	v.Exposed = slices.Clone(sn.standing.Exposed)
+	if sn.done {
+		v.Debrief = sn.debrief
+	}
 	if vr := sn.verdict; vr != nil {
 		o := vr.Outcome
 		v.Outcome = &o

@@ -110,3 +110,27 @@ func BenchmarkSimulation(b *testing.B) {
 	b.ReportMetric(float64(elapsed)/float64(floor), "x-floor")
 	b.ReportMetric(float64(srv.Requests())/float64(calls), "requests/call")
 }
+
+// BenchmarkTurnOverhead is the engine's own cost per turn: whole trials of the
+// cross-examination case (prompts built, the analyzer's tags parsed, events emitted,
+// the verdict pipeline) against in-process models that answer at once, so every
+// nanosecond is the engine's. Target: under 1 ms per turn.
+//
+//	go test ./internal/court -run '^$' -bench TurnOverhead
+func BenchmarkTurnOverhead(b *testing.B) {
+	c := crossCase(b)
+	models := fakeModels(nil)
+	turns := 0
+	for b.Loop() {
+		tr, err := NewTrial(c, 7, Settings{Models: testModels}, models, ModelDefense{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := tr.Run(context.Background(), func(Event) {}); err != nil {
+			b.Fatal(err)
+		}
+		turns += len(tr.Turns())
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns)/1e6, "ms/turn")
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/trial")
+}

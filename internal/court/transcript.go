@@ -19,6 +19,109 @@ type Transcript struct {
 	Turns           []Turn            `json:"turns"`
 	Verdict         *VerdictRecord    `json:"verdict,omitempty"`
 	Restarts        []Restart         `json:"restarts"`
+	// Debrief is how the defense played, after the verdict (an added field: readers
+	// ignore it).
+	Debrief *Debrief `json:"debrief,omitempty"`
+}
+
+// Debrief is how the defense played a trial, shown after the verdict: the planted
+// contradictions (named only now) and which were found, the credibility left, the
+// objections' rulings, the turns used, and a grade.
+type Debrief struct {
+	Outcome        string           `json:"outcome"`
+	Planted        int              `json:"planted"`
+	Found          int              `json:"found"`
+	Contradictions []DebriefFinding `json:"contradictions"`
+	Credibility    int              `json:"credibility"`
+	Presented      int              `json:"presented"`
+	Misses         int              `json:"misses"`
+	Sustained      int              `json:"objections_sustained"`
+	Overruled      int              `json:"objections_overruled"`
+	Holds          int              `json:"holds"`
+	DefenseTurns   int              `json:"defense_turns"`
+	TurnsUsed      int              `json:"turns_used"`
+	TurnBudget     int              `json:"turn_budget"`
+	// Score (0 to 100) and Grade (A to E) sum it up: see Grade.
+	Score int    `json:"score"`
+	Grade string `json:"grade"`
+}
+
+// DebriefFinding is one planted contradiction, whole, and whether the defense
+// exposed it (and with which item).
+type DebriefFinding struct {
+	Contradiction
+	Found bool   `json:"found"`
+	By    string `json:"by,omitempty"`
+}
+
+// Grade scores a debrief: half for the contradictions found (all of it when none was
+// planted and the defense won), 30 for the credibility kept, 20 for the win. A is 85
+// and over, B 70, C 55, D 40, E below.
+func Grade(d *Debrief) (score int, grade string) {
+	found := 0.0
+	switch {
+	case d.Planted > 0:
+		found = float64(d.Found) / float64(d.Planted)
+	case d.Outcome == OutcomeWin:
+		found = 1
+	}
+	s := 50*found + 30*float64(d.Credibility)/100
+	if d.Outcome == OutcomeWin {
+		s += 20
+	}
+	score = int(s + 0.5)
+	for _, g := range []struct {
+		min   int
+		grade string
+	}{{85, "A"}, {70, "B"}, {55, "C"}, {40, "D"}} {
+		if score >= g.min {
+			return score, g.grade
+		}
+	}
+	return score, "E"
+}
+
+// Debrief is how the defense played, nil before the verdict.
+func (t *Trial) Debrief() *Debrief { return t.debrief }
+
+func (t *Trial) makeDebrief() *Debrief {
+	a := t.cur
+	d := &Debrief{Planted: len(t.c.Contradictions), Contradictions: []DebriefFinding{}, Credibility: a.cred,
+		Presented: a.tally.presented, Misses: a.tally.misses, Sustained: a.tally.sustained, Overruled: a.tally.overruled,
+		Holds: a.tally.holds, DefenseTurns: a.defenseTurns, TurnsUsed: a.used, TurnBudget: t.s.TurnBudget}
+	if t.verdict != nil {
+		d.Outcome = t.verdict.Outcome
+	}
+	for _, x := range t.c.Contradictions {
+		f := DebriefFinding{Contradiction: x}
+		for _, e := range a.exposed {
+			if e.Contradiction == x.ID {
+				f.Found, f.By = true, e.Evidence
+				d.Found++
+			}
+		}
+		d.Contradictions = append(d.Contradictions, f)
+	}
+	d.Score, d.Grade = Grade(d)
+	return d
+}
+
+// Standing is the defense's standing in the trial as the player may see it: no secret
+// of the case (the exposures are ids).
+type Standing struct {
+	TurnsLeft   int        `json:"turns_left"`
+	TurnBudget  int        `json:"turn_budget"`
+	Credibility int        `json:"credibility"`
+	Exposed     []Exposure `json:"exposed"`
+	// Stand is the witness on the stand, whom present shows an item; "" before any.
+	Stand Speaker `json:"stand,omitempty"`
+}
+
+// Standing is the defense's standing now.
+func (t *Trial) Standing() Standing {
+	a := t.cur
+	return Standing{TurnsLeft: t.TurnsLeft(), TurnBudget: t.s.TurnBudget, Credibility: a.cred,
+		Exposed: append([]Exposure{}, a.exposed...), Stand: a.stand}
 }
 
 // Transcript is the trial as it stands. Its turns are the last attempt's; for a trial
@@ -47,12 +150,30 @@ func (t *Trial) Transcript() *Transcript {
 		Turns:           append([]Turn{}, turns...),
 		Verdict:         t.verdict,
 		Restarts:        append([]Restart{}, t.restarts...),
+		Debrief:         t.debrief,
 	}
 	if t.verdict != nil {
 		o := t.verdict.Outcome
 		tr.Outcome = &o
 	}
 	return tr
+}
+
+// Public is the transcript as the player may see it before the verdict: the case
+// described without the witnesses' knowledge and the planted contradictions, and no
+// debrief.
+func (t *Transcript) Public(c *Case) *Transcript {
+	p := *t
+	pc := *c
+	pc.Contradictions = nil
+	pc.Witnesses = make([]Witness, len(c.Witnesses))
+	for i, w := range c.Witnesses {
+		w.Knows = nil
+		pc.Witnesses[i] = w
+	}
+	p.CaseDescription = CaseDescription(&pc)
+	p.Debrief = nil
+	return &p
 }
 
 // CaseDescription renders a case record as the paragraph the checklist judge is shown:
@@ -76,8 +197,11 @@ func CaseDescription(c *Case) string {
 	}
 	b.WriteString(" Witnesses:")
 	for _, w := range c.Witnesses {
-		fmt.Fprintf(&b, " %s, %s, called by the %s, %s; may testify that %s.", w.Name, w.Occupation, w.CalledBy,
-			strings.TrimSuffix(w.Personality, "."), strings.Join(trimDots(w.Knows), "; "))
+		fmt.Fprintf(&b, " %s, %s, called by the %s, %s", w.Name, w.Occupation, w.CalledBy, strings.TrimSuffix(w.Personality, "."))
+		if len(w.Knows) > 0 {
+			fmt.Fprintf(&b, "; may testify that %s", strings.Join(trimDots(w.Knows), "; "))
+		}
+		b.WriteString(".")
 	}
 	if len(c.Contradictions) > 0 {
 		b.WriteString(" Planted contradictions (false claims a witness holds to until the defense presents an item that breaks them):")

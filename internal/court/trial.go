@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
@@ -142,10 +143,20 @@ func (d Direct) Ask(ctx context.Context, call Call, req *llm.Request) (*llm.Repl
 	return m.Generate(ctx, req)
 }
 
-// Turn is one turn of a court transcript: check's turn and its phase.
+// Turn is one turn of a court transcript: check's turn and its phase, and what the
+// cross-examination adds (readers of transcripts ignore those fields).
 type Turn struct {
 	check.Turn
 	Phase Phase `json:"phase"`
+	// Statement numbers a witness's statement in the interrogation (from 1, per
+	// attempt): the number the defense names to press it.
+	Statement int `json:"statement,omitempty"`
+	// Present is the item of evidence the defense presented with this turn; Press is
+	// the statement it pressed.
+	Present string `json:"present,omitempty"`
+	Press   int    `json:"press,omitempty"`
+	// Ruling is the Judge's ruling on the defense's objection: sustained or overruled.
+	Ruling string `json:"ruling,omitempty"`
 }
 
 // Reason is why a trial had to start again (spec section 3).
@@ -186,6 +197,34 @@ type failure struct {
 
 func (f *failure) Error() string { return fmt.Sprintf("%s at turn %d: %s", f.reason, f.turn, f.msg) }
 
+// plain says what went wrong in a sentence a player understands; the technical cause
+// stays in the restart record.
+func (f *failure) plain(again bool) string {
+	who := "the court"
+	if i := strings.Index(f.msg, "'s "); strings.HasPrefix(f.msg, "the ") && i > 4 && !strings.Contains(f.msg[4:i], " ") {
+		who = "the " + f.msg[4:i]
+	}
+	var what string
+	switch f.reason {
+	case ReasonFreeze:
+		what = fmt.Sprintf("The model playing %s did not answer, even after several tries.", who)
+	case ReasonEmpty:
+		what = fmt.Sprintf("The model playing %s said nothing.", who)
+	case ReasonLoop:
+		what = fmt.Sprintf("The model playing %s repeated itself word for word.", who)
+	case ReasonTagging:
+		what = "The court's clerk could not tell who speaks next."
+	case ReasonVerdict:
+		what = "The court could not put its verdict into words it can read."
+	default:
+		what = "The trial ran far past its turns without a verdict."
+	}
+	if again {
+		return what + " The trial must start again with a new seed."
+	}
+	return what + " The trial is abandoned."
+}
+
 // VerdictRecord is the outcome of the verdict pipeline, kept with the trial.
 type VerdictRecord struct {
 	Outcome       string `json:"outcome"`
@@ -206,6 +245,17 @@ const (
 	EventAwaiting EventKind = "awaiting"
 	EventVerdict  EventKind = "verdict"
 	EventError    EventKind = "error"
+	// EventExposed: a presented item exposed a contradiction (court.md section 6).
+	EventExposed EventKind = "exposed"
+	// EventCredibility: the defense's credibility changed (court.md section 6).
+	EventCredibility EventKind = "credibility"
+	// EventHold: the defense's "Hold it!" took the floor at the end of a line.
+	EventHold EventKind = "hold"
+	// EventWarning: few turns are left before closing; the Judge warns the defense.
+	EventWarning EventKind = "warning"
+	// EventStatus: a model is being asked again after a failure (not a failure of the
+	// trial: Restart is false).
+	EventStatus EventKind = "status"
 )
 
 // Event is one step of a trial reported to the caller. Attempt and Turn (1-based) place
@@ -230,9 +280,15 @@ type Event struct {
 	Outcome       string
 	Justification string
 	// Message and Restart describe a failure (error events): Restart says whether the
-	// trial starts again.
+	// trial starts again. Message is a plain sentence for the player (status and
+	// warning events too); Detail is the technical cause.
 	Message string
+	Detail  string
 	Restart bool
+	// Exposure is what a presented item exposed (exposed events).
+	Exposure *Exposure
+	// Value is the credibility (credibility events) or the turns left (warning events).
+	Value int
 }
 
 // Payload is the event's data as the game API sends it.
@@ -247,7 +303,15 @@ func (e Event) Payload() any {
 	case EventVerdict:
 		return map[string]any{"outcome": e.Outcome, "justification": e.Justification}
 	case EventError:
-		return map[string]any{"message": e.Message, "restart": e.Restart}
+		return map[string]any{"message": e.Message, "restart": e.Restart, "detail": e.Detail}
+	case EventExposed:
+		return map[string]any{"contradiction": e.Exposure.Contradiction, "witness": e.Exposure.Witness, "evidence": e.Exposure.Evidence}
+	case EventCredibility:
+		return map[string]any{"value": e.Value}
+	case EventWarning:
+		return map[string]any{"turns_left": e.Value, "message": e.Message}
+	case EventStatus:
+		return map[string]any{"message": e.Message, "restart": false}
 	}
 	return map[string]any{}
 }
@@ -275,7 +339,70 @@ type attempt struct {
 	addressedBy  Speaker
 	closing      int
 	defenseTurns int
+
+	// The fair floor (see the package doc): used counts the turns charged against the
+	// budget, courtRun the court's turns since the defense last spoke.
+	used     int
+	courtRun int
+	// warnDue: the Judge warns the defense at its next turn; warned: it has.
+	warnDue, warned bool
+	// ending: the defense's credibility is spent and the Judge ends the interrogation.
+	ending bool
+
+	// The cross-examination: stand is the witness who spoke last, statements counts
+	// witness statements, exposed lists the contradictions exposed (in order).
+	stand   Speaker
+	said    []statement
+	exposed []Exposure
+	cred    int
+	// objection: the Judge rules on the defense's objection next. reply: what the
+	// witness next on the floor answers (a presentation or a press).
+	objection bool
+	reply     *witnessCue
+	tally     tally
 }
+
+// statement is a witness statement: who made it, at which turn (1-based).
+type statement struct {
+	by   Speaker
+	turn int
+}
+
+// witnessCue is what the witness answering the defense's present or press move is
+// asked to answer.
+type witnessCue struct {
+	witness  Speaker
+	evidence string         // presented item
+	hit      *Contradiction // what it exposed, nil for a miss
+	press    int            // the pressed statement's turn (1-based), 0 for none
+}
+
+// tally counts the defense's play for the debrief.
+type tally struct {
+	presented, misses, sustained, overruled, holds int
+}
+
+// Exposure is a contradiction the defense exposed: ids only, which the player may see
+// (court.md section 6, event exposed).
+type Exposure struct {
+	Contradiction string `json:"contradiction"`
+	Witness       string `json:"witness"`
+	Evidence      string `json:"evidence"`
+}
+
+// The fair floor and the credibility of the defense (see the package doc).
+const (
+	// MaxCourtRun is how many court turns the defense waits for the floor at most.
+	MaxCourtRun = 4
+	// WarnTurns: the Judge warns the defense when this many turns are left.
+	WarnTurns = 5
+	// Credibility: where it starts, what a miss and an overruled objection cost and
+	// what an exposed contradiction gives back.
+	StartCredibility = 100
+	MissCost         = 20
+	OverruledCost    = 10
+	HitGain          = 10
+)
 
 // AttemptSeed is the seed of an attempt: the trial's own for the first, then one
 // derived from it and the attempt number (splitmix64), so restarts vary but replay.
@@ -305,6 +432,7 @@ type Trial struct {
 	restarts []Restart
 	moves    []Move
 	verdict  *VerdictRecord
+	debrief  *Debrief
 	done     bool
 	awaiting bool
 	offered  bool
@@ -328,7 +456,7 @@ func NewTrial(c *Case, seed int64, s Settings, ask Asker, def Player) (*Trial, e
 }
 
 func (t *Trial) newAttempt(n int) *attempt {
-	return &attempt{n: n, seed: AttemptSeed(t.seed, n), phase: PhaseIntroduction}
+	return &attempt{n: n, seed: AttemptSeed(t.seed, n), phase: PhaseIntroduction, cred: StartCredibility}
 }
 
 // RestartOffered says whether Run stopped after a failure and waits for Restart.
@@ -407,7 +535,7 @@ func (t *Trial) event(e Event) {
 func (t *Trial) fail(f *failure) {
 	t.restarts = append(t.restarts, Restart{Reason: f.reason, Turn: f.turn, Attempt: t.cur.n, Message: f.msg})
 	again := len(t.restarts) <= t.s.MaxRestarts
-	t.event(Event{Kind: EventError, Turn: f.turn, Message: f.Error(), Restart: again})
+	t.event(Event{Kind: EventError, Turn: f.turn, Message: f.plain(again), Detail: f.Error(), Restart: again})
 	if len(t.cur.turns) > 0 {
 		t.last = t.cur.turns
 	}
@@ -435,7 +563,7 @@ func (a *attempt) speakerNow() Speaker {
 func (t *Trial) step(ctx context.Context) error {
 	a := t.cur
 	n := len(a.turns) + 1
-	if len(a.turns) >= 2*t.s.TurnBudget {
+	if a.used >= 2*t.s.TurnBudget || len(a.turns) >= 3*t.s.TurnBudget {
 		return &failure{ReasonBudget, n, fmt.Sprintf("%d turns without a verdict", len(a.turns))}
 	}
 	if a.phase == PhaseVerdict {
@@ -444,23 +572,231 @@ func (t *Trial) step(ctx context.Context) error {
 	sp := a.speakerNow()
 	var turn Turn
 	var move *Move
-	if sp == Defense {
+	switch {
+	case sp == Defense:
 		m, text, err := t.defenseTurn(ctx)
 		if err != nil {
 			return err
 		}
 		move = &m
 		turn = t.newTurn(Defense, text)
-	} else {
-		text, err := t.roleTurn(ctx, sp, nil)
+		turn.Present, turn.Press = m.Evidence, m.Statement
+	case sp == Judge && a.objection && a.phase == PhaseInterrogation:
+		var err error
+		if turn, err = t.ruleTurn(ctx); err != nil {
+			return err
+		}
+	default:
+		text, err := t.roleTurn(ctx, sp, t.cueRequest(sp))
 		if err != nil {
 			return err
 		}
 		turn = t.newTurn(sp, text)
+		if sp.IsWitness() && a.phase == PhaseInterrogation {
+			a.said = append(a.said, statement{by: sp, turn: n})
+			turn.Statement = len(a.said)
+			a.stand = sp
+		}
+		if sp == Judge && a.warnDue {
+			a.warnDue, a.warned = false, true
+		}
 	}
 	a.turns = append(a.turns, turn)
+	t.charge(sp)
 	t.event(Event{Kind: EventEnd, Turn: n, Whole: &turn})
+	if turn.Ruling == RulingOverruled {
+		t.credit(-OverruledCost)
+	}
+	if move != nil && a.phase == PhaseInterrogation {
+		switch move.Kind {
+		case MovePresent:
+			t.present(*move)
+		case MovePress:
+			a.reply = t.pressCue(move.Statement)
+		}
+	}
 	return t.route(ctx, sp, move)
+}
+
+// charge counts sp's turn against the budget (see the package doc): every turn of the
+// introduction and every defense turn costs one; of the court's turns in the
+// interrogation, the first after a defense turn (the reply the defense is owed) is
+// free and each one after it costs one.
+func (t *Trial) charge(sp Speaker) {
+	a := t.cur
+	switch {
+	case a.phase == PhaseIntroduction:
+		a.used++
+	case a.phase != PhaseInterrogation:
+		return
+	case sp == Defense:
+		a.used++
+		a.courtRun = 0
+	default:
+		if a.courtRun > 0 {
+			a.used++
+		}
+		a.courtRun++
+	}
+	if left := t.s.TurnBudget - a.used; a.phase == PhaseInterrogation && !a.warned && !a.warnDue && left <= WarnTurns && left > 0 {
+		a.warnDue = true
+		t.event(Event{Kind: EventWarning, Turn: len(a.turns), Value: left,
+			Message: fmt.Sprintf("Only %d turns are left before closing statements.", left)})
+	}
+}
+
+// TurnsLeft is how many turns the interrogation has left before closing.
+func (t *Trial) TurnsLeft() int { return max(0, t.s.TurnBudget-t.cur.used) }
+
+// credit changes the defense's credibility by d, within 0 to 100, and reports it.
+func (t *Trial) credit(d int) {
+	a := t.cur
+	c := min(StartCredibility, max(0, a.cred+d))
+	if c == a.cred {
+		return
+	}
+	a.cred = c
+	t.event(Event{Kind: EventCredibility, Turn: len(a.turns), Value: c})
+}
+
+// present decides what the defense's presenting m.Evidence to the witness on the
+// stand exposes, from the case record alone (Case.Expose), and cues the witness.
+func (t *Trial) present(m Move) {
+	a := t.cur
+	a.tally.presented++
+	cue := &witnessCue{witness: a.stand, evidence: m.Evidence}
+	ids := make([]string, len(a.exposed))
+	for i, e := range a.exposed {
+		ids[i] = e.Contradiction
+	}
+	x, ok, err := t.c.Expose(a.stand.WitnessID(), m.Evidence, ids)
+	switch {
+	case err != nil || !ok:
+		a.tally.misses++
+		t.credit(-MissCost)
+	default:
+		cue.hit = &x
+		e := Exposure{Contradiction: x.ID, Witness: x.Witness, Evidence: m.Evidence}
+		a.exposed = append(a.exposed, e)
+		t.event(Event{Kind: EventExposed, Turn: len(a.turns), Exposure: &e})
+		t.credit(HitGain)
+	}
+	a.reply = cue
+}
+
+// pressCue cues the witness who made statement n to give more detail about it.
+func (t *Trial) pressCue(n int) *witnessCue {
+	if n < 1 || n > len(t.cur.said) {
+		return nil // CheckMove refused it
+	}
+	st := t.cur.said[n-1]
+	return &witnessCue{witness: st.by, press: st.turn}
+}
+
+// The rulings on an objection.
+const (
+	RulingSustained = "sustained"
+	RulingOverruled = "overruled"
+)
+
+// ruleTurn is the Judge's turn after the defense's objection: the Judge's model first
+// rules in a structured reply (rulingRequest; a reply that cannot be read is asked
+// once more, then counts as overruled), then says the ruling in its own words.
+func (t *Trial) ruleTurn(ctx context.Context) (Turn, error) {
+	a := t.cur
+	a.objection = false
+	ruling, err := t.rule(ctx, len(a.turns)+1)
+	if err != nil {
+		return Turn{}, err
+	}
+	if ruling == RulingSustained {
+		a.tally.sustained++
+	} else {
+		a.tally.overruled++
+		if a.cred <= OverruledCost {
+			a.ending = true
+		}
+	}
+	v := t.view(Judge)
+	v.ruling = ruling
+	text, err := t.roleTurn(ctx, Judge, roleRequest(v))
+	if err != nil {
+		return Turn{}, err
+	}
+	if v.warn {
+		a.warnDue, a.warned = false, true
+	}
+	turn := t.newTurn(Judge, text)
+	turn.Ruling = ruling
+	return turn, nil
+}
+
+// rule asks the Judge's model for its ruling on the objection of the last turn.
+func (t *Trial) rule(ctx context.Context, n int) (string, error) {
+	req := rulingRequest(t.view(Judge))
+	t.bound(AgentRuling, req)
+	for try := 0; try <= 1; try++ {
+		reply, err := t.ask.Ask(ctx, t.call(AgentRuling, n, try), req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return "", &failure{ReasonFreeze, n, fmt.Sprintf("the judge's model failed to rule: %v", err)}
+		}
+		if r, ok := ParseRuling(reply.Text); ok {
+			return r, nil
+		}
+		req = reask(req, reply.Text, `That ruling cannot be read. Answer with only the JSON object {"ruling": "sustained" or "overruled", "reason": "…"}.`)
+	}
+	return RulingOverruled, nil
+}
+
+var rulingTag = regexp.MustCompile(`(?i)<\s*ruling\s*[:=]\s*(sustained|overruled)\s*>`)
+
+// ParseRuling reads the Judge's structured ruling: a JSON object {"ruling":
+// "sustained" | "overruled", …} (in a code fence or prose around one object too), or
+// the tag <Ruling: sustained>. ok is false for anything else.
+func ParseRuling(text string) (ruling string, ok bool) {
+	s := text
+	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
+		var r struct {
+			Ruling string `json:"ruling"`
+		}
+		if json.Unmarshal([]byte(s[i:j+1]), &r) == nil {
+			switch x := strings.ToLower(strings.TrimSpace(r.Ruling)); x {
+			case RulingSustained, RulingOverruled:
+				return x, true
+			}
+			return "", false
+		}
+	}
+	if m := rulingTag.FindStringSubmatch(text); m != nil {
+		return strings.ToLower(m[1]), true
+	}
+	return "", false
+}
+
+// cueRequest is the request of sp's turn when the defense's move cued it (a witness
+// answering a presentation or a press), nil for the role's usual request.
+func (t *Trial) cueRequest(sp Speaker) *llm.Request {
+	a := t.cur
+	cue := a.reply
+	if cue == nil || cue.witness != sp {
+		return nil
+	}
+	a.reply = nil
+	v := t.view(sp)
+	switch {
+	case cue.hit != nil:
+		prior := v.exposed[:len(v.exposed)-1] // the request adds the one just exposed
+		v.exposed = prior
+		return exposedRequest(v, *cue.hit, cue.evidence)
+	case cue.evidence != "":
+		v.presented = cue.evidence
+	default:
+		v.pressed = cue.press
+	}
+	return roleRequest(v)
 }
 
 func (t *Trial) newTurn(sp Speaker, text string) Turn {
@@ -477,7 +813,7 @@ func (t *Trial) newTurn(sp Speaker, text string) Turn {
 }
 
 // route passes the floor after sp's turn: the FSM, with the analyzer as its one
-// nondeterministic input.
+// nondeterministic input, and the fair floor's rules before it.
 func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 	a := t.cur
 	if move != nil && move.Kind == MoveRest && a.phase != PhaseClosing {
@@ -488,7 +824,7 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 	case PhaseIntroduction:
 		if len(a.turns) == len(IntroductionOrder) {
 			a.phase, a.next = PhaseInterrogation, Judge
-			t.budgetCheck()
+			t.budgetCheck(Judge)
 		}
 		return nil
 	case PhaseClosing:
@@ -498,16 +834,37 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 		}
 		return nil
 	}
-	if t.budgetCheck() {
+	if a.ending && sp == Judge {
+		// The Judge has ended the interrogation: the defense's credibility is spent.
+		a.phase = PhaseClosing
+		return nil
+	}
+	if t.budgetCheck(sp) {
 		return nil
 	}
 	switch {
+	case a.cred == 0 && sp == Defense:
+		a.ending, a.reply, a.objection = true, nil, false
+		a.next = Judge
+		return nil
+	case sp != Defense && t.takeHold():
+		a.next = Defense
+		return nil
+	case sp != Defense && a.courtRun >= MaxCourtRun:
+		a.next = Defense
+		return nil
+	case sp != Defense && sp != Judge && a.warnDue:
+		a.next = Judge
+		return nil
 	case sp.IsWitness():
 		a.next = a.addressedBy
 		return nil
 	case move != nil && move.Kind == MoveObject:
 		a.next = Judge
+		a.objection = true
 		return nil
+	case move != nil && (move.Kind == MovePresent || move.Kind == MovePress):
+		a.next = a.reply.witness
 	case move != nil && move.To != "":
 		a.next = move.To
 	default:
@@ -527,10 +884,25 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 	return nil
 }
 
-// budgetCheck moves an interrogation whose turn budget is spent to closing.
-func (t *Trial) budgetCheck() bool {
-	if t.cur.phase == PhaseInterrogation && len(t.cur.turns) >= t.s.TurnBudget {
-		t.cur.phase = PhaseClosing
+// takeHold says whether the defense called "Hold it!" during the turn just ended, and
+// records it as a move (so the trial replays).
+func (t *Trial) takeHold() bool {
+	h, ok := t.def.(*Human)
+	if !ok || !h.takeHold() {
+		return false
+	}
+	t.moves = append(t.moves, Move{Kind: MoveHold})
+	t.cur.tally.holds++
+	t.event(Event{Kind: EventHold, Turn: len(t.cur.turns)})
+	return true
+}
+
+// budgetCheck moves an interrogation whose turn budget is spent to closing, but never
+// straight after a defense turn: the defense's last question is answered first.
+func (t *Trial) budgetCheck(sp Speaker) bool {
+	a := t.cur
+	if a.phase == PhaseInterrogation && sp != Defense && a.used >= t.s.TurnBudget {
+		a.phase = PhaseClosing
 		return true
 	}
 	return false
@@ -555,8 +927,12 @@ func (t *Trial) call(a Agent, turn, try int) Call {
 
 func (t *Trial) view(sp Speaker) *turnView {
 	a := t.cur
-	return &turnView{c: t.c, g: t.g, seed: a.seed, phase: a.phase, turns: a.turns, speaker: sp,
-		addressedBy: a.addressedBy, turnsLeft: t.s.TurnBudget - len(a.turns)}
+	v := &turnView{c: t.c, g: t.g, seed: a.seed, phase: a.phase, turns: a.turns, speaker: sp,
+		addressedBy: a.addressedBy, turnsLeft: t.s.TurnBudget - a.used, warn: a.warnDue && sp == Judge, ending: a.ending && sp == Judge}
+	for _, e := range a.exposed {
+		v.exposed = append(v.exposed, e.Contradiction)
+	}
+	return v
 }
 
 func agentOf(sp Speaker) Agent {
@@ -605,11 +981,13 @@ func (t *Trial) stream(ctx context.Context, call Call, req *llm.Request, sp Spea
 	}
 	// The retry wrapper calls OnReset before it asks again: the cut attempt's text is
 	// void, so the page drops it at once rather than when the whole reply arrives.
+	// It is called only before a retry: the player is told the court is still at it.
 	req.OnReset = func() {
 		if shown.Len() > 0 {
 			shown.Reset()
 			t.event(Event{Kind: EventReset, Turn: call.Turn})
 		}
+		t.event(Event{Kind: EventStatus, Turn: call.Turn, Message: fmt.Sprintf("%s is thinking… (retrying)", thinker(sp))})
 	}
 	reply, err := t.ask.Ask(ctx, call, req)
 	if err != nil {
@@ -627,6 +1005,14 @@ func (t *Trial) stream(ctx context.Context, call Call, req *llm.Request, sp Spea
 		}
 	}
 	return strings.TrimSpace(reply.Text), nil
+}
+
+// thinker names sp for a status line: "the judge", "the witness".
+func thinker(sp Speaker) string {
+	if sp.IsWitness() {
+		return "the witness"
+	}
+	return "the " + strings.ToLower(string(sp))
 }
 
 // repeats says whether text is word for word one of the last three turns.
@@ -686,7 +1072,7 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 		}
 		return strings.TrimSpace(reply.Text), nil
 	}
-	sreq := summaryRequest(t.c, a.turns)
+	sreq := summaryRequest(t.c, a.turns, a.exposed)
 	t.bound(AgentSummary, sreq)
 	summary, err := ask(t.call(AgentSummary, n, 0), sreq)
 	if err != nil {
@@ -695,6 +1081,9 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 	if summary == "" {
 		return &failure{ReasonEmpty, n, "the summary was empty"}
 	}
+	// The court, not the reporter, states what was exposed: finding a contradiction
+	// changes what the evaluation weighs whatever the summary's wording.
+	summary += exposedFindings(t.c, a.exposed)
 	req := evaluationRequest(t.c.Kind, summary, t.c.DefenseGoal)
 	t.bound(AgentEvaluation, req)
 	var ev evaluation
@@ -720,6 +1109,7 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 	a.turns = append(a.turns, turn)
 	t.event(Event{Kind: EventEnd, Turn: n, Whole: &turn})
 	t.verdict = &VerdictRecord{Outcome: ev.Outcome, Justification: ev.Justification, Summary: summary}
+	t.debrief = t.makeDebrief()
 	t.event(Event{Kind: EventVerdict, Turn: n, Outcome: ev.Outcome, Justification: ev.Justification})
 	t.done = true
 	return nil

@@ -837,27 +837,84 @@ func moveMessage(err error) string {
 	return err.Error()
 }
 
-func (s *Server) apiDefense(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	var body struct {
-		Text      string `json:"text"`
-		To        string `json:"to"`
-		Objection bool   `json:"objection"`
+// defenseBody is a defense move as POST /api/court/games/{id}/defense takes it: court.md
+// section 6's text, to and present, and this server's extras: kind (one of the
+// engine's move kinds: speak, object, present, press, hold; derived from the other
+// fields when absent), objection (kind object), press (a statement's number, kind
+// press) and hold ("Hold it!" while the court speaks, kind hold: no text).
+type defenseBody struct {
+	Kind      string `json:"kind"`
+	Text      string `json:"text"`
+	To        string `json:"to"`
+	Present   string `json:"present"`
+	Press     int    `json:"press"`
+	Objection bool   `json:"objection"`
+	Hold      bool   `json:"hold"`
+}
+
+// move is the engine's move for the body, or a 400 message.
+func (b defenseBody) move(c *court.Case) (court.Move, string) {
+	kind := court.MoveKind(b.Kind)
+	switch {
+	case kind != "":
+	case b.Hold:
+		kind = court.MoveHold
+	case b.Present != "":
+		kind = court.MovePresent
+	case b.Press != 0:
+		kind = court.MovePress
+	case b.Objection:
+		kind = court.MoveObject
+	default:
+		kind = court.MoveSpeak
 	}
+	m := court.Move{Kind: kind, Text: b.Text, To: court.Speaker(b.To), Evidence: b.Present, Statement: b.Press}
+	switch kind {
+	case court.MoveHold:
+		return m, ""
+	case court.MoveSpeak, court.MoveObject, court.MovePress:
+	case court.MovePresent:
+		if _, ok := c.Item(b.Present); !ok {
+			ids := make([]string, len(c.Evidence))
+			for i, e := range c.Evidence {
+				ids[i] = e.ID
+			}
+			return m, fmt.Sprintf("present: %q is not an item of the court record (%s)", b.Present, strings.Join(ids, ", "))
+		}
+	default:
+		return m, fmt.Sprintf("kind: %q is not a move (want speak, object, present, press or hold)", b.Kind)
+	}
+	text := strings.TrimSpace(b.Text)
+	if text == "" && kind != court.MovePress {
+		return m, "text: the statement is empty"
+	}
+	if n := utf8.RuneCountInString(text); n > court.MaxMoveText {
+		return m, fmt.Sprintf("text: %d characters; at most %d", n, court.MaxMoveText)
+	}
+	return m, ""
+}
+
+func (s *Server) apiDefense(w http.ResponseWriter, r *http.Request, g *court.Game) {
+	var body defenseBody
 	if !readJSON(w, r, &body) {
 		return
 	}
-	text := strings.TrimSpace(body.Text)
-	if text == "" {
-		apiError(w, http.StatusBadRequest, "text: the statement is empty")
+	m, bad := body.move(g.Case())
+	if bad != "" {
+		apiError(w, http.StatusBadRequest, bad)
 		return
 	}
-	if n := utf8.RuneCountInString(text); n > court.MaxMoveText {
-		apiError(w, http.StatusBadRequest, fmt.Sprintf("text: %d characters; at most %d", n, court.MaxMoveText))
+	if m.Kind == court.MoveHold {
+		if err := g.Hold(); err != nil {
+			msg := "\"Hold it!\" is called while the court speaks in the interrogation"
+			if errors.Is(err, court.ErrOver) {
+				msg = moveMessage(err)
+			}
+			apiError(w, http.StatusConflict, msg)
+			return
+		}
+		writeJSON(w, http.StatusAccepted, map[string]any{})
 		return
-	}
-	m := court.Move{Kind: court.MoveSpeak, Text: body.Text, To: court.Speaker(body.To)}
-	if body.Objection {
-		m.Kind = court.MoveObject
 	}
 	if err := whenSettled(r.Context(), g, func() error { return g.Submit(m) }); err != nil {
 		apiError(w, moveStatus(err), moveMessage(err))
@@ -933,7 +990,12 @@ func (s *Server) apiRestart(w http.ResponseWriter, r *http.Request, g *court.Gam
 }
 
 func (s *Server) apiTranscript(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	b, err := json.MarshalIndent(g.Transcript(), "", "  ")
+	t := g.Transcript()
+	if !g.Done() {
+		// Before the verdict the player sees the public case only (court.md section 6).
+		t = t.Public(g.Case())
+	}
+	b, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		apiError(w, http.StatusInternalServerError, "the transcript could not be written")
 		return

@@ -73,3 +73,46 @@ func BenchmarkCourtGamePage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCourtPostToFirstDelta: the time from the defense's POST (sent) to the first
+// text of the court's next turn read from the event stream (a delta, or the end that
+// carries the turn when the log dropped its pieces first), against a stand-in that
+// answers at once: all of it is the server's and the engine's overhead over the model's
+// own latency (the HTTP round trip to the stand-in included). Target: under 50 ms.
+func BenchmarkCourtPostToFirstDelta(b *testing.B) {
+	r := newCourtRig(b, rigOptions{})
+	r.saveLantern()
+	var total time.Duration
+	n := 0
+	for b.Loop() {
+		code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": 7})
+		if code != http.StatusCreated {
+			b.Fatalf("POST games = %d %v", code, out)
+		}
+		id := out["game_id"].(string)
+		st := r.events(id, "")
+		st.until(b, "awaiting")
+		start := time.Now()
+		if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense will show reasonable doubt."}); code != http.StatusAccepted {
+			b.Fatalf("POST defense = %d %v", code, out)
+		}
+		court := false
+		for {
+			ev, err := st.next()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if ev.name == "turn" {
+				court = !strings.Contains(ev.data, `"role":"defense"`)
+			}
+			// A turn that ended before the stream read its pieces comes whole in its end.
+			if (ev.name == "delta" || ev.name == "end") && court {
+				total += time.Since(start)
+				n++
+				break
+			}
+		}
+		st.res.Body.Close()
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(n)/1000, "ms/post-to-first-delta")
+}

@@ -380,8 +380,8 @@ func TestCourtBrowserOffersARestart(t *testing.T) {
 	d.until("the docket", `document.querySelectorAll('#case-list .case-card').length === 6`)
 	d.do("begin", chromedp.Click(chromedp.CSS(`#case-list .case-card .btn-primary`)))
 	d.until("the restart offer", `document.querySelector('#restart-btn') !== null`)
-	if got := evalIn[string](d, `document.querySelector('#trial-error p').textContent`); !strings.Contains(got, "empty") {
-		t.Errorf("error shown as %q; want the engine's message", got)
+	if got := evalIn[string](d, `document.querySelector('#trial-error p').textContent`); !strings.Contains(got, "The model playing the prosecutor said nothing.") {
+		t.Errorf("error shown as %q; want the engine's plain sentence", got)
 	}
 	if on := evalIn[bool](d, `!document.querySelector('#defense-text').disabled`); on {
 		t.Error("the text box is enabled after a failure")

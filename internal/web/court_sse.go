@@ -62,7 +62,8 @@ func latestAttempt(evs []court.Event) int {
 }
 
 // eventData is the SSE data of e: the spec's payload, with the turn's index (0-based)
-// on turn and end, and the summary on verdict.
+// on turn and end, and the summary and the debrief on verdict (the verdict is public:
+// the debrief names the planted contradictions only now).
 func eventData(g *court.Game, e court.Event) []byte {
 	p, _ := e.Payload().(map[string]any)
 	if p == nil {
@@ -74,6 +75,9 @@ func eventData(g *court.Game, e court.Event) []byte {
 	case court.EventVerdict:
 		if t := g.Transcript(); t != nil && t.Verdict != nil {
 			p["summary"] = t.Verdict.Summary
+			if t.Debrief != nil {
+				p["debrief"] = t.Debrief
+			}
 		}
 	}
 	b, _ := json.Marshal(p)

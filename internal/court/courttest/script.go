@@ -75,6 +75,13 @@ func (s Script) Reply(role, system, user string) string {
 
 func (s Script) judge(system, user string, n int, tag string) string {
 	switch {
+	case strings.Contains(system, "Rule on the objection"):
+		// The ruling clerk: an objection on the ground of leading is sustained.
+		last := user[strings.LastIndex(user, "\n[")+1:]
+		if strings.Contains(strings.ToLower(last), "leading") {
+			return `{"ruling": "sustained", "reason": "Counsel is right: the question leads."}`
+		}
+		return `{"ruling": "overruled", "reason": "The question is proper."}`
 	case strings.HasPrefix(system, "You are the court reporter"):
 		if s.Tagged {
 			return fmt.Sprintf("Summary %d: the witnesses saw part of it and no one saw all of it.", hash(user)%1000)
