@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/inspect"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -107,4 +108,12 @@ func inspectAsPredictions(r io.Reader, path string) (io.Reader, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return bytes.NewReader(jsonl), nil
+}
+
+// writeJudgementAs writes a judge run's report, or with --format inspect its Inspect log.
+func (a *app) writeJudgementAs(j *check.Judgement, skipped []check.Skipped, format, dir, answers string, figures *figureFlags) error {
+	if format != formatInspect {
+		return a.writeJudgement(j, skipped, format, answers, figures)
+	}
+	return a.writeInspectLogs(dir, []*inspect.Log{inspect.Check(j, check.Score(j))})
 }

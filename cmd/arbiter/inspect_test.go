@@ -39,7 +39,7 @@ type inspectLog struct {
 			Message string `json:"message"`
 		} `json:"error"`
 		Scores map[string]struct {
-			Value       string `json:"value"`
+			Value       any    `json:"value"`
 			Explanation string `json:"explanation"`
 		} `json:"scores"`
 	} `json:"samples"`
