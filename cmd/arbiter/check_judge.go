@@ -18,7 +18,7 @@ import (
 func (a *app) checkJudgeCmd() *cobra.Command {
 	var rf runFlags
 	var transcripts []string
-	var checklist, cases, format, answers string
+	var checklist, cases, format, answers, inspectOut string
 	var opt check.JudgeOptions
 	var figures figureFlags
 	var read readFlags
@@ -53,7 +53,7 @@ would send and what it would cost, and sends nothing.
 		Args: oldBatchArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if err := checkFormat(format); err != nil {
+			if err := checkReportFormat(format, inspectOut); err != nil {
 				return err
 			}
 			if len(rf.models) == 0 {
@@ -121,7 +121,7 @@ would send and what it would cost, and sends nothing.
 			if err := a.printRunCost(ctx, e.Store, j.Run, rf.configPath); err != nil {
 				return err
 			}
-			if err := a.writeJudgement(j, skipped, format, answers, &figures); err != nil {
+			if err := a.writeJudgementAs(j, skipped, format, inspectOut, answers, &figures); err != nil {
 				return err
 			}
 			if j.Failed > 0 {
@@ -136,6 +136,7 @@ would send and what it would cost, and sends nothing.
 	cmd.Flags().StringVar(&checklist, "checklist", "builtin", "checklist file (YAML) or builtin (38 LLM Court questions)")
 	cmd.Flags().StringVar(&cases, "cases", "", "YAML file mapping case_id to its description, for transcripts without one (the court's bundled cases are known)")
 	reportFormatFlag(cmd.Flags(), &format)
+	registerInspect(cmd, &inspectOut)
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
 	cmd.Flags().IntVar(&opt.BatchSize, "questions-per-request", 10, "questions of one dimension asked in one judge request")
 	cmd.Flags().IntVar(&opt.FollowUps, "follow-ups", 2, "times unanswered questions are asked again (0: none)")
@@ -214,19 +215,25 @@ func loadCases(path string) (map[string]string, error) {
 }
 
 func (a *app) checkReportCmd() *cobra.Command {
-	var db, runRef, format, answers string
+	var db, runRef, format, answers, inspectOut string
 	var figures figureFlags
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Re-render a stored judge run without calling any model",
 		Long: `Report rebuilds a judge run's scores from the results store alone, parsing the stored
-replies again, and prints them in any format. It never calls a model.`,
+replies again, and prints them in any format. It never calls a model.
+
+--format inspect --out DIR writes the run as an Inspect eval log in DIR instead (task
+rpa-check): one sample per transcript, with its QS, its QS per dimension and its retries
+as scores and the judges' answers as the output; QS, QS per dimension and the retry
+rate R as metrics. 'check judge' takes the same flags.`,
 		Example: `  arbiter check report --db check.db --format md
+  arbiter check report --db check.db --format inspect --out logs/
   arbiter check report --db check.db --run check-judge-3f2a --format latex`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if err := checkFormat(format); err != nil {
+			if err := checkReportFormat(format, inspectOut); err != nil {
 				return err
 			}
 			st, err := a.openExistingStore(ctx, db)
@@ -238,13 +245,14 @@ replies again, and prints them in any format. It never calls a model.`,
 			if err != nil {
 				return usageError{err}
 			}
-			return a.writeJudgement(j, nil, format, answers, &figures)
+			return a.writeJudgementAs(j, nil, format, inspectOut, answers, &figures)
 		},
 	}
 	cmd.Flags().StringVar(&answers, "answers", "", "also write every answer with its justification to this file (JSONL)")
 	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().StringVar(&runRef, "run", "latest", "judge run id (or a unique prefix); see 'arbiter runs --kind check-judge'")
 	reportFormatFlag(cmd.Flags(), &format)
+	registerInspect(cmd, &inspectOut)
 	figures.register(cmd, "figure of the Quality Score per dimension")
 	return cmd
 }

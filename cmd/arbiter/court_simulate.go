@@ -13,12 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/inspect"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 func (a *app) courtSimulateCmd() *cobra.Command {
 	var f courtFlags
-	var casesPath, script, out string
+	var casesPath, script, out, inspectDir string
 	var seeds, seedBase, budget, restarts int
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -38,6 +39,10 @@ of a finished one asks no model anything. Score the transcripts with
 With --enqueue (a PostgreSQL store) the run is recorded and each trial queued as one job
 for 'arbiter worker', and the run id printed; once the run is done, the same command
 without --enqueue asks nothing and writes the transcripts (--wait does so itself).
+
+--inspect DIR also writes the simulation as an Inspect eval log in DIR (task llm-court):
+one sample per trial, its turns as messages, its outcome, completion and retries as
+scores, and the win rate, completed trials and retry rate R as metrics.
 
 Exit 1 when a trial could not finish because of an error (its calls are kept: run the
 same command again); a trial abandoned after its restarts is a result (completed false).`,
@@ -112,6 +117,11 @@ same command again); a trial abandoned after its restarts is a result (completed
 			if err != nil {
 				return err
 			}
+			if inspectDir != "" {
+				if err := a.writeInspectLogs(inspectDir, []*inspect.Log{inspect.Court(res, models)}); err != nil {
+					return err
+				}
+			}
 			t := res.Tally
 			fmt.Fprintf(a.stdout, "simulate: run %s; %d trials, %d completed, %d wins, %d losses, %d retries; %d requests: %d asked (%d failed), %d from the store, %d from the cache\n",
 				res.Run, len(res.Trials), res.Completed(), res.Wins(), res.Losses(), res.Retries(),
@@ -144,6 +154,7 @@ same command again); a trial abandoned after its restarts is a result (completed
 	fs.IntVar(&seeds, "seeds", 1, "trials per case, with seeds --seed-base, --seed-base+1, …")
 	fs.IntVar(&seedBase, "seed-base", 1, "the first seed")
 	fs.StringVar(&out, "out", "", "folder for the transcripts, one <trial_id>.json per trial")
+	fs.StringVar(&inspectDir, "inspect", "", "also write the simulation as an Inspect eval log (task llm-court) to this folder")
 	fs.IntVar(&budget, "turn-budget", court.DefaultTurnBudget, "turns the introduction and interrogation may take before closing")
 	fs.IntVar(&restarts, "max-restarts", court.DefaultMaxRestarts, "times a failed trial starts again with a new seed before it is recorded incomplete")
 	refuseBatch(cmd)

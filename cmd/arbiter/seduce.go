@@ -32,6 +32,8 @@ type seduceFlags struct {
 	parseModel string
 	// the defense study (seduce_defense.go)
 	defense defenseFlags
+	// inspectOut is the folder of --format inspect's logs (inspect.go)
+	inspectOut string
 }
 
 func (a *app) seduceCmd() *cobra.Command {

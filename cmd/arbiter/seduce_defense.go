@@ -145,6 +145,14 @@ func (a *app) seduceDefenses(ctx context.Context, cmd *cobra.Command, f *seduceF
 			len(defenses), len(plan.Models), t.Jobs, t.Resumed, t.Cached, t.Asked, t.Answered, t.Failed, sess.Store.Path())
 	}
 	opt := scoreOptions(plan.Taxonomy, f, ms.file)
+	if f.format == formatInspect {
+		ropt := seduce.RescoreOptions{Dataset: plan.Dataset, Taxonomy: plan.Taxonomy, Score: opt, Parse: popt}
+		runs := study.Runs[1:] // each defense's run reports none beside it
+		if len(runs) == 0 {
+			runs = study.Runs
+		}
+		return a.inspectRunEnded(ctx, sess.Store, runs, f.inspectOut, ropt)
+	}
 	// none's entries are scored as a run without defenses scores them; none is study.Runs[0].
 	base, err := seduce.ScoreRunWith(ctx, sess.Store, study.Runs[0], plan.Dataset, popt, opt)
 	if err != nil {

@@ -7,10 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiter-eval/arbiter/internal/config"
-	"github.com/arbiter-eval/arbiter/internal/input"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/seduce"
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 func (a *app) seduceReportCmd() *cobra.Command {
@@ -19,10 +18,19 @@ func (a *app) seduceReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Re-render a stored run's report without calling any provider",
-		Args:  cobra.NoArgs,
+		Long: `Report scores a stored run again from its recorded replies and prints the report.
+
+--format inspect --out DIR writes the run as Inspect eval logs instead, one JSON log per
+model (and defense) in DIR: every ruling a sample (epoch = replicate+1) with the prompt,
+the reply, its usage and the parsed ruling as the score; the report's fr, fp_rate,
+fc_rate and ws, with their intervals, as the metrics. 'inspect view --log-dir DIR'
+browses them; 'arbiter seduce score --predictions LOG.json' reads one back.`,
+		Example: `  arbiter seduce report --db study.db --format md
+  arbiter seduce report --db study.db --run seduce-3f2a --format inspect --out logs/`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if err := checkFormat(f.format); err != nil {
+			if err := checkReportFormat(f.format, f.inspectOut); err != nil {
 				return err
 			}
 			st, err := a.openExistingStore(ctx, db)
@@ -66,12 +74,18 @@ func (a *app) seduceReportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := seduce.Rescore(ctx, st, r, seduce.RescoreOptions{Dataset: ds, Taxonomy: tax, Score: scoreOptions(tax, &f, file), Parse: popt})
+			ropt := seduce.RescoreOptions{Dataset: ds, Taxonomy: tax, Score: scoreOptions(tax, &f, file), Parse: popt}
+			var res *seduce.Results
+			if f.format == formatInspect {
+				_, err = a.writeSeduceInspect(ctx, st, []store.RunID{r.ID}, f.inspectOut, ropt)
+			} else {
+				res, err = seduce.Rescore(ctx, st, r, ropt)
+			}
 			var changed *seduce.DatasetChangedError
 			if errors.As(err, &changed) {
 				return badInput("%v: pass --dataset with the original file", err)
 			}
-			if err != nil {
+			if err != nil || res == nil {
 				return err
 			}
 			res.Reasoning = seduce.CompareReasoning(ds.Samples, res, storedReasoningPairs(cfg), f.bootstrap, f.seed)
@@ -84,6 +98,7 @@ func (a *app) seduceReportCmd() *cobra.Command {
 	f.registerData(cmd)
 	f.registerReport(cmd)
 	f.registerParse(cmd)
+	registerInspect(cmd, &f.inspectOut)
 	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().StringVar(&run, "run", "latest", "run id (or a unique prefix) to report; see 'arbiter runs'")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "endpoint for --parse-model (an OpenAI-compatible or stand-in server)")
@@ -96,8 +111,17 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 	var db, baseURL string
 	cmd := &cobra.Command{
 		Use:   "score",
-		Short: "Score predictions made elsewhere (JSONL with decision or raw text)",
-		Args:  cobra.NoArgs,
+		Short: "Score predictions made elsewhere (JSONL with decision or raw text, or an Inspect log)",
+		Long: `Score reads predictions made elsewhere (spec section 2: JSONL lines with a decision,
+or with the raw reply text, which is parsed) and prints the report.
+
+A --predictions file that is an Inspect eval log (one JSON object with eval and samples)
+is read as predictions too: the model is eval.model, the id each sample's id, the
+replicate its epoch less one, and the reply its output message (or output.completion),
+parsed by arbiter's parser; a sample with an error is a failed request.`,
+		Example: `  arbiter seduce score --dataset data.jsonl --predictions preds.jsonl --format json
+  arbiter seduce score --dataset data.jsonl --predictions logs/coc-seduce_run_model.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(f.format); err != nil {
 				return err
@@ -154,24 +178,6 @@ func (a *app) seduceScoreCmd() *cobra.Command {
 	cmd.Flags().StringVar(&db, "db", "", "results store for --parse-model's requests (default $ARBITER_DB or ~/.local/share/arbiter/arbiter.db)")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "endpoint for --parse-model (an OpenAI-compatible or stand-in server)")
 	return cmd
-}
-
-// readPredictions reads one --predictions file (- is stdin); any bad line is bad input.
-func (a *app) readPredictions(path string, opt seduce.ParseOptions, seen map[seduce.PredictionKey]string) ([]seduce.Prediction, error) {
-	r := a.stdin
-	if path != "-" {
-		fh, err := input.Open(path)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		defer fh.Close()
-		r = fh
-	}
-	preds, err := seduce.ReadPredictionsWith(r, path, opt, seen)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return preds, nil
 }
 
 func (a *app) seduceParseCmd() *cobra.Command {
@@ -284,16 +290,4 @@ func (a *app) seduceValidateCmd() *cobra.Command {
 	}
 	f.registerData(cmd)
 	return cmd
-}
-
-// loadConfigFile reads the optional --config file of a command that asks no model.
-func (a *app) loadConfigFile(path string) (*config.File, error) {
-	if path == "" {
-		return nil, nil
-	}
-	file, _, err := config.LoadFile(path, a.env.Look)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return file, nil
 }

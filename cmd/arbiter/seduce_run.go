@@ -25,7 +25,10 @@ asks a provider again for a reply it already has.
 --lexicon FILE and --parse-model M read the replies as 'seduce parse' does: the run records
 its lexicon files, which 'seduce report' reads again; the parse model is asked only about
 the replies the rules leave unparsed, stored like any request, and the report counts the
-rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
+rulings it made (a Model-parsed column and a note; model_parsed in JSON).
+
+--format inspect --out DIR writes the run, when it ends, as Inspect eval logs in DIR (one
+per model and defense; see 'arbiter seduce report') instead of printing a report.`,
 		Example: `  arbiter seduce run
   arbiter seduce run -m openai/gpt-4.1 -m anthropic/claude-sonnet-4-5 --format md
   arbiter seduce run --experiment study.yaml --db study.db`,
@@ -50,6 +53,7 @@ rulings it made (a Model-parsed column and a note; model_parsed in JSON).`,
 	a.registerBatch(cmd, &rf)
 	f.registerReport(cmd) // after rf: run's --config is rf's, which also names families
 	f.registerParse(cmd)
+	registerInspect(cmd, &f.inspectOut)
 	cmd.Flags().StringVar(&f.prompt, "prompt", "", "system prompt file replacing the built-in adjudicator prompt ({{skills}} lists the skills)")
 	cmd.Flags().StringVar(&f.experiment, "experiment", "", "experiment file (YAML) naming datasets, models, parameters and replicates")
 	cmd.Flags().Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default: the provider's)")
@@ -97,7 +101,7 @@ func applyExperiment(cmd *cobra.Command, e *seduce.Experiment, f *seduceFlags, r
 }
 
 func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags, rf *runFlags) error {
-	if err := checkFormat(f.format); err != nil {
+	if err := checkReportFormat(f.format, f.inspectOut); err != nil {
 		return err
 	}
 	tax, err := f.loadTaxonomy()
@@ -156,6 +160,10 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	if !a.quiet && !enq {
 		fmt.Fprintf(a.stderr, "run %s: %d jobs, %d already in the store, %d from the cache, %d asked (%d answered, %d failed) in %s; store %s\n",
 			runID, sum.Jobs, sum.Resumed, sum.Cached, sum.Asked, sum.Answered, sum.Failed, sum.Elapsed.Round(1e6), st.Path())
+	}
+	if f.format == formatInspect {
+		ropt := seduce.RescoreOptions{Dataset: ds, Taxonomy: tax, Score: scoreOptions(tax, f, ms.file), Parse: popt}
+		return a.inspectRunEnded(ctx, st, []store.RunID{runID}, f.inspectOut, ropt)
 	}
 	res, err := seduce.ScoreRunWith(ctx, st, runID, ds, popt, scoreOptions(tax, f, ms.file))
 	if err != nil {

@@ -369,6 +369,16 @@ func (e *DefenseRunError) Error() string {
 // from the store alone: the defense is rebuilt from the run's configuration and asked
 // offline, so it only reads what was stored.
 func RescoreDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *RunConfig, ds *Dataset, popt ParseOptions, so ScoreOptions) (*Results, error) {
+	study, base, p, err := rebuildDefense(ctx, st, r, cfg, ds, popt, so)
+	if err != nil {
+		return nil, err
+	}
+	return study.Score(base, p.Models, ds.Samples, so), nil
+}
+
+// rebuildDefense rules a stored defense run (and the none run it records) again from
+// the store alone: the study, the none run's results (nil without one) and the plan.
+func rebuildDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *RunConfig, ds *Dataset, popt ParseOptions, so ScoreOptions) (*DefenseStudy, *Results, *RunPlan, error) {
 	setup := cfg.DefenseSetup
 	if setup == nil {
 		setup = &DefenseSetup{}
@@ -378,16 +388,16 @@ func RescoreDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *Run
 	if len(setup.Shots) > 0 {
 		shots, err := LoadDatasets(setup.Shots, popt.Taxonomy)
 		if err != nil {
-			return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its shots set cannot be read now: " + err.Error()}
+			return nil, nil, nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its shots set cannot be read now: " + err.Error()}
 		}
 		opt.Shots = shots
 	}
 	d, err := ParseDefense(cfg.Defense, opt)
 	if err != nil {
-		return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: err.Error()}
+		return nil, nil, nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: err.Error()}
 	}
 	if d.Identity() != cfg.DefenseIdentity {
-		return nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its inputs (guard prompt or shots) have changed since"}
+		return nil, nil, nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its inputs (guard prompt or shots) have changed since"}
 	}
 	p := &RunPlan{Datasets: cfg.Datasets, Dataset: ds, Taxonomy: popt.Taxonomy, Prompt: Prompt{System: r.PromptText, Hash: r.PromptHash},
 		Replicates: max(cfg.Replicates, 1), Generation: Generation{Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens, Seed: cfg.Seed},
@@ -400,22 +410,22 @@ func RescoreDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *Run
 	var base *Results
 	if setup.NoneRun != "" {
 		if base, err = ScoreRunWith(ctx, st, setup.NoneRun, ds, popt, so); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		a := &Asker{Session: offline, Run: setup.NoneRun, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
 		rs, err := ruleAll(ctx, a, None{}, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		study.Defenses, study.Runs, study.Rulings = append(study.Defenses, None{}), append(study.Runs, setup.NoneRun), append(study.Rulings, rs)
 	}
 	a := &Asker{Session: offline, Run: r.ID, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
 	rs, err := ruleAll(ctx, a, d, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	study.Defenses, study.Runs, study.Rulings = append(study.Defenses, d), append(study.Runs, r.ID), append(study.Rulings, rs)
-	return study.Score(base, p.Models, ds.Samples, so), nil
+	return study, base, p, nil
 }
 
 func cmpBool(a, b bool) int {

@@ -417,6 +417,26 @@ func (e *LexiconsError) Unwrap() error { return e.Err }
 // datasets and taxonomy its configuration names unless opt gives others. A dataset that
 // no longer hashes as the run recorded is a *DatasetChangedError.
 func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOptions) (*Results, error) {
+	in, err := rescoreInputs(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	if in.cfg.Defense != "" {
+		return RescoreDefense(ctx, st, r, in.cfg, in.ds, in.popt, in.so)
+	}
+	return ScoreRunWith(ctx, st, r.ID, in.ds, in.popt, in.so)
+}
+
+// rescored is what Rescore scores a stored run with.
+type rescored struct {
+	cfg  *RunConfig
+	ds   *Dataset
+	popt ParseOptions
+	so   ScoreOptions
+}
+
+// rescoreInputs resolves Rescore's options against the run's own configuration.
+func rescoreInputs(r *store.Run, opt RescoreOptions) (*rescored, error) {
 	cfg, err := RunConfigOf(r)
 	if err != nil {
 		return nil, err
@@ -451,8 +471,5 @@ func Rescore(ctx context.Context, st *store.Store, r *store.Run, opt RescoreOpti
 	if popt.Lexicon == nil {
 		popt.Lexicon = reading.Lexicon
 	}
-	if cfg.Defense != "" {
-		return RescoreDefense(ctx, st, r, cfg, ds, popt, so)
-	}
-	return ScoreRunWith(ctx, st, r.ID, ds, popt, so)
+	return &rescored{cfg: cfg, ds: ds, popt: popt, so: so}, nil
 }
