@@ -32,8 +32,8 @@ func (s *Server) repliesUnparsed(w http.ResponseWriter, r *http.Request) {
 	f := replyFilter{Model: q.Get("model"), Rule: q.Get("rule")}
 	var lines []unparsedLine
 	err := s.st.Results(r.Context(), run.ID, false, func(res *store.Result) error {
-		var o seduce.Outcome
-		if res.Err != "" || json.Unmarshal([]byte(res.Outcome), &o) != nil || o.Decision != seduce.DecisionUnparsed {
+		o, ok := seduce.StoredOutcome(res.Outcome)
+		if res.Err != "" || !ok || o.Decision != seduce.DecisionUnparsed {
 			return nil
 		}
 		if f.Model != "" && f.Model != string(res.Model) || f.Rule != "" && f.Rule != o.Rule {
