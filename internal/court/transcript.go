@@ -2,7 +2,10 @@ package court
 
 import (
 	"fmt"
+	"maps"
 	"strings"
+
+	"github.com/arbiter-eval/arbiter/internal/check"
 )
 
 // Transcript is a finished or abandoned trial as check.md section 1 and court.md
@@ -222,6 +225,22 @@ func trimDots(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = strings.TrimSuffix(s, ".")
+	}
+	return out
+}
+
+// ForCheck is the transcript as the checklist judge reads it, with no round trip through
+// JSON: a court turn is a check turn with its phase, and the roles are check's.
+func (t *Transcript) ForCheck() *check.Transcript {
+	turns := make([]check.Turn, len(t.Turns))
+	for i, tu := range t.Turns {
+		turns[i] = tu.Turn
+	}
+	seed, completed := t.Seed, t.Completed
+	out := &check.Transcript{TrialID: check.TrialID(t.TrialID), CaseID: t.CaseID, Seed: &seed, Models: maps.Clone(t.Models),
+		Retries: t.Retries, Completed: &completed, CaseDescription: t.CaseDescription, Turns: turns, Source: t.TrialID + ".json"}
+	if t.Outcome != nil {
+		out.Outcome = *t.Outcome
 	}
 	return out
 }

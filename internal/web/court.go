@@ -1036,15 +1036,7 @@ func (s *Server) apiJudge(w http.ResponseWriter, r *http.Request, g *court.Game)
 // checklistJudge runs check.Judge with the bundled checklist over one transcript,
 // through the court's session (so its calls are stored and a second ask is cached).
 func (c *courtState) checklistJudge(ctx context.Context, t *court.Transcript, model llm.ModelName) (*check.Scores, error) {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return nil, err
-	}
-	ts, err := check.ParseTranscripts(b, t.TrialID+".json", check.FormatJSON)
-	if err != nil {
-		return nil, fmt.Errorf("read the transcript back: %w", err)
-	}
-	j, err := check.Judge(ctx, c.games.Session, check.DefaultChecklist(), ts, check.JudgeOptions{Judges: []llm.ModelName{model}})
+	j, err := check.Judge(ctx, c.games.Session, check.DefaultChecklist(), []*check.Transcript{t.ForCheck()}, check.JudgeOptions{Judges: []llm.ModelName{model}})
 	if err != nil {
 		return nil, err
 	}
