@@ -41,8 +41,15 @@ witnesses are models; their lines stream as they are written. When the defense h
 floor, type a line:
 
   text              speak (the court's clerk decides who answers)
-  /to NAME text     address NAME (Judge, Prosecutor or Witness_<id>) in the interrogation
-  /object text      object
+  /to NAME text     address NAME (Judge, Prosecutor or a witness; any unambiguous start
+                    of a name) in the interrogation
+  /object text      object (the Judge rules; an overruled objection costs credibility)
+  /present E2 text  show an item of the court record to the witness on the stand: the
+                    item that breaks a witness's claim exposes it; a wrong one costs
+                    credibility
+  /press N text     press witness statement N for detail
+  /hold             while the court speaks: Hold it! (the floor at the end of the line)
+  /record           the court record: evidence, people, statements so far
   /rest             the defense rests: closing statements and the verdict follow
   /quit             save and stop (also end of input and Ctrl-C)
   /help             this list
