@@ -709,15 +709,6 @@ func (c *courtState) roleModels(chosen map[string]string) (court.Models, error) 
 	return m, nil
 }
 
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 	if !s.needCourt(w) {
 		return
