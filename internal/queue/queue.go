@@ -212,7 +212,8 @@ func (q *Queue) insert(ctx context.Context, run store.RunID, params []river.Inse
 	if len(params) == 0 {
 		status = store.StatusDone
 	}
-	if _, err := tx.Exec(ctx, `UPDATE runs SET status = $1, ended_at = NULL WHERE id = $2`, string(status), string(run)); err != nil {
+	mark := q.st.QueueRunStmt(run, status)
+	if _, err := tx.Exec(ctx, mark.Query, mark.Args...); err != nil {
 		return 0, fmt.Errorf("enqueue run %s: %w", run, err)
 	}
 	if len(params) > 0 {

@@ -162,7 +162,7 @@ func (w *worker) completeWork(ctx context.Context, job *river.Job[WorkArgs]) err
 	if _, err := tx.Exec(ctx, `UPDATE arbiter_workers SET jobs_done = jobs_done + 1 WHERE id = $1`, w.id); err != nil {
 		return fmt.Errorf("%s %s: %w", a.Of, a.Name, err)
 	}
-	if err := endIfLast(ctx, tx, a.Run); err != nil {
+	if err := endIfLast(ctx, w.q.st, tx, a.Run); err != nil {
 		return fmt.Errorf("%s %s: %w", a.Of, a.Name, err)
 	}
 	if err := tx.Commit(ctx); err != nil {

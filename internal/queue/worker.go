@@ -344,7 +344,7 @@ func (w *asker) complete(ctx context.Context, job *river.Job[AskArgs], rw *store
 	if _, err := tx.Exec(ctx, `UPDATE arbiter_workers SET jobs_done = jobs_done + 1 WHERE id = $1`, w.id); err != nil {
 		return fmt.Errorf("job %s: %w", job.Args.Key, err)
 	}
-	if err := endIfLast(ctx, tx, job.Args.Run); err != nil {
+	if err := endIfLast(ctx, w.q.st, tx, job.Args.Run); err != nil {
 		return fmt.Errorf("job %s: %w", job.Args.Key, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -360,7 +360,7 @@ func (w *asker) complete(ctx context.Context, job *river.Job[AskArgs], rw *store
 // endIfLast marks run done (or incomplete, when a result failed) once none of its jobs
 // is left. The run's advisory lock orders the last jobs' transactions, so the one that
 // commits last sees the others' completions.
-func endIfLast(ctx context.Context, tx pgx.Tx, run string) error {
+func endIfLast(ctx context.Context, st *store.Store, tx pgx.Tx, run string) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 18))`, run); err != nil {
 		return err
 	}
@@ -372,9 +372,8 @@ func endIfLast(ctx context.Context, tx pgx.Tx, run string) error {
 	if left {
 		return nil
 	}
-	_, err := tx.Exec(ctx, `UPDATE runs SET status = CASE WHEN EXISTS(SELECT 1 FROM results WHERE run_id = $1 AND error <> '')
-		THEN $3 ELSE $4 END, ended_at = $2 WHERE id = $1`, run, time.Now().UTC().Format(time.RFC3339Nano),
-		string(store.StatusIncomplete), string(store.StatusDone))
+	end := st.EndQueuedRunStmt(store.RunID(run))
+	_, err := tx.Exec(ctx, end.Query, end.Args...)
 	return err
 }
 

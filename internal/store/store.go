@@ -332,6 +332,21 @@ func (s *Store) EndRun(ctx context.Context, id RunID, status Status) error {
 	return nil
 }
 
+// QueueRunStmt is the statement that marks a run queued (or done when nothing was
+// queued), for a queue to run in the transaction that inserts its jobs.
+func (s *Store) QueueRunStmt(id RunID, status Status) Stmt {
+	return Stmt{s.q(`UPDATE runs SET status = ?, ended_at = NULL WHERE id = ?`), []any{string(status), string(id)}}
+}
+
+// EndQueuedRunStmt is the statement that ends a queued run whose last job is done:
+// incomplete when a result still failed, else done. A queue runs it in the transaction
+// that completes that job.
+func (s *Store) EndQueuedRunStmt(id RunID) Stmt {
+	return Stmt{s.q(`UPDATE runs SET status = CASE WHEN EXISTS(SELECT 1 FROM results WHERE run_id = ? AND error <> '')
+		THEN ? ELSE ? END, ended_at = ? WHERE id = ?`),
+		[]any{string(id), string(StatusIncomplete), string(StatusDone), now(), string(id)}}
+}
+
 // Runs lists runs, newest first, optionally of one kind.
 func (s *Store) Runs(ctx context.Context, kind Kind) ([]*Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, config, config_hash, dataset_hash, prompt_hash, prompt_text, version, started_at, coalesce(ended_at, ''), status, models, reader
