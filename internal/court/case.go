@@ -456,6 +456,19 @@ type caseValidator struct {
 	errs []FieldError
 }
 
+// unique records that item i of list (at the path at) has id, and says so when an
+// earlier item has it too.
+func (v *caseValidator) unique(seen map[string]int, id string, i int, at, list string) {
+	if id == "" {
+		return
+	}
+	if j, dup := seen[id]; dup {
+		v.add(at+".id", "%q is also the id of %s[%d]", id, list, j)
+		return
+	}
+	seen[id] = i
+}
+
 func (v *caseValidator) add(field, format string, args ...any) {
 	if len(v.errs) >= maxProblems {
 		return
@@ -513,11 +526,7 @@ func (v *caseValidator) parse(data []byte, line int) *Case {
 			Name:        v.text(e, "name", at+".name", true),
 			Description: v.text(e, "description", at+".description", true),
 		}
-		if j, dup := ids[ev.ID]; dup && ev.ID != "" {
-			v.add(at+".id", "%q is also the id of evidence[%d]", ev.ID, j)
-		} else if ev.ID != "" {
-			ids[ev.ID] = i
-		}
+		v.unique(ids, ev.ID, i, at, "evidence")
 		c.Evidence = append(c.Evidence, ev)
 	}
 
@@ -542,11 +551,7 @@ func (v *caseValidator) parse(data []byte, line int) *Case {
 		if w.ID != "" && !witnessIDPattern.MatchString(w.ID) {
 			v.add(at+".id", "%q: want a-z, 0-9 and - only", w.ID)
 		}
-		if j, dup := wids[w.ID]; dup && w.ID != "" {
-			v.add(at+".id", "%q is also the id of witnesses[%d]", w.ID, j)
-		} else if w.ID != "" {
-			wids[w.ID] = i
-		}
+		v.unique(wids, w.ID, i, at, "witnesses")
 		switch w.CalledBy {
 		case "", CalledByProsecution, CalledByDefense, CalledByCourt:
 		default:
@@ -606,11 +611,7 @@ func (v *caseValidator) contradictions(obj map[string]json.RawMessage, evidence,
 			Claim:       v.text(o, "claim", at+".claim", true),
 			Explanation: v.text(o, "explanation", at+".explanation", true),
 		}
-		if j, dup := cids[x.ID]; dup && x.ID != "" {
-			v.add(at+".id", "%q is also the id of contradictions[%d]", x.ID, j)
-		} else if x.ID != "" {
-			cids[x.ID] = i
-		}
+		v.unique(cids, x.ID, i, at, "contradictions")
 		if _, known := witnesses[x.Witness]; x.Witness != "" && !known {
 			v.add(at+".witness", "%q is not a witness of this case", x.Witness)
 		}
