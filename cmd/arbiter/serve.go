@@ -220,7 +220,8 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 		defer done()
 		opt.Store = st
 	} else {
-		st, err := a.openExistingStore(ctx, db)
+		// serve creates its store (cli.md): a fresh machine opens the game.
+		st, err := a.openStore(ctx, db)
 		if err != nil {
 			return err
 		}
