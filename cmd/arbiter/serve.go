@@ -204,7 +204,7 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 	if !public && !isLoopback(host) {
 		return badInput("--addr %s is not a loopback address: the UI has no login, so pass --public to serve it to the network anyway", addr)
 	}
-	opt := web.Options{Log: a.log, Public: public, Limits: cf.limits}
+	opt := web.Options{Log: a.log, Public: public, Limits: cf.limits, OllamaURL: a.env.Ollama.BaseURL}
 	if public {
 		opt.OwnerToken = web.NewOwnerToken()
 	}
