@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -19,23 +20,30 @@ import (
 const originBuiltin = "builtin"
 
 func (a *app) courtCasesCmd() *cobra.Command {
-	var db, format, export, out string
+	var db, format, export, out, importFile string
 	cmd := &cobra.Command{
 		Use:   "cases",
-		Short: "List the bundled and stored case records, or export one to a file",
+		Short: "List the bundled and stored case records, export one to a file, or import one",
 		Long: `List the five bundled case records and every case kept in the results store (by
 'arbiter court generate', or saved from the game), with where each came from.
 
 --export ID writes one case record file (to --out, or stdout), which 'arbiter court validate
---cases FILE' loads back. Court commands read stored cases with --cases stored (every one)
+--cases FILE' loads back. --import FILE validates a case record file written by hand (.json,
+or .jsonl for several) and stores its cases, which makes them playable in the browser
+('arbiter serve'); a case whose id is taken, by a bundled or a stored case, is refused and
+then nothing is stored. Court commands read stored cases with --cases stored (every one)
 or --cases stored:ID.`,
 		Example: `  arbiter court cases
-  arbiter court cases --export riverside-theft --out riverside-theft.json`,
+  arbiter court cases --export riverside-theft --out riverside-theft.json
+  arbiter court cases --import my-case.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if format != "text" && format != "json" {
 				return badInput("--format %q: want text or json", format)
+			}
+			if importFile != "" && export != "" {
+				return badInput("--import and --export: one at a time")
 			}
 			if export == "" && out != "-" {
 				return badInput("--out is for --export ID: say which case to write")
@@ -48,6 +56,9 @@ or --cases stored:ID.`,
 			if export != "" {
 				return a.exportCourtCase(ctx, st, export, out)
 			}
+			if importFile != "" {
+				return a.importCourtCases(ctx, st, importFile)
+			}
 			return a.listCourtCases(ctx, st, format)
 		},
 	}
@@ -56,6 +67,7 @@ or --cases stored:ID.`,
 	fs.StringVarP(&format, "format", "f", "text", "listing format: text or json")
 	fs.StringVar(&export, "export", "", "write the case with this id as a case record file")
 	fs.StringVarP(&out, "out", "o", "-", "the file --export writes (- for stdout)")
+	fs.StringVar(&importFile, "import", "", "validate the case records in this file and store them (playable in 'arbiter serve')")
 	return cmd
 }
 
@@ -164,6 +176,43 @@ func (a *app) exportCourtCase(ctx context.Context, st *store.Store, id, out stri
 	}
 	if out != "-" && !a.quiet {
 		fmt.Fprintf(a.stderr, "wrote case %s to %s\n", id, out)
+	}
+	return nil
+}
+
+// importCourtCases validates the case file path and stores its cases: all of them, or
+// none when one is invalid or its id is taken.
+func (a *app) importCourtCases(ctx context.Context, st *store.Store, path string) error {
+	cases, err := court.LoadCases(path)
+	if err != nil {
+		return usageError{err}
+	}
+	builtin, err := court.Builtin()
+	if err != nil {
+		return err
+	}
+	for _, c := range cases {
+		taken := slices.ContainsFunc(builtin, func(b *court.Case) bool { return b.ID == c.ID })
+		if _, err := st.CourtCase(ctx, c.ID); err == nil {
+			taken = true
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if taken {
+			return badInput("--import %s: case_id %q is taken (see 'arbiter court cases'); give the case another id", path, c.ID)
+		}
+	}
+	for _, c := range cases {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if err := st.AddCourtCase(ctx, store.CourtCase{ID: c.ID, Origin: store.CaseSaved, Record: b}); err != nil {
+			return err
+		}
+		if !a.quiet {
+			fmt.Fprintf(a.stderr, "stored case %s (%s) in %s: play it with 'arbiter serve' or 'arbiter court play --cases stored:%s'\n", c.ID, c.Title, st.Path(), c.ID)
+		}
 	}
 	return nil
 }

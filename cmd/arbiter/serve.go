@@ -204,7 +204,7 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 	if !public && !isLoopback(host) {
 		return badInput("--addr %s is not a loopback address: the UI has no login, so pass --public to serve it to the network anyway", addr)
 	}
-	opt := web.Options{Log: a.log, Public: public, Limits: cf.limits}
+	opt := web.Options{Log: a.log, Public: public, Limits: cf.limits, OllamaURL: a.env.Ollama.BaseURL}
 	if public {
 		opt.OwnerToken = web.NewOwnerToken()
 	}
@@ -220,7 +220,8 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 		defer done()
 		opt.Store = st
 	} else {
-		st, err := a.openExistingStore(ctx, db)
+		// serve creates its store (cli.md): a fresh machine opens the game.
+		st, err := a.openStore(ctx, db)
 		if err != nil {
 			return err
 		}

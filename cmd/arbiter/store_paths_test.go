@@ -11,8 +11,9 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
 
-// TestReadCommandsRefuseMissingStore: runs, report and serve given a mistyped --db say
-// so (exit 2) and create neither folders nor a store.
+// TestReadCommandsRefuseMissingStore: runs and report given a mistyped --db say so
+// (exit 2) and create neither folders nor a store (serve creates its store: see
+// TestServeCreatesItsStore).
 func TestReadCommandsRefuseMissingStore(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "typo", "results.db")
@@ -20,7 +21,6 @@ func TestReadCommandsRefuseMissingStore(t *testing.T) {
 		{"runs", "--db", db},
 		{"seduce", "report", "--db", db},
 		{"check", "report", "--db", db},
-		{"serve", "--db", db, "--addr", "127.0.0.1:0"},
 	} {
 		r := arbiter(t, nil, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, db) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {

@@ -65,6 +65,7 @@ type courtState struct {
 	generate  GenerateCaseFunc
 	judge     JudgeFunc
 	reachable func(ctx context.Context) error
+	ollama    string
 	// boot tells this process's event ids from those of an earlier one (court_sse.go).
 	boot      string
 	heartbeat time.Duration
@@ -97,7 +98,7 @@ func newCourtState(opt Options, log *slog.Logger) *courtState {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &courtState{games: opt.Court, models: opt.CourtModels, names: opt.CourtModelNames, offers: opt.CourtOffers,
 		guard: newGuardrails(opt.Limits, opt.Store), owner: opt.OwnerToken, public: opt.Public, drafts: newDrafts(maxDrafts),
-		generate: opt.GenerateCase, judge: opt.Judge, reachable: opt.CourtReachable, boot: randomID(6), heartbeat: 15 * time.Second,
+		generate: opt.GenerateCase, judge: opt.Judge, reachable: opt.CourtReachable, ollama: opt.OllamaURL, boot: randomID(6), heartbeat: 15 * time.Second,
 		log: log, ctx: ctx, cancel: cancel, live: map[string]*liveGame{}}
 	if c.judge == nil && c.games != nil {
 		c.judge = c.checklistJudge

@@ -187,6 +187,7 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	d.do("open options", chromedp.Click(chromedp.CSS(`[data-panel=options]`)))
 	d.do("name", chromedp.SendKeys(chromedp.ID("opt-name"), "Ada Marsh"))
 	d.do("avatar", chromedp.Click(chromedp.CSS(`label[for=avatar-avatar-c]`)))
+	d.shoot("options")
 	d.do("save options", chromedp.Click(chromedp.CSS(`#options-form button[type=submit]`)))
 	if got := evalIn[string](d, `JSON.parse(localStorage.getItem('llm-court.options')).name + '/' + JSON.parse(localStorage.getItem('llm-court.options')).avatar`); got != "Ada Marsh/avatar-c" {
 		t.Errorf("saved options = %q; want Ada Marsh/avatar-c", got)
@@ -375,11 +376,12 @@ func TestCourtBrowserOffersARestart(t *testing.T) {
 	r := newCourtRig(t, rigOptions{})
 	r.saveLantern()
 	r.failOnce.Store(true)
-	d := &courtDriver{t: t, ctx: ctx, shots: t.TempDir()}
+	d := &courtDriver{t: t, ctx: ctx, shots: shotsDir(t)}
 	d.do("open the menu", chromedp.Navigate(r.base+"/court"))
 	d.until("the docket", `document.querySelectorAll('#case-list .case-card').length === 6`)
 	d.do("begin", chromedp.Click(chromedp.CSS(`#case-list .case-card .btn-primary`)))
 	d.until("the restart offer", `document.querySelector('#restart-btn') !== null`)
+	d.shoot("failure")
 	if got := evalIn[string](d, `document.querySelector('#trial-error p').textContent`); !strings.Contains(got, "The model playing the prosecutor said nothing.") {
 		t.Errorf("error shown as %q; want the engine's plain sentence", got)
 	}

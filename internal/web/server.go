@@ -73,6 +73,10 @@ type Options struct {
 	// CourtReachable, when set, says whether the court's models answer; the menu shows
 	// how to point the game at a model when they do not.
 	CourtReachable func(ctx context.Context) error
+	// OllamaURL is the base URL of a local Ollama (OLLAMA_HOST, as config reads it):
+	// with no court model the menu offers the models it lists (GET /api/court/ollama).
+	// "" or an address that is not loopback: the server never asks.
+	OllamaURL string
 	// GenerateCase drafts a case from a prior; nil: case generation answers 501.
 	GenerateCase GenerateCaseFunc
 	// Judge scores a game's transcript; nil: check.Judge with the bundled checklist
@@ -144,6 +148,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/court/cases", s.apiSaveCase)
 	mux.HandleFunc("POST /api/court/cases/generate", s.apiGenerateCase)
 	mux.HandleFunc("GET /api/court/models", s.apiModels)
+	mux.HandleFunc("GET /api/court/ollama", s.apiOllama)
 	mux.HandleFunc("GET /api/court/games", s.apiListGames)
 	mux.HandleFunc("POST /api/court/games", s.apiNewGame)
 	mux.HandleFunc("GET /api/court/games/{id}", s.withGame(store.GameWatch, s.apiGame))

@@ -152,14 +152,21 @@
 
   // ---- options ----------------------------------------------------------------------
 
+  const SPEEDS = { slow: 22, normal: 45, fast: 110, instant: Infinity };
+
   function loadOptions() {
     let o = {};
     try { o = JSON.parse(localStorage.getItem(OPTIONS_KEY) || "{}") || {}; } catch { o = {}; }
+    const vol = Number(o.volume);
     return {
       models: typeof o.models === "object" && o.models ? o.models : {},
       seed: typeof o.seed === "string" ? o.seed : "",
       name: typeof o.name === "string" ? o.name : "",
       avatar: typeof o.avatar === "string" ? o.avatar : "classic",
+      textSpeed: Object.hasOwn(SPEEDS, o.textSpeed) ? o.textSpeed : "normal",
+      auto: o.auto !== false,
+      sound: o.sound !== false,
+      volume: Number.isFinite(vol) ? Math.max(0, Math.min(1, vol)) : 0.6,
     };
   }
 
@@ -167,13 +174,91 @@
     try { localStorage.setItem(OPTIONS_KEY, JSON.stringify(o)); } catch { /* private mode: options last this visit */ }
   }
 
+  // ---- sound: synthesized with WebAudio, silent until the player's first interaction ----
+
+  const Sound = (() => {
+    let ac = null, master = null;
+    function unlock() {
+      if (ac) return;
+      const AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) return;
+      try {
+        ac = new AC();
+        master = ac.createGain();
+        master.connect(ac.destination);
+        apply();
+      } catch { ac = null; }
+    }
+    function apply() {
+      if (!master) return;
+      const o = loadOptions();
+      master.gain.value = o.sound ? o.volume : 0;
+    }
+    const on = () => ac && master && master.gain.value > 0;
+    function tone(freq, dur, type, gain, at = 0, slide = 0) {
+      const t = ac.currentTime + at;
+      const osc = ac.createOscillator();
+      const g = ac.createGain();
+      osc.type = type;
+      osc.frequency.setValueAtTime(freq, t);
+      if (slide) osc.frequency.exponentialRampToValueAtTime(slide, t + dur);
+      g.gain.setValueAtTime(gain, t);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
+      osc.connect(g).connect(master);
+      osc.start(t);
+      osc.stop(t + dur + 0.02);
+    }
+    function noise(dur, gain, freq, at = 0) {
+      const t = ac.currentTime + at;
+      const n = Math.floor(ac.sampleRate * dur);
+      const buf = ac.createBuffer(1, n, ac.sampleRate);
+      const data = buf.getChannelData(0);
+      for (let i = 0; i < n; i++) data[i] = (Math.random() * 2 - 1) * Math.pow(1 - i / n, 3);
+      const src = ac.createBufferSource();
+      src.buffer = buf;
+      const f = ac.createBiquadFilter();
+      f.type = "lowpass";
+      f.frequency.value = freq;
+      const g = ac.createGain();
+      g.gain.value = gain;
+      src.connect(f).connect(g).connect(master);
+      src.start(t);
+    }
+    const PITCH = { judge: 180, prosecutor: 260, witness: 340, defense: 420 };
+    let lastBlip = 0;
+    return {
+      unlock, apply,
+      blip(role) {
+        if (!on()) return;
+        const now = performance.now();
+        if (now - lastBlip < 55) return;
+        lastBlip = now;
+        tone((PITCH[role] || 300) * (0.96 + Math.random() * 0.08), 0.04, "square", 0.035);
+      },
+      gavel() {
+        if (!on()) return;
+        for (const at of [0, 0.42]) { noise(0.12, 0.9, 1200, at); tone(150, 0.22, "sine", 0.8, at, 55); }
+      },
+      objection() {
+        if (!on()) return;
+        noise(0.18, 0.5, 3000);
+        for (const f of [392, 494, 587]) tone(f, 0.5, "sawtooth", 0.09, 0.02, f * 1.02);
+      },
+      hit() { if (on()) { tone(330, 0.12, "square", 0.08); tone(660, 0.2, "square", 0.06, 0.1); } },
+      miss() { if (on()) tone(260, 0.35, "square", 0.09, 0, 90); },
+    };
+  })();
+  for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, () => Sound.unlock(), { once: true, capture: true });
+
   // ---- portraits --------------------------------------------------------------------
 
   const SKIN = ["#f2d3b6", "#e3b48e", "#c98d60", "#a06a45", "#74492d", "#f0c8a0"];
-  const HAIR = ["#2a1c13", "#553620", "#8b5a2b", "#c8a15c", "#9b9892", "#9c3f25", "#1b1b1f"];
+  const HAIR = ["#2a1c13", "#553620", "#8b5a2b", "#c8a15c", "#9c3f25", "#1b1b1f"];
+  const GREY = ["#d8d5ce", "#bdb9b0", "#a09d96", "#e9e6df"];
   const CLOTH = ["#41607f", "#6c3f4e", "#4d6a45", "#7b6136", "#5a4a7b", "#2e5052", "#80503a"];
   const BACKDROP = ["#d9c7a3", "#cdbb98", "#d4c1a8", "#c9bfa2"];
   const AVATARS = ["classic", "avatar-a", "avatar-b", "avatar-c", "avatar-d", "avatar-e"];
+  const EXPRESSIONS = ["calm", "confident", "nervous", "shaken"];
 
   // hash is FNV-1a over the string: the same witness always gets the same face.
   function hash(s) {
@@ -185,35 +270,92 @@
     return h >>> 0;
   }
 
-  // face draws a person from parts picked by the hash of seed: skin, hair style and
-  // colour, clothes and one accessory. kind "defense" dresses them for court.
-  function face(seed, kind, label) {
+  // traitsOf reads what a public profile says about a person's looks: age words ("old",
+  // "retired", "a 70-year-old", "student"), pronouns, and occupation words that come
+  // with a hat, a coat or glasses. Unknown traits are left to the hash.
+  function traitsOf(p) {
+    const t = " " + [p.occupation, p.personality, p.description, p.name].map((s) => String(s || "")).join(" ").toLowerCase() + " ";
+    const look = {};
+    const years = /\b(\d{2})[- ]years?[- ]old\b/.exec(t) || /\baged (\d{2})\b/.exec(t);
+    if (/\b(old|elderly|aged|retired|veteran|grand(mother|father|ma|pa)|widow(er)?|senior|pensioner|sixties|seventies|eighties|grey-haired|gray-haired|white-haired|decades|longtime|long-time|long-serving)\b/.test(t) || (years && Number(years[1]) >= 55)) look.age = "old";
+    else if (/\b(young|youth|student|apprentice|teen(age|ager)?|intern|junior|trainee|boy|girl|kid|twenties|graduate|rookie)\b/.test(t) || (years && Number(years[1]) < 30)) look.age = "young";
+    if (/\b(she|her|hers|woman|lady|mrs|ms|miss|mother|daughter|sister|wife|widow|waitress|actress|nun|grandmother|landlady|seamstress)\b/.test(t)) look.female = true;
+    else if (/\b(he|his|him|man|mr|father|son|brother|husband|widower|grandfather|landlord)\b/.test(t)) look.female = false;
+    if (/\b(caretaker|janitor|groundskeeper|gardener|porter|handyman|keeper|custodian)\b/.test(t)) look.hat = "cap";
+    else if (/\b(guard|officer|police|constable|sergeant|watchman|detective|security|inspector)\b/.test(t)) look.hat = "peaked";
+    else if (/\b(chef|cook|baker)\b/.test(t)) look.hat = "chef";
+    else if (/\b(sailor|fisher(man|woman)?|dock(worker|hand)?|harbou?r|boat(man)?|deckhand|ferry|captain|skipper)\b/.test(t)) look.hat = "beanie";
+    if (/\b(nurse|doctor|surgeon|pharmacist|chemist|scientist|technician|lab|vet(erinarian)?|coroner|pathologist)\b/.test(t)) look.coat = "#f4f4f0";
+    if (/\b(clerk|accountant|banker|librarian|archivist|curator|professor|teacher|scholar|bookkeeper|auditor|analyst|researcher|scientist|jeweller|jeweler)\b/.test(t)) look.glasses = true;
+    return look;
+  }
+
+  // face draws a person from parts picked by the hash of seed, overridden by look (see
+  // traitsOf; look.expr is one of EXPRESSIONS). kind "defense" dresses them for court,
+  // "judge" in a robe, "prosecutor" in a dark suit.
+  function face(seed, kind, label, look = {}) {
     let h = hash(seed);
     const pick = (arr) => { const v = arr[h % arr.length]; h = Math.floor(h / arr.length) ^ (h >>> 7); return v; };
-    const skin = pick(SKIN), hair = pick(HAIR), cloth = pick(CLOTH), back = pick(BACKDROP);
-    const style = pick([0, 1, 2, 3, 4, 5]);
-    const extra = pick([0, 1, 2, 3, 4, 5, 0]);
-    const root = svg("svg", { viewBox: "0 0 120 140", class: "portrait-svg", role: "img", "aria-label": label || "portrait" });
-    root.appendChild(svg("rect", { width: 120, height: 140, rx: 10, fill: back }));
+    const skin = pick(SKIN), back = pick(BACKDROP);
+    let hair = pick(HAIR), cloth = pick(CLOTH);
+    const female = look.female !== undefined ? look.female : pick([true, false]);
+    let style = female ? pick([1, 2, 5]) : pick([0, 3, 4, 5]);
+    let extra = pick([0, 1, 2, 3, 4, 5, 0]);
+    const old = look.age === "old", young = look.age === "young";
+    if (old) { hair = pick(GREY); if (!female && style === 4) style = 3; }
+    if (young && extra === 4) extra = 0; // no moustache on the young
+    if (female && extra === 4) extra = 0;
+    if (look.glasses) extra = 1;
+    if (look.hat && extra === 2) extra = 0;
+    if (kind === "judge") { hair = GREY[3]; style = 3; extra = 1; cloth = "#17161c"; }
+    if (kind === "prosecutor") { hair = "#1b1b1f"; style = 5; extra = 0; cloth = "#2f2236"; }
+    const expr = EXPRESSIONS.includes(look.expr) ? look.expr : "calm";
+    const root = svg("svg", { viewBox: "0 0 120 140", class: "portrait-svg expr-" + expr, role: "img", "aria-label": label || "portrait", "data-expr": expr });
+    root.appendChild(svg("rect", { width: 120, height: 140, rx: 10, fill: kind === "judge" ? "#5a3823" : kind === "prosecutor" ? "#6b3030" : back }));
     root.appendChild(svg("path", { d: "M0 118 H120 V140 H0Z", fill: "#000", opacity: "0.08" }));
     if (style === 1) root.appendChild(svg("path", { d: "M34 60 C30 96 36 110 46 112 L74 112 C84 110 90 96 86 60Z", fill: hair }));
-    root.appendChild(svg("path", { d: "M8 140 C12 106 34 97 60 97 C86 97 108 106 112 140Z", fill: kind === "defense" ? "#27364d" : cloth }));
+    const body = look.coat || (kind === "defense" ? "#27364d" : cloth);
+    root.appendChild(svg("path", { d: "M8 140 C12 106 34 97 60 97 C86 97 108 106 112 140Z", fill: body }));
     root.appendChild(svg("path", { d: "M47 98 L60 122 L73 98Z", fill: "#f3eee4" }));
-    if (kind === "defense") {
-      root.appendChild(svg("path", { d: "M57 103 L63 103 L65 124 L60 130 L55 124Z", fill: cloth }));
-      root.appendChild(svg("path", { d: "M47 98 L58 128 L40 110Z M73 98 L62 128 L80 110Z", fill: "#1d293b" }));
+    if (kind === "defense" || kind === "prosecutor") {
+      root.appendChild(svg("path", { d: "M57 103 L63 103 L65 124 L60 130 L55 124Z", fill: kind === "prosecutor" ? "#9e1f2a" : cloth }));
+      root.appendChild(svg("path", { d: "M47 98 L58 128 L40 110Z M73 98 L62 128 L80 110Z", fill: kind === "prosecutor" ? "#1e1524" : "#1d293b" }));
     }
+    if (kind === "judge") root.appendChild(svg("path", { d: "M50 98 L60 110 L70 98 L66 112 L54 112Z", fill: "#f7f4ee" }));
+    if (look.coat) root.appendChild(svg("path", { d: "M44 100 L52 140 M76 100 L68 140", stroke: "#c9c9c2", "stroke-width": 1.5 }));
     root.appendChild(svg("rect", { x: 52, y: 80, width: 16, height: 20, rx: 4, fill: skin }));
     root.appendChild(svg("rect", { x: 52, y: 84, width: 16, height: 6, fill: "#000", opacity: "0.12" }));
     root.appendChild(svg("ellipse", { cx: 36, cy: 64, rx: 4, ry: 6, fill: skin }));
     root.appendChild(svg("ellipse", { cx: 84, cy: 64, rx: 4, ry: 6, fill: skin }));
     root.appendChild(svg("ellipse", { cx: 60, cy: 62, rx: 24, ry: 28, fill: skin }));
-    // eyes, brows, nose, mouth
-    root.appendChild(svg("ellipse", { cx: 51, cy: 63, rx: 2.6, ry: 3, fill: "#2a211b" }));
-    root.appendChild(svg("ellipse", { cx: 69, cy: 63, rx: 2.6, ry: 3, fill: "#2a211b" }));
-    root.appendChild(svg("path", { d: "M45 55 Q51 52 56 55 M64 55 Q69 52 75 55", stroke: hair, "stroke-width": 2.4, fill: "none", "stroke-linecap": "round" }));
+    if (expr === "shaken") root.appendChild(svg("path", { d: "M40 50 Q60 38 80 50 L80 58 Q60 48 40 58Z", fill: "#5d7bb5", opacity: "0.35" }));
+    // age: lines on the forehead and at the eyes, a softer jaw
+    if (old || kind === "judge") {
+      root.appendChild(svg("path", { d: "M47 47 Q60 44 73 47 M49 51 Q60 48.5 71 51 M41 66 l-3 2 M79 66 l3 2 M48 74 Q46 78 48 82 M72 74 Q74 78 72 82", stroke: "#7a5a44", "stroke-opacity": "0.45", "stroke-width": 1.2, fill: "none", "stroke-linecap": "round" }));
+    }
+    // eyes and brows by expression
+    const eye = (cx) => {
+      if (expr === "shaken") return [svg("circle", { cx, cy: 63, r: 4.4, fill: "#fff" }), svg("circle", { cx, cy: 63, r: 1.6, fill: "#2a211b" })];
+      if (expr === "confident") return [svg("ellipse", { cx, cy: 64, rx: 2.8, ry: 2.2, fill: "#2a211b" }), svg("path", { d: `M${cx - 4} 62 H${cx + 4}`, stroke: skin, "stroke-width": 2.2 })];
+      return [svg("ellipse", { cx, cy: 63, rx: 2.6, ry: expr === "nervous" ? 2.4 : 3, fill: "#2a211b" })];
+    };
+    for (const n of [...eye(51), ...eye(69)]) root.appendChild(n);
+    const brows = {
+      calm: "M45 55 Q51 52 56 55 M64 55 Q69 52 75 55",
+      confident: "M45 54 Q51 50 56 53 M64 55 Q69 54 75 56",
+      nervous: "M45 54 Q51 55 56 51 M64 51 Q69 55 75 54",
+      shaken: "M45 51 Q51 46 56 50 M64 50 Q69 46 75 51",
+    }[expr];
+    root.appendChild(svg("path", { d: brows, stroke: old ? "#8d8a84" : hair, "stroke-width": 2.4, fill: "none", "stroke-linecap": "round" }));
     root.appendChild(svg("path", { d: "M60 64 Q57 72 61 73", stroke: "#000", "stroke-opacity": "0.25", "stroke-width": 1.6, fill: "none", "stroke-linecap": "round" }));
-    root.appendChild(svg("path", { d: "M53 79 Q60 83 67 79", stroke: "#7a3b2e", "stroke-width": 2, fill: "none", "stroke-linecap": "round" }));
+    if (expr === "shaken") root.appendChild(svg("ellipse", { cx: 60, cy: 81, rx: 4, ry: 4.5, fill: "#5a2320" }));
+    else root.appendChild(svg("path", {
+      d: { calm: "M53 79 Q60 83 67 79", confident: "M53 79 Q62 82 68 75", nervous: "M52 80 q4 -3 8 0 q4 3 8 0" }[expr],
+      stroke: "#7a3b2e", "stroke-width": 2, fill: "none", "stroke-linecap": "round" }));
+    if (expr === "nervous" || expr === "shaken") {
+      root.appendChild(svg("path", { d: "M86 46 q-4 7 0 9 q4 -2 0 -9Z", fill: "#8fc3ea", stroke: "#4f8fc0", "stroke-width": 0.8 }));
+      if (expr === "shaken") root.appendChild(svg("path", { d: "M33 52 q-4 7 0 9 q4 -2 0 -9Z", fill: "#8fc3ea", stroke: "#4f8fc0", "stroke-width": 0.8 }));
+    }
     // hair
     const hairParts = {
       0: ["M35 60 C33 36 48 30 60 30 C74 30 88 36 85 60 C81 46 70 41 60 41 C50 41 39 46 35 60Z"],
@@ -224,11 +366,25 @@
       5: ["M35 58 C36 38 46 31 62 31 C78 32 86 42 85 60 C76 52 64 42 52 40 C46 44 40 50 35 58Z"],
     };
     for (const d of hairParts[style]) root.appendChild(svg("path", { d, fill: hair }));
+    // hats that come with the job
+    if (look.hat === "cap") {
+      root.appendChild(svg("path", { d: "M35 46 C36 30 48 25 61 25 C74 25 85 31 85 46Z", fill: "#4a4336" }));
+      root.appendChild(svg("path", { d: "M33 46 H92 Q90 51 80 50 H35Z", fill: "#3a342a" }));
+    } else if (look.hat === "peaked") {
+      root.appendChild(svg("path", { d: "M34 44 C34 30 46 24 60 24 C74 24 86 30 86 44Z", fill: "#1f2a44" }));
+      root.appendChild(svg("path", { d: "M36 44 H84 L88 50 H32Z", fill: "#111827" }));
+      root.appendChild(svg("circle", { cx: 60, cy: 36, r: 4, fill: "#d4af37" }));
+    } else if (look.hat === "chef") {
+      root.appendChild(svg("path", { d: "M38 44 C28 36 34 18 48 22 C52 10 70 10 73 22 C88 18 92 36 82 44Z", fill: "#fbfbf8", stroke: "#ddd", "stroke-width": 1 }));
+    } else if (look.hat === "beanie") {
+      root.appendChild(svg("path", { d: "M35 50 C34 30 46 24 60 24 C74 24 86 30 85 50Z", fill: "#8e2f2f" }));
+      root.appendChild(svg("rect", { x: 34, y: 44, width: 52, height: 8, rx: 3, fill: "#722424" }));
+    }
     // accessory
     if (extra === 1) {
       root.appendChild(svg("g", { stroke: "#2b2b2b", "stroke-width": 2, fill: "none" },
         svg("circle", { cx: 51, cy: 63, r: 6.5 }), svg("circle", { cx: 69, cy: 63, r: 6.5 }), svg("path", { d: "M57.5 63 H62.5" })));
-    } else if (extra === 2 && style !== 2) {
+    } else if (extra === 2 && style !== 2 && !look.hat) {
       root.appendChild(svg("path", { d: "M30 44 H90 L84 40 C82 26 74 20 60 20 C46 20 38 26 36 40Z", fill: "#3a3029" }));
       root.appendChild(svg("rect", { x: 37, y: 36, width: 46, height: 4, fill: "#8a6a3a" }));
     } else if (extra === 3) {
@@ -236,27 +392,34 @@
       root.appendChild(svg("circle", { cx: 84, cy: 72, r: 2.4, fill: "#d4af37" }));
     } else if (extra === 4) {
       root.appendChild(svg("path", { d: "M50 76 Q55 72 60 75 Q65 72 70 76 Q65 78 60 77 Q55 78 50 76Z", fill: hair }));
-    } else if (extra === 5 && kind !== "defense") {
+    } else if (extra === 5 && kind !== "defense" && !look.coat) {
       root.appendChild(svg("path", { d: "M42 98 Q60 112 78 98 L80 106 Q60 120 40 106Z", fill: pick(CLOTH) }));
     }
     return root;
   }
 
-  // portrait returns the picture of a speaker. Judge and Prosecutor are the drawn files;
-  // the Defense is the player's avatar; a witness gets a face from the hash of its id.
-  function portrait(role, key, label) {
+  // witnessLook is the look of the witness with id key in the case c (public profile).
+  function witnessLook(c, key) {
+    const w = ((c && c.witnesses) || []).find((x) => String(x.id) === String(key));
+    return w ? traitsOf(w) : {};
+  }
+
+  // portrait returns the picture of a speaker: every one drawn, so each can change its
+  // expression (look.expr). The Defense is the player's avatar; a witness's face comes
+  // from the hash of its id and what its profile says (look).
+  function portrait(role, key, label, look = {}) {
     const wrap = el("span", { class: "portrait portrait-" + role });
     if (role === "judge" || role === "prosecutor") {
-      wrap.appendChild(el("img", { src: "/static/court/portraits/" + role + ".svg", alt: label || role, width: 120, height: 140 }));
+      wrap.appendChild(face(role, role, label || role, look));
     } else if (role === "defense") {
       const o = loadOptions();
-      if (o.avatar === "classic" || !AVATARS.includes(o.avatar)) {
+      if ((o.avatar === "classic" || !AVATARS.includes(o.avatar)) && !look.expr) {
         wrap.appendChild(el("img", { src: "/static/court/portraits/defense.svg", alt: label || "defense", width: 120, height: 140 }));
       } else {
-        wrap.appendChild(face(o.avatar, "defense", label || "defense"));
+        wrap.appendChild(face(AVATARS.includes(o.avatar) ? o.avatar : "classic", "defense", label || "defense", look));
       }
     } else if (role === "witness") {
-      wrap.appendChild(face("witness:" + (key || label || "?"), "witness", label || "witness"));
+      wrap.appendChild(face("witness:" + (key || label || "?"), "witness", label || "witness", look));
     } else {
       wrap.appendChild(el("img", { src: "/static/court/portraits/witness.svg", alt: "", width: 120, height: 140 }));
     }
@@ -289,7 +452,7 @@
     if (Array.isArray(c.witnesses) && c.witnesses.length) {
       box.append(el("h4", {}, "Witnesses"), el("ul", { class: "witnesses" }, c.witnesses.map((w) =>
         el("li", {},
-          portrait("witness", s(w.id), s(w.name)),
+          portrait("witness", s(w.id), s(w.name), traitsOf(w)),
           el("div", {},
             el("strong", {}, s(w.name)), w.occupation ? el("span", { class: "occ" }, ", " + s(w.occupation)) : null,
             el("span", { class: "called called-" + s(w.called_by) }, CALLED_BY[s(w.called_by)] || "Called by " + s(w.called_by)),
@@ -356,6 +519,11 @@
       }
       $("#opt-seed").value = o.seed;
       $("#opt-name").value = o.name;
+      $("#opt-speed").value = o.textSpeed;
+      $("#opt-auto").checked = o.auto;
+      $("#opt-sound").checked = o.sound;
+      $("#opt-volume").value = String(Math.round(o.volume * 100));
+      if (ROLES.some((r) => o.models[r]) || o.seed) $("#advanced").open = true;
       const avatars = $("#opt-avatars");
       clear(avatars);
       for (const a of AVATARS) {
@@ -377,7 +545,12 @@
       o.name = $("#opt-name").value.trim().slice(0, 60);
       const a = $("input[name=avatar]:checked");
       o.avatar = a ? a.value : "classic";
+      o.textSpeed = $("#opt-speed").value;
+      o.auto = $("#opt-auto").checked;
+      o.sound = $("#opt-sound").checked;
+      o.volume = Number($("#opt-volume").value) / 100;
       saveOptions(o);
+      Sound.apply();
       renderPlayer();
       notice($("#options-status"), "Options saved.", "ok");
     });
@@ -530,6 +703,26 @@
     });
     $("#gen-begin").addEventListener("click", () => generated && startGame(generated.case_id, $("#gen-begin")));
 
+    // With no court model: what to run, with the models of a local Ollama if one answers.
+    const offer = $("#ollama-offer");
+    if (offer) {
+      api("GET", "/api/court/ollama").then((r) => {
+        if (!r.ok || !r.data) return;
+        const ms = Array.isArray(r.data.models) ? r.data.models.map(String) : [];
+        if (!r.data.answers) {
+          offer.appendChild(el("p", {}, "No Ollama answers at " + String(r.data.host || "OLLAMA_HOST") + ". With Ollama installed: ", el("code", {}, "ollama pull llama3.1:8b"), ", then ", el("code", {}, "arbiter serve --court-model ollama/llama3.1:8b"), "."));
+          return;
+        }
+        if (!ms.length) {
+          offer.appendChild(el("p", {}, "Ollama answers at " + String(r.data.host) + " but has no model yet: ", el("code", {}, "ollama pull llama3.1:8b"), "."));
+          return;
+        }
+        $("#run-cmd").textContent = "arbiter serve --court-model " + ms[0];
+        offer.appendChild(el("p", {}, "Ollama answers at " + String(r.data.host) + " with " + ms.length + (ms.length === 1 ? " model" : " models") + ". Any of these runs the game:"));
+        offer.appendChild(el("ul", { class: "ollama-models" }, ms.slice(0, 8).map((m) => el("li", {}, el("code", {}, "arbiter serve --court-model " + m)))));
+      });
+    }
+
     const first = (location.hash || "").replace("#", "");
     show(["new", "load", "generate", "options"].includes(first) ? first : "new");
     return modelsReady;
@@ -541,6 +734,13 @@
   }
 
   // ---- game page --------------------------------------------------------------------
+  //
+  // The stage plays one line at a time: the speaker's portrait (with an expression
+  // chosen from the witness's situation: pressed -> nervous, exposed -> shaken), a name
+  // plate, and the line typing out at the player's text speed. A `turn` event puts its
+  // speaker on the stage at once (with auto-advance, the default; without it, the next
+  // line waits for a click or a key). Click, Space or Enter on the stage finishes the
+  // line; once finished, the same key goes on. #turns is the backlog (every line whole).
 
   function gamePage(body) {
     const gameID = body.dataset.gameId;
@@ -552,17 +752,17 @@
     const toSel = $("#defense-to");
     const status = $("#floor-status");
     const conn = $("#conn-status");
+    const stageEl = $("#stage");
+    const lineEl = $("#stage-line");
     const st = {
-      game: null, kase: null, verdict: null, current: null, cursor: 0,
+      game: null, kase: null, verdict: null, debrief: null, current: null, cursor: 0,
       floor: false, over: false, es: null, restPrimed: 0,
+      cred: 100, stand: "", exposed: [], turnsLeft: null, budget: null,
+      turnData: new Map(), freshExposure: null, pressed: new Set(), presented: new Map(), holdAsked: false,
     };
     st.cursor = $$("li.turn", list).length;
-    // On a phone the court record folds away under the dialogue until asked for.
-    const narrow = window.matchMedia("(max-width: 720px)");
-    if (narrow.matches) $("#record-details").open = false;
-    narrow.addEventListener("change", () => { $("#record-details").open = !narrow.matches; });
+    const narrow = window.matchMedia("(max-width: 900px)");
 
-    // Turns rendered by the server get their portraits once the case is known.
     const witnessIDByName = new Map();
 
     function speakerInfo(speaker, role) {
@@ -571,7 +771,9 @@
       const m = /^Witness \((.*)\)$/.exec(sp);
       if (r === "witness" || m) {
         const name = m ? m[1] : sp;
-        return { role: "witness", name, title: "Witness", key: witnessIDByName.get(name) || name };
+        const key = witnessIDByName.get(name) || name;
+        const w = ((st.kase && st.kase.witnesses) || []).find((x) => String(x.id) === key);
+        return { role: "witness", name, title: w && w.occupation ? String(w.occupation) : "Witness", key };
       }
       if (r === "defense") {
         const o = loadOptions();
@@ -586,29 +788,172 @@
       let li = $("li.turn[data-index=\"" + idx + "\"]", list);
       if (!li) {
         li = el("li", { class: "turn", "data-index": idx });
-        // keep the list ordered by index
         const after = $$("li.turn", list).find((n) => Number(n.dataset.index) > idx);
         list.insertBefore(li, after || null);
       }
       return li;
     }
 
-    function fillTurn(li, speaker, role, phase, text, player) {
+    function fillTurn(li, speaker, role, phase, text, player, extra) {
       const info = speakerInfo(speaker, role);
       li.className = "turn role-" + info.role + (player ? " player" : "");
       li.dataset.speaker = String(speaker || "");
       li.dataset.role = info.role;
       li.dataset.phase = String(phase || "");
       clear(li);
+      const tags = [];
+      if (extra && extra.statement) tags.push(el("span", { class: "tag stmt" }, "#" + extra.statement));
+      if (extra && extra.present) tags.push(el("span", { class: "tag" }, "presented " + String(extra.present)));
+      if (extra && extra.press) tags.push(el("span", { class: "tag" }, "pressed #" + String(extra.press)));
+      if (extra && extra.ruling) tags.push(el("span", { class: "tag ruling-" + String(extra.ruling) }, "objection " + String(extra.ruling)));
       const bubble = el("div", { class: "bubble" },
-        el("p", { class: "who" }, el("span", { class: "name" }, info.name), el("span", { class: "title" }, info.title)),
+        el("p", { class: "who" }, el("span", { class: "name" }, info.name), el("span", { class: "title" }, info.title), tags),
         el("p", { class: "text" }, text === undefined ? "" : String(text)));
-      li.append(portrait(info.role, info.key, info.name), bubble);
+      li.append(portrait(info.role, info.key, info.name, info.role === "witness" ? witnessLook(st.kase, info.key) : {}), bubble);
       return li;
     }
 
     const nearBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
     function follow(wasNear) { if (wasNear) scroller.scrollTop = scroller.scrollHeight; }
+
+    // ---- the stage ----
+    const stage = { idx: null, typed: 0, raf: 0, last: 0, queue: [], wait: false, done: true };
+
+    function lineText(idx) {
+      const li = $("li.turn[data-index=\"" + idx + "\"]", list);
+      const t = li && $(".text", li);
+      return t ? t.textContent : "";
+    }
+
+    // exprFor picks the speaker's expression for the line at idx.
+    function exprFor(idx, info) {
+      const prev = st.turnData.get(idx - 1) || {};
+      if (info.role === "witness") {
+        const id = info.key;
+        if (st.freshExposure && st.freshExposure.witness === id) return "shaken";
+        if (prev.press) return "nervous";
+        if (st.exposed.some((x) => x.witness === id)) return "nervous";
+        if (prev.present) return "confident";
+        const w = ((st.kase && st.kase.witnesses) || []).find((x) => String(x.id) === id);
+        return w && String(w.called_by) === "prosecution" ? "confident" : "calm";
+      }
+      if (info.role === "prosecutor") return st.freshExposure ? "nervous" : "confident";
+      if (info.role === "defense") return st.freshExposure ? "confident" : "calm";
+      return "calm";
+    }
+
+    function drawStage(idx) {
+      const li = $("li.turn[data-index=\"" + idx + "\"]", list);
+      if (!li) return;
+      const info = speakerInfo(li.dataset.speaker, li.dataset.role);
+      const expr = exprFor(idx, info);
+      const look = Object.assign(info.role === "witness" ? witnessLook(st.kase, info.key) : {}, { expr });
+      const slot = $("#stage-portrait");
+      const same = stageEl.dataset.speaker === li.dataset.speaker;
+      clear(slot);
+      const pic = portrait(info.role, info.key, info.name + " (" + expr + ")", look);
+      if (!same) pic.classList.add("enter");
+      slot.appendChild(pic);
+      stageEl.dataset.role = info.role;
+      stageEl.dataset.speaker = li.dataset.speaker;
+      stageEl.dataset.index = String(idx);
+      stageEl.dataset.expr = expr;
+      $("#stage-name").textContent = info.name;
+      $("#stage-title").textContent = info.title;
+      $("#stage-expr").textContent = expr === "calm" ? "" : expr;
+      highlight(info.role, li.dataset.speaker);
+    }
+
+    function showLine(idx, whole) {
+      stage.idx = idx;
+      stage.typed = whole ? Infinity : 0;
+      stage.wait = false;
+      stage.done = false;
+      $("#next-cue").hidden = true;
+      lineEl.textContent = "";
+      drawStage(idx);
+      if (!stage.raf) { stage.last = performance.now(); stage.raf = requestAnimationFrame(tick); }
+    }
+
+    function tick(now) {
+      stage.raf = 0;
+      if (stage.idx === null) return;
+      const dt = Math.min(0.1, (now - stage.last) / 1000);
+      stage.last = now;
+      const full = Array.from(lineText(stage.idx));
+      const cps = SPEEDS[loadOptions().textSpeed] || SPEEDS.normal;
+      const before = Math.floor(Math.min(stage.typed, full.length));
+      const behind = full.length - stage.typed;
+      const add = cps === Infinity ? Infinity : cps * (behind > 160 ? 4 : 1) * dt;
+      stage.typed = Math.min(full.length, stage.typed + add);
+      const shown = Math.floor(stage.typed);
+      if (shown !== before || lineEl.textContent.length === 0 && shown > 0) {
+        lineEl.textContent = full.slice(0, shown).join("");
+        if (shown > before && /\S/.test(full.slice(before, shown).join(""))) Sound.blip(stageEl.dataset.role);
+      }
+      const li = $("li.turn[data-index=\"" + stage.idx + "\"]", list);
+      const ended = li && li.classList.contains("final");
+      if (ended && shown >= full.length) { lineDone(); return; }
+      stage.raf = requestAnimationFrame(tick);
+    }
+
+    function lineDone() {
+      stage.done = true;
+      lineEl.textContent = lineText(stage.idx);
+      if (stage.queue.length) {
+        if (loadOptions().auto) { showLine(stage.queue.shift()); return; }
+        stage.wait = true;
+        $("#next-cue").hidden = false;
+      }
+    }
+
+    // advance finishes the line being typed, or goes on to the next one.
+    function advance() {
+      if (stage.idx === null) return false;
+      if (!stage.done) {
+        stage.typed = Infinity;
+        if (!stage.raf) stage.raf = requestAnimationFrame(tick);
+        return true;
+      }
+      if (stage.wait && stage.queue.length) { showLine(stage.queue.shift()); return true; }
+      return false;
+    }
+
+    // lineStarts puts a new line on the stage (or queues it when auto-advance is off and
+    // a line is still being read).
+    function lineStarts(idx) {
+      if (stage.idx === null || loadOptions().auto) {
+        stage.queue = [];
+        showLine(idx);
+        return;
+      }
+      if (stage.idx === idx || stage.queue.includes(idx)) return;
+      stage.queue.push(idx);
+      if (stage.done) { stage.wait = true; $("#next-cue").hidden = false; }
+    }
+
+    $("#textbox").addEventListener("click", () => advance());
+    document.addEventListener("keydown", (ev) => {
+      if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      const tag = (document.activeElement && document.activeElement.tagName) || "";
+      if (/^(TEXTAREA|INPUT|SELECT|BUTTON|A|SUMMARY)$/.test(tag)) return;
+      if (ev.key === " " || ev.key === "Enter") {
+        if (advance()) { ev.preventDefault(); return; }
+        if (st.floor && ev.key === "Enter") { ev.preventDefault(); input.focus(); }
+      }
+    });
+
+    // ---- the banner: Objection! Hold it! ----
+    let bannerTimer = 0;
+    function banner(text, kind) {
+      const b = $("#banner");
+      $("#banner-text").textContent = text;
+      b.className = "banner banner-" + kind;
+      b.hidden = false;
+      stageEl.classList.add("shake");
+      clearTimeout(bannerTimer);
+      bannerTimer = setTimeout(() => { b.hidden = true; stageEl.classList.remove("shake"); }, 1600);
+    }
 
     function setPhase(p) {
       if (!PHASES.includes(p)) return;
@@ -619,9 +964,11 @@
       }
       body.dataset.phase = p;
       $("#rest-btn").hidden = p !== "interrogation";
+      $("#hold-btn").hidden = p !== "interrogation";
       input.placeholder = p === "closing" ? "Your closing statement to the court…"
         : p === "introduction" ? "Your opening statement for the defense…"
         : "Question a witness, answer the prosecutor, or address the court…";
+      updateMoves();
     }
 
     function setFloor(on) {
@@ -630,12 +977,15 @@
       toSel.disabled = !st.floor;
       $("#objection-btn").disabled = !st.floor;
       $("#rest-btn").disabled = !st.floor;
+      if (st.floor) st.holdAsked = false;
       updateCount();
+      updateMoves();
       body.classList.toggle("floor", st.floor);
       if (st.over) status.textContent = "The court has risen.";
       else if (st.floor) status.textContent = "The defense has the floor.";
+      else if (st.holdAsked) status.textContent = "Hold it! You take the floor when this line ends.";
       else status.textContent = "The court is in session: wait for your turn.";
-      if (st.floor && document.activeElement === document.body) input.focus();
+      if (st.floor && document.activeElement === document.body && !narrow.matches) input.focus();
     }
 
     function updateCount() {
@@ -643,6 +993,65 @@
       counter.textContent = n.toLocaleString("en") + " / " + MAX_CHARS.toLocaleString("en");
       counter.classList.toggle("over", n > MAX_CHARS);
       $("#send-btn").disabled = !st.floor || n === 0 || n > MAX_CHARS || !input.value.trim();
+      const why = $("#speak-reason");
+      why.textContent = st.over ? "" : !st.floor ? (st.holdAsked ? "" : "Speak waits for your turn.")
+        : n > MAX_CHARS ? "Too long to speak: " + n.toLocaleString("en") + " characters, at most " + MAX_CHARS.toLocaleString("en") + ". Cut " + (n - MAX_CHARS).toLocaleString("en") + "."
+        : !input.value.trim() ? "Write what you say, then Speak." : "";
+      why.classList.toggle("bad", n > MAX_CHARS);
+    }
+
+    // updateMoves enables the cross-examination's moves for the situation.
+    function updateMoves() {
+      const cross = body.dataset.phase === "interrogation" && !st.over;
+      const hold = $("#hold-btn");
+      hold.disabled = !cross || st.floor || st.holdAsked || !st.game;
+      for (const b of $$("[data-present]")) b.disabled = !(cross && st.floor && st.stand);
+      for (const b of $$("[data-press]")) b.disabled = !(cross && st.floor);
+      const hint = $("#record-hint");
+      const standName = st.stand ? speakerInfo("Witness (" + nameOf(st.stand) + ")", "witness").name : "";
+      hint.textContent = st.over ? "The trial is over."
+        : !cross ? "Present and press work in the interrogation."
+        : !st.stand ? "No witness on the stand yet: question one first, then present evidence against what they say."
+        : "On the stand: " + standName + ". Present an item that contradicts a statement, or press one." + (st.floor ? "" : " (Wait for the floor.)");
+    }
+
+    function nameOf(stand) {
+      const id = String(stand || "").replace(/^Witness_/, "");
+      const w = ((st.kase && st.kase.witnesses) || []).find((x) => String(x.id) === id);
+      return w ? String(w.name) : id;
+    }
+
+    function setCred(v, animate) {
+      if (!Number.isFinite(v)) return;
+      const prev = st.cred;
+      st.cred = Math.max(0, Math.min(100, v));
+      const m = $("#cred");
+      m.setAttribute("aria-valuenow", String(st.cred));
+      m.dataset.value = String(st.cred);
+      $("#cred-fill").style.width = st.cred + "%";
+      $("#cred-val").textContent = String(st.cred);
+      m.classList.toggle("low", st.cred <= 30);
+      if (animate && st.cred < prev) { m.classList.remove("hurt"); void m.offsetWidth; m.classList.add("hurt"); Sound.miss(); }
+      if (animate && st.cred > prev) { m.classList.remove("gain"); void m.offsetWidth; m.classList.add("gain"); }
+    }
+
+    function setTurns(left, budget) {
+      if (!Number.isFinite(left) || !Number.isFinite(budget) || budget <= 0) return;
+      st.turnsLeft = left; st.budget = budget;
+      const p = $("#turns-left");
+      p.hidden = false;
+      p.textContent = "Turns left: " + left + " / " + budget;
+      p.classList.toggle("few", left <= 5);
+    }
+
+    // standing fills the credibility, the turns left, the stand and the exposed from a view.
+    function standing(v) {
+      if (!v) return;
+      if (Number.isFinite(v.credibility)) setCred(v.credibility, false);
+      setTurns(v.turns_left, v.turn_budget);
+      if (typeof v.stand === "string") st.stand = v.stand;
+      if (Array.isArray(v.exposed)) { st.exposed = v.exposed.slice(); markExposed(); }
+      updateMoves();
     }
 
     // --- SSE handlers: each one idempotent, keyed by the turn's index ---
@@ -652,18 +1061,22 @@
         const wasNear = nearBottom();
         const li = turnNode(idx);
         st.current = idx;
-        if (!li.classList.contains("final")) {
+        const replay = li.classList.contains("final");
+        if (!replay) {
           fillTurn(li, d.speaker, d.role, d.phase, "", false);
           li.classList.add("streaming");
         }
         setFloor(false);
         setPhase(d.phase);
+        hideStatus();
+        if (!replay) lineStarts(idx);
         follow(wasNear);
       },
       delta(d) {
         if (st.current === null) return;
         const li = turnNode(st.current);
-        if (li.classList.contains("final")) return; // a replayed turn we already have
+        if (li.classList.contains("final")) return;
+        hideStatus();
         const wasNear = nearBottom();
         $(".text", li).appendChild(document.createTextNode(String(d.text || "")));
         follow(wasNear);
@@ -674,53 +1087,93 @@
         if (li.classList.contains("final")) return;
         clear($(".text", li));
         li.classList.add("retrying");
+        if (stage.idx === st.current) { stage.typed = 0; lineEl.textContent = ""; }
       },
       end(d) {
         const t = d.turn || {};
         const idx = Number.isInteger(d.index) ? d.index : Number.isInteger(t.index) ? t.index : st.current !== null ? st.current : st.cursor;
         const wasNear = nearBottom();
         const li = turnNode(idx);
-        fillTurn(li, t.speaker, t.role, t.phase, t.text, t.player);
+        const fresh = !li.classList.contains("final");
+        fillTurn(li, t.speaker, t.role, t.phase, t.text, t.player, t);
         li.classList.add("final");
+        st.turnData.set(idx, t);
         st.cursor = Math.max(st.cursor, idx + 1);
         st.current = null;
         setPhase(t.phase);
-        highlight(li.dataset.role, li.dataset.speaker);
+        recordTurn(idx, t);
+        if (fresh && stage.idx === null) showLine(idx, true);
+        if (!fresh && stage.idx === idx) lineEl.textContent = lineText(idx);
+        if (String(t.role) === "witness" && fresh && st.freshExposure) st.freshExposure = null;
+        // The Address menu goes back to "the court decides" after every line.
+        toSel.value = "";
         follow(wasNear);
       },
       awaiting() {
         setFloor(true);
-        highlight("defense", "Defense");
+        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data) standing(g.data); });
       },
       verdict(d) {
         st.verdict = Object.assign({}, st.verdict || {}, d);
+        if (d.debrief) st.debrief = d.debrief;
         st.over = true;
         setFloor(false);
         setPhase("verdict");
-        showVerdict();
         if (st.es) { st.es.close(); st.es = null; }
+        // The verdict scene follows the judge's last line on the stage.
+        const wait = stage.done ? 400 : 1200;
+        setTimeout(showVerdict, wait);
       },
       error(d) {
         const msg = String((d && d.message) || "The court ran into a problem.");
         const box = $("#trial-error");
         notice(box, msg, "bad");
+        hideStatus();
+        if (d && d.detail) box.appendChild(el("details", { class: "detail" }, el("summary", {}, "Details for the curious"), el("p", {}, String(d.detail))));
         if (d && d.restart) {
           const btn = el("button", { type: "button", class: "btn btn-primary", id: "restart-btn" }, "Restart the trial");
           btn.addEventListener("click", restart);
-          box.appendChild(el("p", {}, "The trial can start again from the first turn (this counts as a restart)."));
+          box.appendChild(el("p", {}, "The trial can start again from the first turn."));
           box.appendChild(btn);
           setFloor(false);
           if (st.es) { st.es.close(); st.es = null; }
         }
       },
+      status(d) {
+        const s = $("#court-status");
+        const who = speakerInfo(stageEl.dataset.speaker, stageEl.dataset.role);
+        s.textContent = (who.role === "witness" ? who.name + " is" : who.role === "prosecutor" ? "The prosecutor is" : "The judge is") + " thinking… (retrying)";
+        if (d && d.message) s.title = String(d.message);
+        s.hidden = false;
+      },
+      exposed(d) {
+        const x = { contradiction: String(d.contradiction || ""), witness: String(d.witness || ""), evidence: String(d.evidence || "") };
+        if (!st.exposed.some((e) => e.contradiction === x.contradiction)) st.exposed.push(x);
+        st.freshExposure = x;
+        banner("Objection!", "objection");
+        Sound.objection();
+        markExposed(x);
+        if (stageEl.dataset.role === "witness" && speakerInfo(stageEl.dataset.speaker, "witness").key === x.witness && stage.idx !== null) drawStage(stage.idx);
+      },
+      credibility(d) { setCred(Number(d.value), true); },
+      hold() {
+        banner("Hold it!", "hold");
+        Sound.objection();
+      },
+      warning(d) {
+        const left = Number(d.turns_left);
+        notice($("#judge-warning"), "The judge warns: " + String(d.message || "few turns are left.") + (Number.isFinite(left) ? " (" + left + " turns left)" : ""), "warn");
+        if (Number.isFinite(left) && st.budget) setTurns(left, st.budget);
+      },
     };
+
+    function hideStatus() { $("#court-status").hidden = true; }
 
     function connect() {
       const es = new EventSource(gamePath(gameID) + "/events");
       st.es = es;
       for (const name of Object.keys(on)) {
         es.addEventListener(name, (ev) => {
-          // EventSource also fires "error" for a lost connection: that one has no data.
           if (name === "error" && !("data" in ev && ev.data)) return;
           let d = {};
           try { d = ev.data ? JSON.parse(ev.data) : {}; } catch { return; }
@@ -735,6 +1188,12 @@
       };
     }
 
+    function seatPic(seat, role, key, name) {
+      const pic = $(".seat-pic", seat);
+      clear(pic);
+      pic.appendChild(portrait(role, key, name, role === "witness" ? witnessLook(st.kase, key) : {}));
+    }
+
     function highlight(role, speaker) {
       for (const seat of $$(".seat")) {
         const hit = seat.dataset.role === role && (role !== "witness" || seat.dataset.speaker === speaker);
@@ -743,33 +1202,35 @@
       if (role === "witness") {
         const stand = $("#seat-witness");
         const info = speakerInfo(speaker, "witness");
-        stand.dataset.speaker = speaker;
-        const pic = $(".seat-pic", stand);
-        clear(pic);
-        pic.appendChild(portrait("witness", info.key, info.name));
-        $(".seat-name", stand).textContent = info.name;
+        if (stand.dataset.speaker !== speaker) {
+          stand.dataset.speaker = speaker;
+          seatPic(stand, "witness", info.key, info.name);
+          $(".seat-name", stand).textContent = info.name;
+        }
         stand.classList.add("speaking", "occupied");
       }
     }
 
     async function send(text, extra) {
       const payload = Object.assign({ text }, extra || {});
-      if (toSel.value && !payload.to) payload.to = toSel.value;
+      if (toSel.value && !payload.to && !payload.present && !payload.press) payload.to = toSel.value;
       setFloor(false);
       const r = await api("POST", gamePath(gameID) + "/defense", payload);
       if (r.status === 202 || r.ok) {
         input.value = "";
+        toSel.value = "";
         updateCount();
         notice($("#form-status"), "");
-        return;
+        return true;
       }
       if (r.status === 409) {
         notice($("#form-status"), "The court has not given you the floor yet; your text is kept.", "warn");
         resync();
-        return;
+        return false;
       }
       notice($("#form-status"), r.message, "bad");
       setFloor(true);
+      return false;
     }
 
     form.addEventListener("submit", (ev) => {
@@ -788,9 +1249,24 @@
     $("#objection-btn").addEventListener("click", () => {
       if (!st.floor) return;
       const rest = input.value.trim();
-      const text = rest ? (/^objection\b/i.test(rest) ? rest : "Objection: " + rest) : "Objection.";
+      const text = rest ? (/^objection\b/i.test(rest) ? rest : "Objection: " + rest) : "Objection!";
       if (chars(text) > MAX_CHARS) return;
+      banner("Objection!", "objection");
+      Sound.objection();
       send(text, { objection: true, to: "Judge" });
+    });
+    $("#hold-btn").addEventListener("click", async () => {
+      if (st.floor || st.over) return;
+      st.holdAsked = true;
+      updateMoves();
+      banner("Hold it!", "hold");
+      Sound.objection();
+      const r = await api("POST", gamePath(gameID) + "/defense", { hold: true });
+      if (!(r.status === 202 || r.ok)) {
+        st.holdAsked = false;
+        notice($("#form-status"), r.message, "warn");
+      }
+      setFloor(st.floor);
     });
     $("#rest-btn").addEventListener("click", async () => {
       const btn = $("#rest-btn");
@@ -812,10 +1288,9 @@
       if (r.status === 409) resync(); else setFloor(true);
     });
 
-    // resync asks the server who has the floor, after it refused a request.
     async function resync() {
       const g = await api("GET", gamePath(gameID));
-      if (g.ok && g.data && !st.over) setFloor(!!g.data.awaiting_defense);
+      if (g.ok && g.data && !st.over) { standing(g.data); setFloor(!!g.data.awaiting_defense); }
     }
 
     async function restart() {
@@ -827,7 +1302,6 @@
     }
 
     function fillAddressees() {
-      const keep = toSel.value;
       clear(toSel);
       toSel.append(el("option", { value: "" }, "Let the court decide"),
         el("option", { value: "Judge" }, "The Court (Judge)"),
@@ -835,29 +1309,150 @@
       for (const w of (st.kase && st.kase.witnesses) || []) {
         toSel.appendChild(el("option", { value: "Witness_" + String(w.id) }, String(w.name) + (w.occupation ? ", " + String(w.occupation) : "") + " (witness)"));
       }
-      toSel.value = keep;
-      if (toSel.value !== keep) toSel.value = "";
+      toSel.value = "";
     }
+
+    // ---- the court record: evidence, testimony, profiles, the case ----
+    function showTab(name) {
+      for (const t of $$(".tab")) {
+        const on = t.id === "tab-" + name;
+        t.setAttribute("aria-selected", on ? "true" : "false");
+        $("#" + t.getAttribute("aria-controls")).hidden = !on;
+      }
+    }
+    for (const t of $$(".tab")) t.addEventListener("click", () => showTab(t.id.replace("tab-", "")));
+
+    function openRecord(open) {
+      body.classList.toggle("record-open", open);
+      $("#record-btn").setAttribute("aria-expanded", open ? "true" : "false");
+      if (open && narrow.matches) $("#record").scrollIntoView({ block: "start" });
+    }
+    $("#record-btn").addEventListener("click", () => openRecord(!body.classList.contains("record-open")));
+    $("#record-close").addEventListener("click", () => openRecord(false));
+    function openBacklog(open) {
+      $("#backlog").hidden = !open;
+      $("#backlog-btn").setAttribute("aria-expanded", open ? "true" : "false");
+      if (open) scroller.scrollTop = scroller.scrollHeight;
+    }
+    $("#backlog-btn").addEventListener("click", () => openBacklog($("#backlog").hidden));
+    $("#backlog-close").addEventListener("click", () => openBacklog(false));
+
+    function soundLabel() {
+      const o = loadOptions();
+      const b = $("#sound-btn");
+      b.textContent = o.sound ? "Sound on" : "Muted";
+      b.setAttribute("aria-pressed", o.sound ? "true" : "false");
+    }
+    $("#sound-btn").addEventListener("click", () => {
+      const o = loadOptions();
+      o.sound = !o.sound;
+      saveOptions(o);
+      Sound.unlock();
+      Sound.apply();
+      soundLabel();
+    });
+    soundLabel();
 
     function showRecord() {
+      const c = st.kase;
       const rec = $("#record-body");
       clear(rec);
-      if (!st.kase) { rec.appendChild(el("p", { class: "muted" }, "The case file is not available.")); return; }
-      rec.appendChild(caseFile(st.kase, { headingLevel: "h3" }));
-      $("#case-title").textContent = String(st.kase.title || st.kase.case_id || "");
-      document.title = String(st.kase.title || "Trial") + " · LLM Court";
-      for (const w of st.kase.witnesses || []) witnessIDByName.set(String(w.name), String(w.id));
+      if (!c) { rec.appendChild(el("p", { class: "muted" }, "The case file is not available.")); return; }
+      rec.appendChild(caseFile(c, { headingLevel: "h3" }));
+      $("#case-title").textContent = String(c.title || c.case_id || "");
+      document.title = String(c.title || "Trial") + " · LLM Court";
+      for (const w of c.witnesses || []) witnessIDByName.set(String(w.name), String(w.id));
       fillAddressees();
-      // repaint portraits of witness turns now that their ids are known
-      for (const li of $$("li.turn.role-witness", list)) {
-        const info = speakerInfo(li.dataset.speaker, "witness");
-        const old = $(".portrait", li);
-        if (old) li.replaceChild(portrait("witness", info.key, info.name), old);
+      // evidence, each with Present
+      const ev = $("#rec-evidence");
+      clear(ev);
+      const items = el("ul", { class: "items" });
+      for (const e of c.evidence || []) {
+        const btn = el("button", { type: "button", class: "btn btn-present", "data-present": String(e.id), disabled: true }, "Present");
+        btn.addEventListener("click", () => present(e));
+        items.appendChild(el("li", { class: "item", "data-item": String(e.id) },
+          el("div", { class: "item-head" }, el("span", { class: "tag" }, String(e.id)), el("strong", {}, String(e.name || ""))),
+          e.description ? el("p", { class: "desc" }, String(e.description)) : null,
+          el("p", { class: "item-note" }),
+          btn));
       }
-      const c = st.kase;
+      ev.appendChild(items);
+      // profiles
+      const pp = $("#rec-people");
+      clear(pp);
+      const people = el("ul", { class: "people" });
+      if (c.defendant) people.appendChild(el("li", { class: "person" }, portrait("witness", "defendant", String(c.defendant.name || ""), traitsOf(c.defendant)),
+        el("div", {}, el("strong", {}, String(c.defendant.name || "")), el("span", { class: "occ" }, "The defendant"), c.defendant.description ? el("p", { class: "desc" }, String(c.defendant.description)) : null)));
+      for (const w of c.witnesses || []) {
+        people.appendChild(el("li", { class: "person", "data-witness": String(w.id) }, portrait("witness", String(w.id), String(w.name), traitsOf(w)),
+          el("div", {}, el("strong", {}, String(w.name)), w.occupation ? el("span", { class: "occ" }, String(w.occupation)) : null,
+            el("span", { class: "called called-" + String(w.called_by) }, CALLED_BY[String(w.called_by)] || ""),
+            w.personality ? el("p", { class: "desc" }, String(w.personality)) : null,
+            el("p", { class: "person-note" }))));
+      }
+      pp.appendChild(people);
+      for (const li of $$("li.turn", list)) {
+        const t = st.turnData.get(Number(li.dataset.index));
+        if (li.dataset.role === "witness" || (t && t.role === "witness")) fillTurn(li, li.dataset.speaker, "witness", li.dataset.phase, $(".text", li).textContent, false, t);
+      }
       $("#verdict-kind").textContent = String(c.kind) === "civil" ? "Civil claim: " + String(c.charge || "") : "Charge: " + String(c.charge || "");
+      markExposed();
+      updateMoves();
     }
 
+    // recordTurn adds a witness's numbered statement to the testimony.
+    function recordTurn(idx, t) {
+      if (String(t.role) !== "witness") return;
+      const info = speakerInfo(t.speaker, "witness");
+      st.stand = "Witness_" + info.key;
+      if (!t.statement) { updateMoves(); return; }
+      const ol = $("#testimony");
+      if ($("li[data-statement=\"" + t.statement + "\"]", ol)) return;
+      const btn = el("button", { type: "button", class: "btn btn-press", "data-press": String(t.statement), disabled: true }, "Press");
+      btn.addEventListener("click", () => press(t.statement, info.name));
+      const li = el("li", { class: "statement", "data-statement": String(t.statement), "data-witness": info.key },
+        el("div", { class: "stmt-head" }, el("span", { class: "tag stmt" }, "#" + t.statement), el("strong", {}, info.name)),
+        el("p", { class: "stmt-text" }, String(t.text || "")), btn);
+      const after = $$("li.statement", ol).find((n) => Number(n.dataset.statement) > t.statement);
+      ol.insertBefore(li, after || null);
+      $("#testimony-empty").hidden = true;
+      $("#testimony-count").textContent = String($$("li.statement", ol).length);
+      if (st.pressed.has(t.statement)) li.classList.add("pressed");
+      updateMoves();
+    }
+
+    function markExposed() {
+      for (const x of st.exposed) {
+        const item = $("li.item[data-item=\"" + x.evidence + "\"]");
+        if (item) { item.classList.add("exposed"); $(".item-note", item).textContent = "Broke " + nameOf(x.witness) + "'s testimony (" + x.contradiction + ")."; }
+        const p = $("li.person[data-witness=\"" + x.witness + "\"]");
+        if (p) { p.classList.add("exposed"); $(".person-note", p).textContent = "Caught in a contradiction (" + x.contradiction + ")."; }
+        for (const s of $$("li.statement[data-witness=\"" + x.witness + "\"]")) s.classList.add("doubted");
+      }
+      const n = st.exposed.length;
+      body.dataset.exposed = String(n);
+    }
+
+    async function present(e) {
+      if (!st.floor || !st.stand) return;
+      const typed = input.value.trim();
+      const text = typed || "The defense presents " + String(e.id) + ", " + String(e.name || "this item") + ". How do you explain this?";
+      if (chars(text) > MAX_CHARS) return;
+      st.presented.set(String(e.id), true);
+      if (await send(text, { present: String(e.id) }) && narrow.matches) openRecord(false);
+    }
+
+    async function press(n, who) {
+      if (!st.floor) return;
+      const typed = input.value.trim();
+      st.pressed.add(n);
+      const li = $("li.statement[data-statement=\"" + n + "\"]");
+      if (li) li.classList.add("pressed");
+      banner("Hold it!", "hold");
+      if (await send(typed, { press: n }) && narrow.matches) openRecord(false);
+    }
+
+    // ---- the verdict scene and the debrief ----
     function outcomeWords(outcome) {
       const civil = st.kase && String(st.kase.kind) === "civil";
       if (outcome === "win") return civil ? "Not liable" : "Not guilty";
@@ -865,24 +1460,34 @@
       return "No verdict";
     }
 
+    let verdictShown = false;
     function showVerdict() {
       const v = st.verdict || {};
       const panel = $("#verdict");
+      const first = panel.hidden;
       panel.hidden = false;
+      body.classList.add("verdict-open");
       panel.classList.toggle("win", v.outcome === "win");
       panel.classList.toggle("loss", v.outcome === "loss");
       $("#verdict-words").textContent = outcomeWords(v.outcome);
-      $("#verdict-goal").textContent = v.outcome === "win" ? "The defense goal was met" + (st.kase && st.kase.defense_goal ? ": " + String(st.kase.defense_goal) + "." : ".")
-        : v.outcome === "loss" ? "The defense goal was not met" + (st.kase && st.kase.defense_goal ? ": " + String(st.kase.defense_goal) + "." : ".") : "";
+      const goal = st.kase && st.kase.defense_goal ? ": " + String(st.kase.defense_goal).replace(/[.\s]+$/, "") + "." : ".";
+      $("#verdict-goal").textContent = v.outcome === "win" ? "The defense goal was met" + goal : v.outcome === "loss" ? "The defense goal was not met" + goal : "";
       $("#verdict-justification").textContent = String(v.justification || "");
       $("#verdict-summary").textContent = String(v.summary || "");
       $("#verdict-summary-wrap").hidden = !v.summary;
       $("#defense-form").hidden = true;
-      if (!v.summary && !st.summaryAsked) {
+      if (first && !verdictShown) {
+        verdictShown = true;
+        Sound.gavel();
+        panel.scrollTop = 0;
+      }
+      showDebrief();
+      if ((!v.summary || !v.justification || !st.debrief) && !st.summaryAsked) {
         st.summaryAsked = true;
         api("GET", gamePath(gameID) + "/transcript").then((r) => {
           const tv = r.ok && r.data && r.data.verdict;
-          if (!tv) return;
+          if (r.ok && r.data && r.data.debrief && !st.debrief) st.debrief = r.data.debrief;
+          if (!tv) { showDebrief(); return; }
           st.verdict = Object.assign({ outcome: r.data.outcome }, tv, st.verdict || {});
           if (!st.verdict.summary && tv.summary) st.verdict.summary = tv.summary;
           if (!st.verdict.justification && tv.justification) st.verdict.justification = tv.justification;
@@ -891,6 +1496,57 @@
       }
     }
 
+    function showDebrief() {
+      const d = st.debrief;
+      if (!d) return;
+      $("#debrief").hidden = false;
+      const g = $("#grade");
+      clear(g);
+      g.append(el("span", { class: "grade-letter" }, String(d.grade || "–")), el("span", { class: "grade-score" }, Number.isFinite(d.score) ? d.score + " / 100" : ""));
+      g.dataset.grade = String(d.grade || "");
+      const stats = $("#stats");
+      clear(stats);
+      const row = (k, v, id) => stats.append(el("dt", {}, k), el("dd", id ? { id } : {}, String(v)));
+      row("Contradictions found", (d.found || 0) + " of " + (d.planted || 0), "stat-found");
+      row("Credibility", (d.credibility ?? 0) + " / 100", "stat-cred");
+      row("Items presented", (d.presented || 0) + ", " + (d.misses || 0) + (d.misses === 1 ? " miss" : " misses"), "stat-presented");
+      row("Objections", (d.objections_sustained || 0) + " sustained, " + (d.objections_overruled || 0) + " overruled", "stat-objections");
+      row("Turns used", (d.turns_used || 0) + (d.turn_budget ? " of " + d.turn_budget : "") + " · you spoke " + (d.defense_turns || 0) + " times", "stat-turns");
+      const ul = $("#findings");
+      clear(ul);
+      for (const f of d.contradictions || []) {
+        ul.appendChild(el("li", { class: "finding " + (f.found ? "found" : "missed") },
+          el("p", { class: "finding-head" }, el("span", { class: "tag" }, String(f.id || "")), el("strong", {}, f.found ? "Found" : "Missed"),
+            " — " + nameOf(f.witness) + " claimed: ", el("q", {}, String(f.claim || ""))),
+          el("p", { class: "desc" }, "Broken by " + (Array.isArray(f.evidence) ? f.evidence.join(" or ") : String(f.evidence || "")) + (f.found && f.by ? " (you presented " + String(f.by) + ")" : "") + ": " + String(f.explanation || ""))));
+      }
+      if (!(d.contradictions || []).length) ul.appendChild(el("li", { class: "muted" }, "This case planted no contradiction."));
+    }
+
+    async function newGameOn(caseID, btn) {
+      const o = loadOptions();
+      const req = { case_id: String(caseID) };
+      const seed = parseInt(o.seed, 10);
+      req.seed = Number.isFinite(seed) ? seed : Math.floor(Math.random() * 1e6);
+      const chosen = {};
+      for (const role of ROLES) if (o.models[role]) chosen[role] = o.models[role];
+      if (Object.keys(chosen).length) req.models = chosen;
+      if (o.name || o.avatar) req.player = { name: String(o.name || ""), avatar: String(o.avatar || "") };
+      btn.disabled = true;
+      const r = await api("POST", "/api/court/games", req);
+      if (!r.ok || !r.data || !r.data.game_id) { btn.disabled = false; notice($("#verdict-status"), r.message || "The court did not open a game.", "bad"); return; }
+      location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
+    }
+    $("#again-btn").addEventListener("click", () => st.kase && newGameOn(st.kase.case_id, $("#again-btn")));
+    $("#next-btn").addEventListener("click", async () => {
+      const r = await api("GET", "/api/court/cases");
+      const cs = (r.ok && r.data && Array.isArray(r.data.cases)) ? r.data.cases : [];
+      const i = cs.findIndex((c) => st.kase && c.case_id === st.kase.case_id);
+      const next = cs[(i + 1) % Math.max(1, cs.length)];
+      if (!next) { location.assign("/court"); return; }
+      newGameOn(next.case_id, $("#next-btn"));
+    });
+
     $("#judge-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const btn = $("#judge-btn");
@@ -898,9 +1554,9 @@
       const out = $("#scores");
       clear(out);
       notice($("#judge-status"), "The checklist judge is reading the transcript…");
-      const body = {};
-      if ($("#judge-model").value) body.model = $("#judge-model").value;
-      const r = await api("POST", gamePath(gameID) + "/judge", body);
+      const req = {};
+      if ($("#judge-model").value) req.model = $("#judge-model").value;
+      const r = await api("POST", gamePath(gameID) + "/judge", req);
       btn.disabled = false;
       if (!r.ok || !r.data) { notice($("#judge-status"), r.message, "bad"); return; }
       notice($("#judge-status"), "");
@@ -924,13 +1580,12 @@
       for (const m of r.data.models || []) sel.appendChild(el("option", { value: String(m) }, String(m)));
     });
 
-    // The defense seat shows the player's avatar and name.
-    const seat = $("#seat-defense");
-    clear($(".seat-pic", seat));
-    $(".seat-pic", seat).appendChild(portrait("defense", "", "you"));
-    $(".seat-name", seat).textContent = loadOptions().name || "You";
+    // The bench: the judge, the prosecutor, the player.
+    seatPic($("#seat-judge"), "judge", "", "The Court");
+    seatPic($("#seat-prosecutor"), "prosecutor", "", "The Prosecutor");
+    seatPic($("#seat-defense"), "defense", "", "you");
+    $(".seat-name", $("#seat-defense")).textContent = loadOptions().name || "You";
 
-    // Start: the game, then its case, then the stream.
     setFloor(false);
     setPhase(body.dataset.phase || "introduction");
     return (async () => {
@@ -940,14 +1595,23 @@
         return;
       }
       st.game = g.data;
-      const turns = Array.isArray(g.data.turns) ? g.data.turns : [];
-      turns.forEach((t, i) => { const li = turnNode(i); if (!li.classList.contains("final")) { fillTurn(li, t.speaker, t.role, t.phase, t.text, t.player); li.classList.add("final"); } });
-      st.cursor = 0; // the stream replays the attempt from its start (see the header)
-      setPhase(g.data.phase);
       st.kase = g.data.case || null;
+      for (const w of (st.kase && st.kase.witnesses) || []) witnessIDByName.set(String(w.name), String(w.id));
+      const turns = Array.isArray(g.data.turns) ? g.data.turns : [];
+      turns.forEach((t, i) => {
+        const li = turnNode(i);
+        fillTurn(li, t.speaker, t.role, t.phase, t.text, t.player, t);
+        li.classList.add("final");
+        st.turnData.set(i, t);
+      });
+      st.cursor = 0;
+      setPhase(g.data.phase);
       showRecord();
+      turns.forEach((t, i) => recordTurn(i, t));
+      standing(g.data);
+      if (g.data.debrief) st.debrief = g.data.debrief;
       for (const li of $$("li.turn", list)) li.classList.add("final");
-      scroller.scrollTop = scroller.scrollHeight;
+      if (turns.length) showLine(turns.length - 1, true);
       if (g.data.outcome) {
         st.over = true;
         st.verdict = { outcome: g.data.outcome };
