@@ -94,6 +94,8 @@ type rigOptions struct {
 	owner  string
 	// respond, when set, answers a request first: its Response is sent when ok.
 	respond func(req *llmtest.Request) (resp llmtest.Response, ok bool)
+	// ollama is the local Ollama's base URL the menu may ask (Options.OllamaURL).
+	ollama string
 }
 
 // newCourtRig starts the stand-in, opens a store at opt.path (a temp file by default)
@@ -180,7 +182,7 @@ func (r *courtRig) start(opt rigOptions) {
 	if opt.limits != nil {
 		o.Limits = *opt.limits
 	}
-	o.CourtOffers, o.Public, o.OwnerToken = opt.offers, opt.public, opt.owner
+	o.CourtOffers, o.Public, o.OwnerToken, o.OllamaURL = opt.offers, opt.public, opt.owner, opt.ollama
 	if !opt.noCourt {
 		o.Court = &court.Games{Session: &runner.Session{Store: st, Models: models, NoCache: true}}
 	}
