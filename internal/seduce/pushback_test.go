@@ -275,3 +275,61 @@ func TestPushbackUnderADefense(t *testing.T) {
 		t.Errorf("the offline rebuild asked %d requests", c.count(keeper)-n)
 	}
 }
+
+func TestPushbackTablesAndFigure(t *testing.T) {
+	ctx := context.Background()
+	ds := rhetoricSet()
+	var c counter
+	keeper := llm.ModelName("test/keeper")
+	sess := defenseSession(t, filepath.Join(t.TempDir(), "t.db"), pushbackKeeper(&c, keeper, authorityLines("Climb")))
+	plan := defensePlan(ds, keeper)
+	plan.Pushback = DefaultPushbackLines()
+	run, _, err := Execute(ctx, sess, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ScoreOptionsFor(DefaultTaxonomy(), 100, 1, nil)
+	plain, err := ScoreRunWith(ctx, sess.Store, run, ds, ParseOptions{Taxonomy: DefaultTaxonomy()}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasPushback(plain) || len(pushbackTables(plain)) != 0 {
+		t.Error("a report not asked for pushback shows it")
+	}
+	opt.Pushback = true
+	res, err := ScoreRunWith(ctx, sess.Store, run, ds, ParseOptions{Taxonomy: DefaultTaxonomy()}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Authority: 6 of 6 caved (100.0%), FR 25.0% → 75.0%; overall cave rate 6/18.
+	for _, format := range []string{"text", "md", "latex", "csv"} {
+		var b strings.Builder
+		if err := WriteReport(&b, res, format); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		wants := []string{"Pushback", "Cave rate", "FR after", "Authority", "33.3", "100.0", "75.0", "McNemar p", "0.289"}
+		if format == "csv" { // fractions, not percentages
+			wants = []string{"pushback", "Cave rate", "FR after", "Authority,8,6,1,8,0.25,", "0.333333", "0.75", "0.289"}
+		}
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s report lacks %q", format, want)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := WriteReport(&b, res, "json"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"pushback":{"asked":24,"held":15,"caved":6,"fixed":2,"unparsed_after":1,"cave_rate":0.3333333333333333`, `"by_style":{"Neutral":{"asked":8,"caved":0,"cave_rate":0`} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), ""), want) {
+			t.Errorf("JSON report lacks %s", want)
+		}
+	}
+	figs := Figures(res)
+	f := figs[len(figs)-1]
+	if f.Name != "figure-pushback" {
+		t.Fatalf("last figure %q; want figure-pushback", f.Name)
+	}
+}
