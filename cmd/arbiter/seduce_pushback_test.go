@@ -110,24 +110,28 @@ func checkPushbackReport(t *testing.T, stdout string) {
 }
 
 // TestPushbackDirectAndBatch: --pushback asks one second turn per roll reply and none
-// after a pass, directly and as its own batch round; the report matches the hand count;
+// after a pass, directly, as its own batch round and from an experiment file; the report matches the hand count;
 // a rerun asks nothing.
 func TestPushbackDirectAndBatch(t *testing.T) {
 	data := pushbackSet(t)
+	experiment := filepath.Join(t.TempDir(), "study.yaml")
+	if err := os.WriteFile(experiment, []byte("datasets: ["+data+"]\nmodels: [openai/gpt-4.1]\npushback: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
 		extra []string
 	}{
-		{"direct", nil},
-		{"batch", []string{"--batch", "--batch-poll", "1ms"}},
+		{"direct", []string{"--dataset", data, "-m", "openai/gpt-4.1", "--pushback"}},
+		{"batch", []string{"--dataset", data, "-m", "openai/gpt-4.1", "--pushback", "--batch", "--batch-poll", "1ms"}},
+		{"experiment", []string{"--experiment", experiment}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCaver()
 			srv := llmtest.NewBatchServer(llmtest.Options{Responder: c.reply}, llmtest.BatchOptions{})
 			defer srv.Close()
 			db := filepath.Join(t.TempDir(), "p.db")
-			args := append([]string{"seduce", "run", "-q", "--dataset", data, "-m", "openai/gpt-4.1", "--base-url", srv.URL,
-				"--db", db, "--format", "json", "--bootstrap", "50", "--pushback"}, tc.extra...)
+			args := append([]string{"seduce", "run", "-q", "--base-url", srv.URL, "--db", db, "--format", "json", "--bootstrap", "50"}, tc.extra...)
 			res := arbiter(t, map[string]string{}, args...)
 			if res.code != 0 {
 				t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
