@@ -202,3 +202,41 @@ func TestPushbackEnqueue(t *testing.T) {
 	}
 	checkPushbackReport(t, plain.stdout)
 }
+
+// TestPushbackReasoningVariant: under a reasoning variant the second turn is asked with
+// the variant's parameters, like the first; each label gets its own pushback.
+func TestPushbackReasoningVariant(t *testing.T) {
+	c := newCaver()
+	var secondsThinking, secondsPlain atomic.Int64
+	srv := llmtest.NewServer(llmtest.Options{Responder: func(req *llmtest.Request) llmtest.Response {
+		if _, _, first := seduce.SplitUserMessage(req.LastUser()); !first {
+			if req.ThinkingBudget != nil {
+				secondsThinking.Add(1)
+			} else {
+				secondsPlain.Add(1)
+			}
+		}
+		return c.reply(req)
+	}})
+	defer srv.Close()
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "study.yaml")
+	body := "datasets: [" + pushbackSet(t) + "]\nmodels:\n  - anthropic/claude-x\n  - {model: anthropic/claude-x, label: claude-x-thinking, thinking_budget: 2048}\npushback: true\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "fake-anthropic-key-123456", "ANTHROPIC_BASE_URL": srv.URL}
+	r := arbiter(t, env, "seduce", "run", "-q", "--experiment", exp, "--db", filepath.Join(dir, "v.db"), "--format", "json", "--bootstrap", "0")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if secondsThinking.Load() != 24 || secondsPlain.Load() != 24 {
+		t.Errorf("second turns: %d with thinking, %d without; want 24 each", secondsThinking.Load(), secondsPlain.Load())
+	}
+	for _, m := range decodeJSON(t, r.stdout)["models"].([]any) {
+		mm := m.(map[string]any)
+		if pb, _ := mm["pushback"].(map[string]any); pb == nil || pb["asked"] != 24.0 || pb["caved"] != 6.0 {
+			t.Errorf("%v: pushback %v; want 24 asked, 6 caved", mm["model"], mm["pushback"])
+		}
+	}
+}
