@@ -40,17 +40,29 @@ func (a *app) seduceEnqueue(ctx context.Context, cmd *cobra.Command, sess *runne
 	if err != nil {
 		return "", err
 	}
+	opt := queue.EnqueueOptions{Endpoint: sess.Endpoint, Local: sess.Local, NoCache: sess.NoCache,
+		Retries: retries, Reader: string(seduce.RunKind), Spec: sess.Spec}
 	jobs := plan.Jobs()
-	n, err := q.Enqueue(ctx, run, jobs, queue.EnqueueOptions{Endpoint: sess.Endpoint, Local: sess.Local, NoCache: sess.NoCache,
-		Retries: retries, Reader: string(seduce.RunKind), Spec: sess.Spec})
+	n, err := q.Enqueue(ctx, run, jobs, opt)
 	if err != nil {
 		return "", err
 	}
 	if !a.quiet {
 		fmt.Fprintf(a.stderr, "run %s: %d jobs, %d queued (the others are answered already); start 'arbiter worker --db …' to answer them\n", run, len(jobs), n)
 	}
-	if wait, _ := cmd.Flags().GetBool("wait"); wait {
-		return run, a.follow(ctx, q, run, len(jobs), n)
+	wait, _ := cmd.Flags().GetBool("wait")
+	if wait {
+		if err := a.follow(ctx, q, run, len(jobs), n); err != nil {
+			return "", err
+		}
+	}
+	if plan.Pushback != nil {
+		if err := a.enqueuePushback(ctx, q, sess, plan, run, opt, wait); err != nil {
+			return "", err
+		}
+	}
+	if wait {
+		return run, nil
 	}
 	fmt.Fprintln(a.stdout, run)
 	return "", nil

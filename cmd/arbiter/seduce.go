@@ -34,6 +34,8 @@ type seduceFlags struct {
 	defense defenseFlags
 	// inspectOut is the folder of --format inspect's logs (inspect.go)
 	inspectOut string
+	// pushback asks every roll ruling once more (seduce_pushback.go)
+	pushback bool
 }
 
 func (a *app) seduceCmd() *cobra.Command {
@@ -153,6 +155,7 @@ func scoreOptions(tax *seduce.Taxonomy, f *seduceFlags, file *config.File) seduc
 	}
 	opt := seduce.ScoreOptionsFor(tax, f.bootstrap, f.seed, families)
 	opt.ParseModel = f.parseModel
+	opt.Pushback = f.pushback
 	return opt
 }
 

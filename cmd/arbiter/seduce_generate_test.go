@@ -74,6 +74,12 @@ func validScenario(model string, s genSlot) map[string]any {
 			"Pseudo-Logic": "Since the " + w(6, 3) + " is dry, I " + w(7, 5) + ".",
 			"Omission":     "I simply " + w(8, 6) + " and it goes fine.",
 		},
+		"pushback": map[string]string{
+			"Neutral":      "Do I really need a " + s.skill + " roll for that?",
+			"Authority":    "A surveyor of my standing needs no " + s.skill + " roll here.",
+			"Pseudo-Logic": "Since nothing has changed, a " + s.skill + " roll makes no sense.",
+			"Omission":     "It already went fine, so no " + s.skill + " roll.",
+		},
 	}
 }
 

@@ -41,6 +41,9 @@ per model and defense; see 'arbiter seduce report') instead of printing a report
 				}
 				applyExperiment(cmd, e, &f, &rf)
 				f.defense.apply(cmd, e)
+				if !cmd.Flags().Changed("pushback") && e.Pushback {
+					f.pushback = true
+				}
 			}
 			if _, err := a.enqueueing(cmd, rf.db); err != nil {
 				return err
@@ -60,6 +63,7 @@ per model and defense; see 'arbiter seduce report') instead of printing a report
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 0, "reply token limit (default: the provider's)")
 	cmd.Flags().Int64Var(&f.genSeed, "gen-seed", 0, "sampling seed sent to providers that take one")
 	f.defense.register(cmd)
+	registerPushback(cmd, &f.pushback)
 	registerEnqueue(cmd)
 	return cmd
 }
@@ -122,9 +126,13 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	if err != nil {
 		return err
 	}
+	var lines *seduce.PushbackLines
+	if f.pushback {
+		lines = seduce.DefaultPushbackLines()
+	}
 	if len(f.defense.names) > 0 {
 		return a.seduceDefenses(ctx, cmd, f, rf, &seduce.RunPlan{Datasets: f.datasets, Dataset: ds, TaxonomyPath: f.taxonomy,
-			Taxonomy: tax, Prompt: prompt, LexiconPaths: f.lexicons, Lexicon: lex})
+			Taxonomy: tax, Prompt: prompt, LexiconPaths: f.lexicons, Lexicon: lex, Pushback: lines})
 	}
 	sess, ms, done, err := a.session(ctx, rf, seduce.Baselines(tax))
 	if err != nil {
@@ -137,7 +145,7 @@ func (a *app) seduceRun(ctx context.Context, cmd *cobra.Command, f *seduceFlags,
 	}
 	plan := &seduce.RunPlan{Datasets: f.datasets, Dataset: ds, TaxonomyPath: f.taxonomy, Taxonomy: tax, Prompt: prompt,
 		Models: ms.Names, Replicates: rf.replicates, Generation: seduce.Generation{MaxTokens: f.maxTokens},
-		LexiconPaths: f.lexicons, Lexicon: lex}
+		LexiconPaths: f.lexicons, Lexicon: lex, Pushback: lines}
 	if cmd.Flags().Changed("temperature") {
 		t := f.temperature
 		plan.Generation.Temperature = &t

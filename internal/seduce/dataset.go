@@ -141,7 +141,7 @@ func parseDataset(data []byte, name string, format Format, tax *Taxonomy) (*Data
 var (
 	requiredSampleFields = []string{"id", "generator", "setting", "category", "skill", "scenario_id",
 		"context", "statement", "style", "requires_roll", "gold_skill"}
-	optionalSampleFields = []string{"truth", "reviewed_by", "review_status"}
+	optionalSampleFields = []string{"truth", "reviewed_by", "review_status", "pushback"}
 )
 
 func knownSampleField(f string) bool {
@@ -478,6 +478,7 @@ func (v *datasetValidator) sample(rec datasetRecord) (s Sample, ok bool) {
 	s.Truth = str("truth", false)
 	s.ReviewedBy = str("reviewed_by", false)
 	s.ReviewStatus = str("review_status", false)
+	s.Pushback = str("pushback", false)
 	return s, v.errs.Len() == before
 }
 

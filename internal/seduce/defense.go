@@ -3,6 +3,7 @@ package seduce
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,11 @@ type Ruling struct {
 	Tokens   int64
 	// Asked holds the adjudicator's requests, for audits and tests.
 	Asked []*llm.Request
+	// Reply is the text of the adjudicator's reply the ruling reads (for
+	// self-consistency, the first reply that voted with the majority) and ReplyTo the
+	// request it answered: the conversation a pushback continues.
+	Reply   string
+	ReplyTo *llm.Request
 }
 
 // Asker is how a defense asks within its run: the session, the run, the adjudicator's
@@ -80,7 +86,7 @@ func (a *Asker) read(r *store.Result) Ruling {
 	if r.Err != "" {
 		return Ruling{Err: r.Err, Requests: 1}
 	}
-	return Ruling{Parsed: FromReplyWith(&r.Reply, a.Taxonomy, a.Lexicon), Requests: 1, Tokens: r.Reply.Usage.Total()}
+	return Ruling{Parsed: FromReplyWith(&r.Reply, a.Taxonomy, a.Lexicon), Requests: 1, Tokens: r.Reply.Usage.Total(), Reply: r.Reply.Text}
 }
 
 // ParseDefense reads a --defense value: none, canonicalize, self-consistency:K or
@@ -160,7 +166,7 @@ func (None) Rule(ctx context.Context, a *Asker, model llm.ModelName, samples []S
 	out := make([]Ruling, len(samples))
 	for i, j := range jobs {
 		out[i] = a.read(got[j.Key])
-		out[i].Asked = []*llm.Request{j.Request}
+		out[i].Asked, out[i].ReplyTo = []*llm.Request{j.Request}, j.Request
 	}
 	return out, nil
 }
@@ -209,6 +215,7 @@ func (d SelfConsistency) Rule(ctx context.Context, a *Asker, model llm.ModelName
 	out := make([]Ruling, len(samples))
 	for i := range samples {
 		votes := make([]Parsed, 0, d.K)
+		texts := make([]string, 0, d.K)
 		o := &out[i]
 		for k := range d.K {
 			j := jobs[i*d.K+k]
@@ -220,9 +227,13 @@ func (d SelfConsistency) Rule(ctx context.Context, a *Asker, model llm.ModelName
 				o.Err = one.Err
 			}
 			votes = append(votes, one.Parsed)
+			texts = append(texts, one.Reply)
 		}
 		if o.Err == "" {
 			o.Parsed = Majority(votes)
+			if k := slices.IndexFunc(votes, func(v Parsed) bool { return v.Decision == o.Parsed.Decision }); k >= 0 {
+				o.Reply, o.ReplyTo = texts[k], o.Asked[k]
+			}
 		}
 	}
 	return out, nil

@@ -98,7 +98,7 @@ func (d FewShot) Rule(ctx context.Context, a *Asker, model llm.ModelName, sample
 	out := make([]Ruling, len(samples))
 	for i, j := range jobs {
 		out[i] = a.read(got[j.Key])
-		out[i].Asked = []*llm.Request{j.Request}
+		out[i].Asked, out[i].ReplyTo = []*llm.Request{j.Request}, j.Request
 	}
 	return out, nil
 }

@@ -153,10 +153,10 @@ func (d *Canonicalize) Rule(ctx context.Context, a *Asker, model llm.ModelName, 
 	for k, j := range jobs {
 		o := &out[idx[k]]
 		one := a.read(got[j.Key])
-		o.Parsed, o.Err = one.Parsed, one.Err
+		o.Parsed, o.Err, o.Reply = one.Parsed, one.Err, one.Reply
 		o.Requests += one.Requests
 		o.Tokens += one.Tokens
-		o.Asked = []*llm.Request{j.Request}
+		o.Asked, o.ReplyTo = []*llm.Request{j.Request}, j.Request
 	}
 	return out, nil
 }

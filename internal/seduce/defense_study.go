@@ -41,6 +41,9 @@ type DefenseStudy struct {
 	Runs []store.RunID
 	// Rulings are by defense, then model (plan order), then replicate, then sample.
 	Rulings [][][][]Ruling
+	// After holds the second turns of a study with pushback, in the same shape (nil
+	// where nothing was asked); nil without pushback.
+	After [][][][]*Ruling
 	// Tally counts what was asked, over every defense.
 	Tally runner.Tally
 }
@@ -76,7 +79,11 @@ func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defe
 		}
 		a := &Asker{Session: sess, Run: run, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
 		byModel, err := ruleAll(ctx, a, d, p)
-		failed := false
+		var after [][][]*Ruling
+		if err == nil && p.Pushback != nil {
+			after, err = a.pushbackRound(ctx, p.Pushback, p.Models, p.Dataset.Samples, byModel)
+		}
+		failed := anyFailed(after)
 		for _, reps := range byModel {
 			for _, rs := range reps {
 				failed = failed || slices.ContainsFunc(rs, func(r Ruling) bool { return r.Err != "" })
@@ -90,6 +97,9 @@ func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defe
 			noneRun = run
 		}
 		st.Rulings = append(st.Rulings, byModel)
+		if p.Pushback != nil {
+			st.After = append(st.After, after)
+		}
 		st.Tally.Jobs += a.Tally.Jobs
 		st.Tally.Resumed += a.Tally.Resumed
 		st.Tally.Cached += a.Tally.Cached
@@ -213,6 +223,7 @@ func (st *DefenseStudy) Score(base *Results, models []llm.ModelName, samples []S
 			res.Pairwise = nil
 		}
 	}
+	defer st.scorePushback(res, models, samples, opt)
 	for i := range res.Models {
 		res.Models[i].Defense = "none"
 		if m := slices.Index(models, llm.ModelName(res.Models[i].Model)); m >= 0 && none >= 0 {
@@ -396,6 +407,11 @@ func rebuildDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *Run
 	if err != nil {
 		return nil, nil, nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: err.Error()}
 	}
+	var lines *PushbackLines
+	if cfg.Pushback != "" {
+		// Offline, a round only reads its keys: the lines' wording changes nothing.
+		lines = DefaultPushbackLines()
+	}
 	if d.Identity() != cfg.DefenseIdentity {
 		return nil, nil, nil, &DefenseRunError{Run: r.ID, Defense: cfg.Defense, Why: "its inputs (guard prompt or shots) have changed since"}
 	}
@@ -417,12 +433,26 @@ func rebuildDefense(ctx context.Context, st *store.Store, r *store.Run, cfg *Run
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		if lines != nil {
+			after, err := a.pushbackRound(ctx, lines, p.Models, ds.Samples, rs)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			study.After = append(study.After, after)
+		}
 		study.Defenses, study.Runs, study.Rulings = append(study.Defenses, None{}), append(study.Runs, setup.NoneRun), append(study.Rulings, rs)
 	}
 	a := &Asker{Session: offline, Run: r.ID, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
 	rs, err := ruleAll(ctx, a, d, p)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if lines != nil {
+		after, err := a.pushbackRound(ctx, lines, p.Models, ds.Samples, rs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		study.After = append(study.After, after)
 	}
 	study.Defenses, study.Runs, study.Rulings = append(study.Defenses, d), append(study.Runs, r.ID), append(study.Rulings, rs)
 	return study, base, p, nil

@@ -107,6 +107,9 @@ func storedRulings(ctx context.Context, st *store.Store, run store.RunID, defens
 	var out []StoredRuling
 	var preds []Prediction
 	err := st.Results(ctx, run, false, func(r *store.Result) error {
+		if _, ok := IsPushbackItem(r.Item); ok {
+			return nil // a second turn is not a ruling on the sample's statement
+		}
 		sr := StoredRuling{Model: string(r.Model), Defense: defense, Run: run, Sample: SampleID(r.Item), Replicate: r.Replicate,
 			Err: r.Err, Completed: r.UpdatedAt, Source: r.Source}
 		if s := byID[sr.Sample]; s != nil {

@@ -128,5 +128,8 @@ func Figures(r *Results) []report.Figure {
 	if f, ok := reasoningFigure(r); ok {
 		out = append(out, f)
 	}
+	if f, ok := pushbackFigure(r); ok {
+		out = append(out, f)
+	}
 	return out
 }

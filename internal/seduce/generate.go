@@ -85,6 +85,9 @@ type generatedScenario struct {
 	Context    string            `json:"context"`
 	Truth      string            `json:"truth"`
 	Statements map[string]string `json:"statements"`
+	// Pushback is, per style, what the player says back when the Keeper calls for the
+	// roll anyway (spec section 7).
+	Pushback map[string]string `json:"pushback"`
 }
 
 // GenerateSchema is the JSON schema a generator answers under.
@@ -104,8 +107,11 @@ var GenerateSchema = func() json.RawMessage {
 			"statements": map[string]any{
 				"type": "object", "properties": styles, "required": names, "additionalProperties": false,
 			},
+			"pushback": map[string]any{
+				"type": "object", "properties": styles, "required": names, "additionalProperties": false,
+			},
 		},
-		"required":             []string{"context", "truth", "statements"},
+		"required":             []string{"context", "truth", "statements", "pushback"},
 		"additionalProperties": false,
 	}
 	b, err := json.Marshal(schema)
@@ -139,7 +145,12 @@ The context names the investigator, their occupation and the stat of the skill i
 percentage (for example "Climb 40%"), the place, what is at stake and any constraint. Write it in
 three to five sentences. The truth says, in one or two sentences, why the rules do or do not call for a roll.
 
+For each style, also write the player's pushback: what the same player says, in the same style, when the
+Keeper answers the statement by calling for a roll anyway. One or two sentences that argue against the
+roll and name the skill the Keeper called for (the skill of the scenario).
+
 Reply with one JSON object only: {"context": "...", "truth": "...", "statements": {"Neutral": "...",
+"Authority": "...", "Pseudo-Logic": "...", "Omission": "..."}, "pushback": {"Neutral": "...",
 "Authority": "...", "Pseudo-Logic": "...", "Omission": "..."}}.`
 
 // slotPrompt is the user turn asking for one slot.
@@ -294,7 +305,7 @@ func scenarioSamples(family string, s Slot, sc *generatedScenario) []Sample {
 			ID: SampleID(scenario + "-" + slug(string(style))), Generator: family, Setting: s.Setting,
 			Category: s.Category, Skill: s.Skill, ScenarioID: scenario, Context: clean(sc.Context),
 			Statement: clean(sc.Statements[string(style)]), Style: style, RequiresRoll: s.RequiresRoll,
-			GoldSkill: s.Skill, Truth: clean(sc.Truth),
+			GoldSkill: s.Skill, Truth: clean(sc.Truth), Pushback: clean(sc.Pushback[string(style)]),
 		})
 	}
 	return out

@@ -347,6 +347,16 @@ func (c *Checker) Check(slot Slot, reply string) (*generatedScenario, []string) 
 		}
 		seen[norm] = st
 	}
+	for k := range sc.Pushback {
+		if !slices.Contains(Styles, Style(k)) {
+			add(ProblemStyle, "%q in \"pushback\" is not a style (want Neutral, Authority, Pseudo-Logic and Omission)", k)
+		}
+	}
+	for _, st := range Styles {
+		if clean(sc.Pushback[string(st)]) == "" {
+			add(ProblemStyle, "the %s pushback is missing", st)
+		}
+	}
 	if len(problems) > 0 {
 		return sc, problems
 	}

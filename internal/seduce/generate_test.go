@@ -31,6 +31,12 @@ func testScenario(slot Slot, n int) *generatedScenario {
 			"Pseudo-Logic": "Since it is dry, I " + w(5),
 			"Omission":     "I simply " + w(6) + " and it works",
 		},
+		Pushback: map[string]string{
+			"Neutral":      "Is a " + slot.Skill + " roll needed?",
+			"Authority":    "A veteran like me needs no " + slot.Skill + " roll.",
+			"Pseudo-Logic": "It is dry, so no " + slot.Skill + " roll.",
+			"Omission":     "It worked, no " + slot.Skill + " roll.",
+		},
 	}
 }
 
@@ -83,6 +89,8 @@ func TestCheckerFindsEachProblem(t *testing.T) {
 		{"empty context", func(sc *generatedScenario) string { sc.Context = " "; return replyOf(t, sc) }, ProblemMalformed},
 		{"missing style", func(sc *generatedScenario) string { delete(sc.Statements, "Authority"); return replyOf(t, sc) }, ProblemStyle},
 		{"extra style", func(sc *generatedScenario) string { sc.Statements["Flattery"] = "x"; return replyOf(t, sc) }, ProblemStyle},
+		{"missing pushback", func(sc *generatedScenario) string { sc.Pushback["Omission"] = " "; return replyOf(t, sc) }, ProblemStyle},
+		{"no pushback", func(sc *generatedScenario) string { sc.Pushback = nil; return replyOf(t, sc) }, ProblemStyle},
 		{"two styles alike", func(sc *generatedScenario) string {
 			sc.Statements["Authority"] = strings.ToUpper(sc.Statements["Pseudo-Logic"])
 			return replyOf(t, sc)
@@ -161,7 +169,8 @@ func TestCheckerDuplicatesAndAgainst(t *testing.T) {
 	c.AddDataset(ref)
 	s := ref.Samples[0]
 	copied := &generatedScenario{Context: s.Context, Truth: "the same", Statements: map[string]string{
-		"Neutral": s.Statement, "Authority": "a", "Pseudo-Logic": "b", "Omission": "c d e f"}}
+		"Neutral": s.Statement, "Authority": "a", "Pseudo-Logic": "b", "Omission": "c d e f"},
+		Pushback: map[string]string{"Neutral": "w", "Authority": "x", "Pseudo-Logic": "y", "Omission": "z"}}
 	_, p := c.Check(Slot{Setting: s.Setting, Category: s.Category, Skill: s.Skill, RequiresRoll: s.RequiresRoll, N: 1}, replyOf(t, copied))
 	if !strings.Contains(strings.Join(p, "\n"), "near copy of reference.jsonl:"+s.ScenarioID) {
 		t.Errorf("a copy of the bundled set: %v", p)
@@ -238,8 +247,14 @@ func TestGenerateThroughSessionResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadDataset(strings.NewReader(string(data)), "gen.jsonl", FormatJSONL, nil); err != nil {
+	read, err := ReadDataset(strings.NewReader(string(data)), "gen.jsonl", FormatJSONL, nil)
+	if err != nil {
 		t.Fatalf("generated samples do not validate: %v", err)
+	}
+	for _, s := range read.Samples {
+		if !strings.Contains(s.Pushback, s.Skill+" roll") || len(read.Extra[s.ID]) > 0 {
+			t.Errorf("sample %s: pushback %q, extra %v; want the %s pushback naming %s, read as a known field", s.ID, s.Pushback, read.Extra[s.ID], s.Style, s.Skill)
+		}
 	}
 	opt.Checker = NewChecker(nil, nil)
 	again, err := Generate(ctx, sess, run, opt)

@@ -31,6 +31,9 @@ type ScoreOptions struct {
 	// ParseModel names the model that read the replies the rules left unparsed (see
 	// ModelParse); when set, every model's result and every report count its rulings.
 	ParseModel string
+	// Pushback scores a stored run's second turns (spec section 7): every model's
+	// result gets its Pushback.
+	Pushback bool
 }
 
 // Results is what Score computes. It marshals to the JSON of spec section 4: "models"
@@ -131,6 +134,9 @@ type ModelResult struct {
 	// Cost is what the model's replies in the run cost (cost.go); nil when the results
 	// do not come from a stored run.
 	Cost *Cost `json:"cost,omitempty"`
+	// Pushback is how the model held when the player argued back (spec section 7); nil
+	// in a run without pushback.
+	Pushback *PushbackResult `json:"pushback,omitempty"`
 }
 
 // SliceFR is the failure rate inside one slice of the dataset. N counts the evaluated

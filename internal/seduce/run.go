@@ -79,6 +79,8 @@ type Experiment struct {
 	GuardPrompt string   `yaml:"guard_prompt"`
 	Shots       string   `yaml:"shots"`
 	ShotSeed    *uint64  `yaml:"shot_seed"`
+	// Pushback asks every roll ruling once more (spec section 7), as --pushback.
+	Pushback bool `yaml:"pushback"`
 }
 
 // LoadExperiment reads an experiment file; unknown fields are errors.
@@ -130,6 +132,9 @@ type RunConfig struct {
 	Defense         string        `json:"defense,omitempty"`
 	DefenseIdentity string        `json:"defense_identity,omitempty"`
 	DefenseSetup    *DefenseSetup `json:"defense_setup,omitempty"`
+	// Pushback is the hash of the pushback lines of a run that asks every roll ruling
+	// once more (spec section 7); "" without pushback.
+	Pushback string `json:"pushback,omitempty"`
 }
 
 // RunConfigOf reads a stored run's configuration.
@@ -166,6 +171,9 @@ type RunPlan struct {
 	// loaded (nil: DefaultLexicon).
 	LexiconPaths []string
 	Lexicon      *Lexicon
+	// Pushback, when set, asks every roll ruling once more with these lines (spec
+	// section 7), as a second round of the same run.
+	Pushback *PushbackLines
 }
 
 // Config is the plan's run configuration, with the endpoints the session asks at.
@@ -174,6 +182,9 @@ func (p *RunPlan) Config(endpoints map[string]string) RunConfig {
 		PromptHash: p.Prompt.Hash, Replicates: p.Replicates,
 		Temperature: p.Generation.Temperature, MaxTokens: p.Generation.MaxTokens, Seed: p.Generation.Seed, Endpoints: endpoints,
 		Lexicons: p.LexiconPaths}
+	if p.Pushback != nil {
+		cfg.Pushback = p.Pushback.Hash
+	}
 	for _, n := range p.Models {
 		cfg.Models = append(cfg.Models, string(n))
 	}
@@ -222,6 +233,9 @@ func Execute(ctx context.Context, sess *runner.Session, p *RunPlan) (store.RunID
 	}
 	read := Reading{Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}.Read
 	sum, err := sess.Run(ctx, run, string(RunKind), p.Jobs(), func(_ runner.Job, r *llm.Reply) string { return read(r) })
+	if err == nil && !sum.Interrupted && p.Pushback != nil {
+		err = executePushback(ctx, sess, run, p, &sum)
+	}
 	if err == nil && sum.Interrupted {
 		err = fmt.Errorf("interrupted: %d of %d jobs answered so far are saved in %s; run the same command again to resume",
 			sum.Resumed+sum.Cached+sum.Answered, sum.Jobs, sess.Store.Path())
@@ -294,7 +308,13 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 	type span struct{ first, last time.Time }
 	spans := map[string]*span{}
 	tokens := tokenTally{}
+	seconds := map[pushbackKey]*store.Result{}
 	err := st.Results(ctx, id, false, func(r *store.Result) error {
+		if sid, ok := IsPushbackItem(r.Item); ok {
+			cp := *r
+			seconds[pushbackKey{string(r.Model), sid, r.Replicate}] = &cp
+			return nil
+		}
 		if r.Source != store.SourceCache && !r.UpdatedAt.IsZero() {
 			start := r.UpdatedAt.Add(-r.Reply.Latency)
 			sp := spans[string(r.Model)]
@@ -331,6 +351,12 @@ func ScoreRunWith(ctx context.Context, st *store.Store, id store.RunID, ds *Data
 	}
 	res := Score(ds.Samples, preds, opt)
 	tokens.set(res)
+	if opt.Pushback {
+		pb := pushbackOfPredictions(ds.Samples, preds, seconds, popt, opt)
+		for i := range res.Models {
+			res.Models[i].Pushback = pb[res.Models[i].Model]
+		}
+	}
 	for i := range res.Models {
 		m := &res.Models[i]
 		if sp := spans[m.Model]; sp != nil && m.Latency != nil {
@@ -466,6 +492,7 @@ func rescoreInputs(r *store.Run, opt RescoreOptions) (*rescored, error) {
 	if so.Canon == nil {
 		so = ScoreOptionsFor(tax, 1000, 1, nil)
 	}
+	so.Pushback = so.Pushback || cfg.Pushback != ""
 	popt := opt.Parse
 	popt.Taxonomy = tax
 	if popt.Lexicon == nil {

@@ -71,6 +71,9 @@ type Sample struct {
 	Truth        string   `json:"truth,omitempty"`
 	ReviewedBy   string   `json:"reviewed_by,omitempty"`
 	ReviewStatus string   `json:"review_status,omitempty"`
+	// Pushback is the player's answer, in the sample's style, to a Keeper who called
+	// for the roll (spec section 7); "" uses a built-in line for the style.
+	Pushback string `json:"pushback,omitempty"`
 }
 
 // Decision is a parsed ruling.

@@ -33,7 +33,7 @@ func Tables(r *Results) []report.Table {
 		familyTable(r, styles),
 		pairwiseTable(r),
 		countsTable(r),
-	}, reasoningTables(r)...)
+	}, append(reasoningTables(r), pushbackTables(r)...)...)
 }
 
 // categoryTable is FR per skill domain for each model.
