@@ -77,7 +77,7 @@
     const cell = (c) => {
       const td = el('td', 'num');
       if (!c || !c.attempts) { td.textContent = '\u2014'; return td; }
-      td.textContent = c.passed + ' / ' + c.attempts + ' (' + Math.round(100 * c.passed / c.attempts) + '%)';
+      td.append(c.passed + ' / ' + c.attempts, el('span', 'kp-pct', Math.round(100 * c.passed / c.attempts) + '%'));
       return td;
     };
     for (const row of state.board) {
@@ -136,7 +136,7 @@
       const res = await api('POST', '/rounds/' + encodeURIComponent(round.id) + '/attempts', { style, statement: $('kp-statement').value });
       round = res.round;
       const v = $('kp-verdict');
-      v.textContent = verdictText(res.attempt);
+      v.textContent = 'Scenario ' + res.attempt.number + ': ' + verdictText(res.attempt);
       v.className = 'kp-verdict ' + (res.attempt.win ? 'kp-win' : 'kp-loss');
       $('kp-reason').textContent = res.attempt.reason;
       $('kp-ruling').hidden = false;
@@ -145,7 +145,7 @@
       showRound();
       state.board = await api('GET', '/board');
       showBoard();
-      $('kp-ruling').scrollIntoView({ block: 'nearest' });
+      $('kp-ruling').scrollIntoView({ block: 'start' });
     } catch (err) {
       say(status, err.message, true);
     } finally {
