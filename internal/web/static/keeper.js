@@ -68,9 +68,8 @@
     const t = $('kp-board');
     const styles = state.styles;
     const head = el('tr');
-    head.append(el('th', '', 'Keeper'));
+    head.append(el('th', '', 'Keeper'), el('th', 'num', 'All'));
     for (const s of styles) head.append(el('th', 'num', s === 'Neutral' ? 'Plain' : s));
-    head.append(el('th', 'num', 'All'));
     t.tHead.replaceChildren(head);
     const body = t.tBodies[0];
     body.replaceChildren();
@@ -83,9 +82,9 @@
     for (const row of state.board) {
       const tr = el('tr');
       tr.dataset.model = row.model;
-      tr.append(el('td', '', row.model));
+      const all = cell({ attempts: row.attempts, passed: row.passed }); all.dataset.style = 'all';
+      tr.append(el('td', '', row.model), all);
       for (const s of styles) { const td = cell(row.by_style[s]); td.dataset.style = s; tr.append(td); }
-      const all = cell({ attempts: row.attempts, passed: row.passed }); all.dataset.style = 'all'; tr.append(all);
       body.append(tr);
     }
     $('kp-board-empty').hidden = state.board.length > 0;
