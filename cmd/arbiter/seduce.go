@@ -48,7 +48,7 @@ Authority, Pseudo-Logic, Omission), and reports failure rates (FR) by style, set
 skill, generator and family, with cluster-bootstrap intervals.`,
 	}
 	cmd.AddCommand(a.seduceRunCmd(), a.seduceReportCmd(), a.seduceScoreCmd(), a.seduceParseCmd(), a.seduceValidateCmd())
-	cmd.AddCommand(a.seduceStyleCmd(), a.seduceGenerateCmd(), a.seduceMergeCmd(), a.seduceReviewCmd())
+	cmd.AddCommand(a.seduceStyleCmd(), a.seduceGenerateCmd(), a.seduceMergeCmd(), a.seduceReviewCmd(), a.seduceHumanCmd())
 	return cmd
 }
 

@@ -27,6 +27,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var addr, db string
 	var public bool
 	var cf serveCourtFlags
+	var kf serveKeeperFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the web UI: runs, reports, replies, the dataset, and the LLM Court game",
@@ -52,13 +53,14 @@ check too. Ctrl-C stops it cleanly.`,
   arbiter serve --court-model openai/gpt-4.1-mini --court-witness-model openai/gpt-4.1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.serve(cmd.Context(), addr, db, public, &cf)
+			return a.serve(cmd.Context(), addr, db, public, &cf, &kf)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, host:port (port 0 picks a free one)")
 	dbFlag(cmd.Flags(), &db)
 	cmd.Flags().BoolVar(&public, "public", false, "allow an address other than loopback, and any Host header (the UI has no login)")
 	cf.register(cmd)
+	kf.register(cmd)
 	return cmd
 }
 
@@ -143,7 +145,7 @@ func (f *serveCourtFlags) models() (court.Models, map[string][]llm.ModelName, er
 
 // courtOptions opens the court's models through a session on db, so the game's calls
 // are stored, and fills the game's part of the web options.
-func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, db string, opt *web.Options) (*store.Store, func(), error) {
+func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, kf *serveKeeperFlags, db string, opt *web.Options) (*store.Store, func(), error) {
 	m, offers, err := f.models()
 	if err != nil {
 		return nil, nil, err
@@ -161,7 +163,7 @@ func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, db string, o
 		}
 	}
 	retry := llm.DefaultRetry()
-	rf := runFlags{models: names, baseURL: f.baseURL, configPath: f.configPath, db: db,
+	rf := runFlags{models: kf.names(names), baseURL: f.baseURL, configPath: f.configPath, db: db,
 		concurrency: 4, retries: retry.MaxAttempts - 1, timeout: f.timeout, replicates: 1}
 	sess, ms, done, err := a.session(ctx, &rf, nil)
 	if err != nil {
@@ -169,9 +171,13 @@ func (a *app) courtOptions(ctx context.Context, f *serveCourtFlags, db string, o
 	}
 	opt.Court = &court.Games{Session: sess, MaxTokens: maxTokens, MaxTokensBy: byAgent}
 	opt.CourtModels, opt.CourtOffers = m, offers
-	opt.CourtModelNames = rf.models
+	opt.CourtModelNames = names
 	opt.CourtReachable = ms.Reachable
 	opt.GenerateCase = generateForPage(sess)
+	if err := kf.keeperOptions(sess, opt); err != nil {
+		done()
+		return nil, nil, err
+	}
 	return sess.Store, done, nil
 }
 
@@ -196,7 +202,7 @@ func generateForPage(sess *runner.Session) web.GenerateCaseFunc {
 	}
 }
 
-func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serveCourtFlags) error {
+func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serveCourtFlags, kf *serveKeeperFlags) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return badInput("--addr %q: want host:port, such as 127.0.0.1:8080", addr)
@@ -211,9 +217,9 @@ func (a *app) serve(ctx context.Context, addr, db string, public bool, cf *serve
 	if err := cf.fromConfig(a); err != nil {
 		return err
 	}
-	if cf.on() {
-		// The game writes to the store, so it may create it.
-		st, done, err := a.courtOptions(ctx, cf, db, &opt)
+	if cf.on() || kf.on() {
+		// The games write to the store, so they may create it.
+		st, done, err := a.gameOptions(ctx, cf, kf, db, &opt)
 		if err != nil {
 			return err
 		}

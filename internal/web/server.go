@@ -82,6 +82,13 @@ type Options struct {
 	// Judge scores a game's transcript; nil: check.Judge with the bundled checklist
 	// through Court.Session.
 	Judge JudgeFunc
+
+	// Keeper rules in the Keeper game (keeper.go); nil: its page says it needs a model.
+	Keeper *seduce.Keeper
+	// KeeperModels are the Keeper models a player may choose, the first the default.
+	KeeperModels []llm.ModelName
+	// KeeperDataset holds the game's scenarios (those that require a roll); nil: Dataset.
+	KeeperDataset *seduce.Dataset
 }
 
 // Server serves the web UI. Create it with New, start it with Serve and stop it with
@@ -95,6 +102,7 @@ type Server struct {
 	reports *reportCache
 	public  bool
 	court   *courtState
+	keeper  *keeperState
 	reviews reviewCache
 	// rescore scores a stored seduce run (seduce.Rescore; tests count the calls).
 	rescore func(ctx context.Context, st *store.Store, run *store.Run) (*seduce.Results, error)
@@ -123,6 +131,7 @@ func New(opt Options) (*Server, error) {
 	s.pages = pages
 	s.public = opt.Public
 	s.court = newCourtState(opt, s.log)
+	s.keeper = newKeeperState(opt, s.dataset, s.court.guard)
 	s.http = s.httpServer()
 	return s, nil
 }
@@ -158,6 +167,13 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(store.GamePlay, s.apiRest))
 	mux.HandleFunc("POST /api/court/games/{id}/restart", s.withGame(store.GamePlay, s.apiRestart))
 	mux.HandleFunc("POST /api/court/games/{id}/judge", s.withGame(store.GamePlay, s.apiJudge))
+	mux.HandleFunc("GET /keeper", s.keeperPage)
+	mux.HandleFunc("GET /api/keeper/state", s.apiKeeperState)
+	mux.HandleFunc("GET /api/keeper/board", s.apiKeeperBoard)
+	mux.HandleFunc("POST /api/keeper/player", s.apiKeeperPlayer)
+	mux.HandleFunc("POST /api/keeper/rounds", s.apiKeeperNewRound)
+	mux.HandleFunc("GET /api/keeper/rounds/{id}", s.apiKeeperRound)
+	mux.HandleFunc("POST /api/keeper/rounds/{id}/attempts", s.apiKeeperAttempt)
 	mux.HandleFunc("GET /review", s.reviewList)
 	mux.HandleFunc("GET /review/{id}/as/{reviewer}", s.reviewPage)
 	mux.HandleFunc("GET /review/{id}/agreement", s.reviewAgreement)
