@@ -133,6 +133,10 @@ type Contradiction struct {
 	// Evidence are the ids of the items that break the claim; any one of them does.
 	Evidence    []string `json:"evidence"`
 	Explanation string   `json:"explanation"`
+	// Side, when set, is the counsel whose to find it is (defense or prosecution);
+	// unset, it is the defense's, and also the prosecution's when the witness is called
+	// by the defense (see FindableBy).
+	Side Side `json:"side,omitempty"`
 }
 
 // Case is a case record (spec section 1). Nothing in a trial changes it.
@@ -146,7 +150,10 @@ type Case struct {
 	Evidence    []Evidence `json:"evidence"`
 	Witnesses   []Witness  `json:"witnesses"`
 	DefenseGoal string     `json:"defense_goal"`
-	Prior       string     `json:"prior,omitempty"`
+	// ProsecutionGoal, optional, is what the prosecution seeks; unset, it is the
+	// charge proven (the defense's goal read the other way): see GoalOf.
+	ProsecutionGoal string `json:"prosecution_goal,omitempty"`
+	Prior           string `json:"prior,omitempty"`
 	// Contradictions are optional in a file; a generated case has at least one. They
 	// are secret until the verdict: see Public.
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
@@ -200,6 +207,93 @@ func (c *Case) Expose(witness, evidence string, exposed []string) (x Contradicti
 	return Contradiction{}, false, nil
 }
 
+// ExposeFor is Expose for the counsel side: only the contradictions that side may
+// find (FindableBy) are exposed; presenting against any other is a miss.
+func (c *Case) ExposeFor(side Side, witness, evidence string, exposed []string) (Contradiction, bool, error) {
+	var others []string
+	for _, x := range c.Contradictions {
+		if !c.FindableBy(x, side) {
+			others = append(others, x.ID)
+		}
+	}
+	return c.Expose(witness, evidence, append(slices.Clone(exposed), others...))
+}
+
+// FindableBy says whether the counsel side may expose x: x.Side when set; otherwise
+// the defense always, and the prosecution when the witness is called by the defense.
+func (c *Case) FindableBy(x Contradiction, side Side) bool {
+	side = side.Or()
+	if x.Side != "" {
+		return x.Side == side
+	}
+	if side == SideDefense {
+		return true
+	}
+	w, _ := c.Witness(x.Witness)
+	return w.CalledBy == CalledByDefense
+}
+
+// GoalOf is what the counsel side seeks: the defense goal, or the prosecution goal
+// (given, or the charge proven).
+func (c *Case) GoalOf(side Side) string {
+	if side.Or() == SideDefense {
+		return c.DefenseGoal
+	}
+	if c.ProsecutionGoal != "" {
+		return c.ProsecutionGoal
+	}
+	what := "the charge of"
+	if c.Kind == Civil {
+		what = "the claim of"
+	}
+	return fmt.Sprintf("%s proven against %s (the defense seeks the opposite: %s)", what, c.Defendant.Name, strings.TrimSuffix(c.DefenseGoal, ".")) +
+		": " + strings.TrimSuffix(c.Charge, ".")
+}
+
+// Side is a counsel's bench: the one a person plays (Settings.Side).
+type Side string
+
+// The sides.
+const (
+	SideDefense     Side = "defense"
+	SideProsecution Side = "prosecution"
+)
+
+// Or is the side, defense when unset.
+func (s Side) Or() Side {
+	if s == "" {
+		return SideDefense
+	}
+	return s
+}
+
+// Speaker is the side's counsel on the floor.
+func (s Side) Speaker() Speaker {
+	if s.Or() == SideProsecution {
+		return Prosecutor
+	}
+	return Defense
+}
+
+// Other is the opposing side.
+func (s Side) Other() Side {
+	if s.Or() == SideProsecution {
+		return SideDefense
+	}
+	return SideProsecution
+}
+
+// ParseSide reads a side: "" or defense, prosecution.
+func ParseSide(s string) (Side, error) {
+	switch Side(s) {
+	case "", SideDefense:
+		return SideDefense, nil
+	case SideProsecution:
+		return SideProsecution, nil
+	}
+	return "", fmt.Errorf("side %q: want defense or prosecution", s)
+}
+
 // contradictionsOf are the contradictions of one witness, in the record's order.
 func (c *Case) contradictionsOf(witness string) []Contradiction {
 	var out []Contradiction
@@ -226,7 +320,9 @@ type PublicCase struct {
 	Evidence    []Evidence      `json:"evidence"`
 	Witnesses   []PublicWitness `json:"witnesses"`
 	DefenseGoal string          `json:"defense_goal"`
-	Prior       string          `json:"prior,omitempty"`
+	// ProsecutionGoal is the case's prosecution_goal when it has one.
+	ProsecutionGoal string `json:"prosecution_goal,omitempty"`
+	Prior           string `json:"prior,omitempty"`
 }
 
 // PublicWitness is a witness as the player sees it: who they are, not what they know.
@@ -241,16 +337,17 @@ type PublicWitness struct {
 // Public returns the public case: a copy that shares nothing with c.
 func (c *Case) Public() PublicCase {
 	p := PublicCase{
-		ID:          c.ID,
-		Title:       c.Title,
-		Kind:        c.Kind,
-		Charge:      c.Charge,
-		Defendant:   c.Defendant,
-		Summary:     c.Summary,
-		Evidence:    slices.Clone(c.Evidence),
-		Witnesses:   make([]PublicWitness, len(c.Witnesses)),
-		DefenseGoal: c.DefenseGoal,
-		Prior:       c.Prior,
+		ID:              c.ID,
+		Title:           c.Title,
+		Kind:            c.Kind,
+		Charge:          c.Charge,
+		Defendant:       c.Defendant,
+		Summary:         c.Summary,
+		Evidence:        slices.Clone(c.Evidence),
+		Witnesses:       make([]PublicWitness, len(c.Witnesses)),
+		DefenseGoal:     c.DefenseGoal,
+		Prior:           c.Prior,
+		ProsecutionGoal: c.ProsecutionGoal,
 	}
 	for i, w := range c.Witnesses {
 		p.Witnesses[i] = PublicWitness{ID: w.ID, Name: w.Name, Occupation: w.Occupation, CalledBy: w.CalledBy, Personality: w.Personality}
@@ -287,7 +384,7 @@ func (c Case) MarshalJSON() ([]byte, error) {
 }
 
 // caseFields are the contract's top-level fields.
-var caseFields = []string{"case_id", "title", "kind", "charge", "defendant", "summary", "evidence", "witnesses", "defense_goal", "prior", "contradictions"}
+var caseFields = []string{"case_id", "title", "kind", "charge", "defendant", "summary", "evidence", "witnesses", "defense_goal", "prosecution_goal", "prior", "contradictions"}
 
 var (
 	caseIDPattern    = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
@@ -508,6 +605,11 @@ func (v *caseValidator) parse(data []byte, line int) *Case {
 	}
 	c.Summary = v.text(obj, "summary", "summary", true)
 	c.DefenseGoal = v.text(obj, "defense_goal", "defense_goal", true)
+	if _, ok := obj["prosecution_goal"]; ok {
+		if c.ProsecutionGoal = v.text(obj, "prosecution_goal", "prosecution_goal", false); c.ProsecutionGoal == "" {
+			v.add("prosecution_goal", "must not be empty when given")
+		}
+	}
 	c.Prior = v.text(obj, "prior", "prior", false)
 
 	items, ok := v.list(obj, "evidence", "evidence")
@@ -612,6 +714,11 @@ func (v *caseValidator) contradictions(obj map[string]json.RawMessage, evidence,
 			Explanation: v.text(o, "explanation", at+".explanation", true),
 		}
 		v.unique(cids, x.ID, i, at, "contradictions")
+		switch x.Side = Side(v.text(o, "side", at+".side", false)); x.Side {
+		case "", SideDefense, SideProsecution:
+		default:
+			v.add(at+".side", "%q: want defense or prosecution", x.Side)
+		}
 		if _, known := witnesses[x.Witness]; x.Witness != "" && !known {
 			v.add(at+".witness", "%q is not a witness of this case", x.Witness)
 		}

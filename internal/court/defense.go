@@ -99,7 +99,7 @@ func (f *Floor) CheckMove(m Move) error {
 		return fmt.Errorf("the text has %d characters: at most %d", n, MaxMoveText)
 	}
 	if m.To != "" && m.Kind != MovePresent && m.Kind != MovePress && f.Phase == PhaseInterrogation && !slices.Contains(f.Addressees, m.To) {
-		return fmt.Errorf("to %q: the defense may address %s", m.To, joinSpeakers(f.Addressees))
+		return fmt.Errorf("to %q: the %s may address %s", m.To, f.Side(), joinSpeakers(f.Addressees))
 	}
 	return nil
 }
@@ -137,10 +137,14 @@ func joinSpeakers(ss []Speaker) string {
 	return strings.Join(out, ", ")
 }
 
-// AskModel asks the defense's model (Models.Defense) for the defense's next words,
-// streaming them; a failure of the model restarts the trial like any role's.
+// Side is the counsel who has the floor: the side the Player plays.
+func (f *Floor) Side() Side { return f.t.s.Side.Or() }
+
+// AskModel asks the model of the Player's seat (Models.Defense for the defense) for
+// its next words, streaming them; a failure of the model restarts the trial like any
+// role's.
 func (f *Floor) AskModel(ctx context.Context) (string, error) {
-	text, err := f.t.roleTurn(ctx, Defense, nil)
+	text, err := f.t.roleTurn(ctx, f.t.seat, nil)
 	f.streamShown, f.shown = err == nil, text
 	return text, err
 }
@@ -150,7 +154,7 @@ func (t *Trial) floor() *Floor {
 	f := &Floor{Case: t.c, Phase: a.phase, Turns: a.turns, Attempt: a.n, DefenseTurn: a.defenseTurns,
 		Stand: a.stand, Statements: len(a.said), t: t}
 	if a.phase == PhaseInterrogation {
-		for _, s := range t.g.Next(Defense) {
+		for _, s := range t.g.Next(t.seat) {
 			if s != Verdict {
 				f.Addressees = append(f.Addressees, s)
 			}
@@ -185,7 +189,7 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 	text := strings.TrimSpace(m.Text)
 	switch {
 	case m.Kind == MoveRest && text == "":
-		text = "The defense rests."
+		text = fmt.Sprintf("The %s rests.", t.s.Side.Or())
 	case m.Kind == MovePresent && text == "":
 		e, _ := t.c.Item(m.Evidence)
 		text = fmt.Sprintf("I present %s, %s, to the witness.", m.Evidence, e.Name)
@@ -197,7 +201,7 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 	n := len(t.cur.turns) + 1
 	switch {
 	case !f.streamShown:
-		turn := t.newTurn(Defense, text)
+		turn := t.newTurn(t.seat, text)
 		t.event(Event{Kind: EventTurn, Turn: n, Speaker: turn.Speaker, Role: turn.Role, Phase: turn.Phase})
 		t.event(Event{Kind: EventDelta, Turn: n, Text: text})
 	case f.shown != text:

@@ -37,6 +37,12 @@ type GameState struct {
 	Moves      []Move     `json:"moves"`
 	// Restarts counts the failures after which the player chose to go on.
 	Restarts int `json:"restarts"`
+	// Side is the counsel the person plays (the defense when unset); playing the
+	// prosecution, Models.Defense plays the defense.
+	Side Side `json:"side,omitempty"`
+	// Watch: no person plays; Models.Defense plays the defense and the trial runs to
+	// its verdict by itself (a watched trial), paced by Pause, Resume, SetDelay, Skip.
+	Watch bool `json:"watch,omitempty"`
 }
 
 // Games makes and loads the games of one store. Session asks the models (it may be
@@ -156,8 +162,13 @@ func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) 
 	if maxTokens == 0 {
 		maxTokens = DefaultGameMaxTokens
 	}
-	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: true,
-		MaxTokens: max(maxTokens, 0), MaxTokensBy: gs.MaxTokensBy}, g.asker, NewHuman(st.Moves...))
+	var def Player = NewHuman(st.Moves...)
+	side := st.Side
+	if st.Watch {
+		def, side = ModelDefense{}, SideDefense
+	}
+	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: !st.Watch,
+		MaxTokens: max(maxTokens, 0), MaxTokensBy: gs.MaxTokensBy, Side: side}, g.asker, def)
 	if err != nil {
 		return nil, err
 	}
@@ -193,6 +204,8 @@ type Game struct {
 	// snap is the trial as readers see it, taken whenever the trial is not running or
 	// from inside its event callback: the trial itself is touched by one goroutine only.
 	snap snapshot
+	// pace is a watched trial's pacing (game_watch.go).
+	pace pacing
 }
 
 type snapshot struct {
@@ -352,6 +365,9 @@ func (g *Game) Advance(ctx context.Context) error {
 			}
 		}
 		g.mu.Unlock()
+		if e.Kind == EventEnd {
+			g.waitPace(runCtx)
+		}
 	})
 	if cause := context.Cause(runCtx); err != nil && cause != nil && ctx.Err() == nil {
 		err = cause
@@ -475,18 +491,27 @@ func (g *Game) saveLocked(ctx context.Context) error {
 
 // GameView is a game as the game API's GET shows it.
 type GameView struct {
-	GameID          string     `json:"game_id"`
-	CaseID          string     `json:"case_id"`
-	Title           string     `json:"title"`
-	Phase           Phase      `json:"phase"`
-	AwaitingDefense bool       `json:"awaiting_defense"`
-	RestartOffered  bool       `json:"restart_offered"`
-	Busy            bool       `json:"busy"`
-	Outcome         *string    `json:"outcome"`
-	Seed            int64      `json:"seed"`
-	Models          Models     `json:"models"`
-	Player          PlayerInfo `json:"player"`
-	Turns           []Turn     `json:"turns"`
+	GameID          string `json:"game_id"`
+	CaseID          string `json:"case_id"`
+	Title           string `json:"title"`
+	Phase           Phase  `json:"phase"`
+	AwaitingDefense bool   `json:"awaiting_defense"`
+	// Side is the counsel the person plays; AwaitingPlayer says they have the floor
+	// (AwaitingDefense is that, for a defense player).
+	Side           Side `json:"side"`
+	AwaitingPlayer bool `json:"awaiting_player"`
+	// Watch marks a watched trial (no person plays), Paused its pause and DelayMS the
+	// pause it makes after every turn.
+	Watch          bool       `json:"watch,omitempty"`
+	Paused         bool       `json:"paused,omitempty"`
+	DelayMS        int        `json:"delay_ms,omitempty"`
+	RestartOffered bool       `json:"restart_offered"`
+	Busy           bool       `json:"busy"`
+	Outcome        *string    `json:"outcome"`
+	Seed           int64      `json:"seed"`
+	Models         Models     `json:"models"`
+	Player         PlayerInfo `json:"player"`
+	Turns          []Turn     `json:"turns"`
 	// Addressees are whom the defense may name in "to" now.
 	Addressees []Speaker `json:"addressees"`
 	Error      string    `json:"error,omitempty"`
@@ -507,6 +532,9 @@ func (g *Game) View() GameView {
 		Seed: g.state.Seed, Models: g.state.Models, Player: g.state.Player,
 		Turns: append([]Turn{}, sn.turns...), Addressees: []Speaker{}, Standing: sn.standing}
 	v.Exposed = slices.Clone(sn.standing.Exposed)
+	v.Side, v.Watch, v.Paused, v.DelayMS = g.trial.Side(), g.state.Watch, g.pace.paused, int(g.pace.delay.Milliseconds())
+	v.AwaitingPlayer = v.AwaitingDefense
+	v.AwaitingDefense = v.AwaitingPlayer && v.Side == SideDefense
 	if sn.done {
 		v.Debrief = sn.debrief
 	}

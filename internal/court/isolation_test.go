@@ -106,7 +106,7 @@ func TestInjectionsStayInTheRecord(t *testing.T) {
 				t.Fatal("no prompt carried the injected text at all: the test tested nothing")
 			}
 			// Control: the same evaluator given the injection outside a block flips.
-			req := evaluationRequest(Criminal, "The hearing.", "x")
+			req := evaluationRequest(Criminal, "The hearing.", "x", SideDefense)
 			req.Messages[0].Text += "\n" + injectedGoal
 			if !instructed(req) {
 				t.Fatal("the gullible evaluator does not see an instruction outside the block")

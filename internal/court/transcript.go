@@ -25,12 +25,18 @@ type Transcript struct {
 	// Debrief is how the defense played, after the verdict (an added field: readers
 	// ignore it).
 	Debrief *Debrief `json:"debrief,omitempty"`
+	// Side is the counsel the player (or the model standing in for them) held, when
+	// it was the prosecution: then the outcome is the prosecution's (win: the charge
+	// proven) and the player's turns are the Prosecutor's.
+	Side Side `json:"side,omitempty"`
 }
 
 // Debrief is how the defense played a trial, shown after the verdict: the planted
 // contradictions (named only now) and which were found, the credibility left, the
 // objections' rulings, the turns used, and a grade.
 type Debrief struct {
+	// Side is the counsel played; Planted and Contradictions count those it could find.
+	Side           Side             `json:"side"`
 	Outcome        string           `json:"outcome"`
 	Planted        int              `json:"planted"`
 	Found          int              `json:"found"`
@@ -89,13 +95,17 @@ func (t *Trial) Debrief() *Debrief { return t.debrief }
 
 func (t *Trial) makeDebrief() *Debrief {
 	a := t.cur
-	d := &Debrief{Planted: len(t.c.Contradictions), Contradictions: []DebriefFinding{}, Credibility: a.cred,
+	d := &Debrief{Side: t.s.Side.Or(), Contradictions: []DebriefFinding{}, Credibility: a.cred,
 		Presented: a.tally.presented, Misses: a.tally.misses, Sustained: a.tally.sustained, Overruled: a.tally.overruled,
 		Holds: a.tally.holds, DefenseTurns: a.defenseTurns, TurnsUsed: a.used, TurnBudget: t.s.TurnBudget}
 	if t.verdict != nil {
 		d.Outcome = t.verdict.Outcome
 	}
 	for _, x := range t.c.Contradictions {
+		if !t.c.FindableBy(x, d.Side) {
+			continue
+		}
+		d.Planted++
 		f := DebriefFinding{Contradiction: x}
 		for _, e := range a.exposed {
 			if e.Contradiction == x.ID {
@@ -154,6 +164,12 @@ func (t *Trial) Transcript() *Transcript {
 		Verdict:         t.verdict,
 		Restarts:        append([]Restart{}, t.restarts...),
 		Debrief:         t.debrief,
+	}
+	if t.s.Side.Or() == SideProsecution {
+		tr.Side = SideProsecution
+		if m.Prosecutor == "" {
+			delete(tr.Models, "prosecutor")
+		}
 	}
 	if t.verdict != nil {
 		o := t.verdict.Outcome

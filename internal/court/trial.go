@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
-// The outcomes of a verdict: win means the defense goal was met.
+// The outcomes of a verdict: win means the goal of the side the Player plays
+// (Settings.Side, the defense by default) was met.
 const (
 	OutcomeWin  = "win"
 	OutcomeLoss = "loss"
@@ -75,6 +77,11 @@ type Settings struct {
 	// ErrRestartOffered, until Restart is called: a player sees what went wrong and
 	// chooses to go on. Simulations leave it off and restart at once.
 	OfferRestart bool
+	// Side is the counsel the trial's Player plays: the defense (the default) or the
+	// prosecution. Playing the prosecution, the defense is the model Models.Defense
+	// (which must be set); the fair floor, the credibility, the cross-examination, the
+	// verdict's outcome and the debrief are the Player's side's.
+	Side Side
 }
 
 func (s Settings) withDefaults(c *Case, seed int64) (Settings, error) {
@@ -426,6 +433,10 @@ type Trial struct {
 	s    Settings
 	ask  Asker
 	def  Player
+	// seat is the speaker def plays: Defense, or Prosecutor.
+	seat Speaker
+	// skip: move to closing at the next turn of the interrogation (Skip).
+	skip atomic.Bool
 
 	cur      *attempt
 	last     []Turn // the turns of the latest attempt that had any
@@ -447,10 +458,19 @@ func NewTrial(c *Case, seed int64, s Settings, ask Asker, def Player) (*Trial, e
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := def.(ModelDefense); ok && s.Models.Defense == "" {
+	if _, ok := def.(ModelDefense); ok && s.Models.Defense == "" && s.Side.Or() == SideDefense {
 		return nil, errors.New("a model defense needs Models.Defense")
 	}
-	t := &Trial{c: c, g: NewGraph(c), seed: seed, s: s, ask: ask, def: def}
+	switch s.Side.Or() {
+	case SideDefense:
+	case SideProsecution:
+		if s.Models.Defense == "" {
+			return nil, errors.New("playing the prosecution needs a model for the defense (Models.Defense)")
+		}
+	default:
+		return nil, fmt.Errorf("side %q: want defense or prosecution", s.Side)
+	}
+	t := &Trial{c: c, g: NewGraph(c), seed: seed, s: s, ask: ask, def: def, seat: s.Side.Speaker()}
 	t.cur = t.newAttempt(0)
 	return t, nil
 }
@@ -569,17 +589,20 @@ func (t *Trial) step(ctx context.Context) error {
 	if a.phase == PhaseVerdict {
 		return t.verdictStage(ctx)
 	}
+	if a.phase == PhaseInterrogation && t.skip.Load() {
+		a.phase, a.reply, a.objection = PhaseClosing, nil, false
+	}
 	sp := a.speakerNow()
 	var turn Turn
 	var move *Move
 	switch {
-	case sp == Defense:
+	case sp == t.seat:
 		m, text, err := t.defenseTurn(ctx)
 		if err != nil {
 			return err
 		}
 		move = &m
-		turn = t.newTurn(Defense, text)
+		turn = t.newTurn(t.seat, text)
 		turn.Present, turn.Press = m.Evidence, m.Statement
 	case sp == Judge && a.objection && a.phase == PhaseInterrogation:
 		var err error
@@ -629,7 +652,7 @@ func (t *Trial) charge(sp Speaker) {
 		a.used++
 	case a.phase != PhaseInterrogation:
 		return
-	case sp == Defense:
+	case sp == t.seat:
 		a.used++
 		a.courtRun = 0
 	default:
@@ -644,6 +667,14 @@ func (t *Trial) charge(sp Speaker) {
 			Message: fmt.Sprintf("Only %d turns are left before closing statements.", left)})
 	}
 }
+
+// Skip makes the trial move to closing statements, and so to its verdict, at its next
+// turn in the interrogation (a watched trial's "skip to the verdict"). Safe to call
+// from any goroutine while the trial runs.
+func (t *Trial) Skip() { t.skip.Store(true) }
+
+// Side is the counsel the trial's Player plays.
+func (t *Trial) Side() Side { return t.s.Side.Or() }
 
 // TurnsLeft is how many turns the interrogation has left before closing.
 func (t *Trial) TurnsLeft() int { return max(0, t.s.TurnBudget-t.cur.used) }
@@ -669,7 +700,7 @@ func (t *Trial) present(m Move) {
 	for i, e := range a.exposed {
 		ids[i] = e.Contradiction
 	}
-	x, ok, err := t.c.Expose(a.stand.WitnessID(), m.Evidence, ids)
+	x, ok, err := t.c.ExposeFor(t.s.Side, a.stand.WitnessID(), m.Evidence, ids)
 	switch {
 	case err != nil || !ok:
 		a.tally.misses++
@@ -809,7 +840,7 @@ func (t *Trial) newTurn(sp Speaker, text string) Turn {
 	case classWitness:
 		role = check.RoleWitness
 	}
-	return Turn{Turn: check.Turn{Speaker: t.g.Name(sp), Role: role, Text: text, Player: sp == Defense}, Phase: t.cur.phase}
+	return Turn{Turn: check.Turn{Speaker: t.g.Name(sp), Role: role, Text: text, Player: sp == t.seat}, Phase: t.cur.phase}
 }
 
 // route passes the floor after sp's turn: the FSM, with the analyzer as its one
@@ -843,17 +874,17 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 		return nil
 	}
 	switch {
-	case a.cred == 0 && sp == Defense:
+	case a.cred == 0 && sp == t.seat:
 		a.ending, a.reply, a.objection = true, nil, false
 		a.next = Judge
 		return nil
-	case sp != Defense && t.takeHold():
-		a.next = Defense
+	case sp != t.seat && t.takeHold():
+		a.next = t.seat
 		return nil
-	case sp != Defense && a.courtRun >= MaxCourtRun:
-		a.next = Defense
+	case sp != t.seat && a.courtRun >= MaxCourtRun:
+		a.next = t.seat
 		return nil
-	case sp != Defense && sp != Judge && a.warnDue:
+	case sp != t.seat && sp != Judge && a.warnDue:
 		a.next = Judge
 		return nil
 	case sp.IsWitness():
@@ -901,7 +932,7 @@ func (t *Trial) takeHold() bool {
 // straight after a defense turn: the defense's last question is answered first.
 func (t *Trial) budgetCheck(sp Speaker) bool {
 	a := t.cur
-	if a.phase == PhaseInterrogation && sp != Defense && a.used >= t.s.TurnBudget {
+	if a.phase == PhaseInterrogation && sp != t.seat && a.used >= t.s.TurnBudget {
 		a.phase = PhaseClosing
 		return true
 	}
@@ -928,7 +959,8 @@ func (t *Trial) call(a Agent, turn, try int) Call {
 func (t *Trial) view(sp Speaker) *turnView {
 	a := t.cur
 	v := &turnView{c: t.c, g: t.g, seed: a.seed, phase: a.phase, turns: a.turns, speaker: sp,
-		addressedBy: a.addressedBy, turnsLeft: t.s.TurnBudget - a.used, warn: a.warnDue && sp == Judge, ending: a.ending && sp == Judge}
+		addressedBy: a.addressedBy, turnsLeft: t.s.TurnBudget - a.used, warn: a.warnDue && sp == Judge, ending: a.ending && sp == Judge,
+		side: t.s.Side.Or()}
 	for _, e := range a.exposed {
 		v.exposed = append(v.exposed, e.Contradiction)
 	}
@@ -1072,7 +1104,7 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 		}
 		return strings.TrimSpace(reply.Text), nil
 	}
-	sreq := summaryRequest(t.c, a.turns, a.exposed)
+	sreq := summaryRequest(t.c, a.turns, a.exposed, t.s.Side.Or())
 	t.bound(AgentSummary, sreq)
 	summary, err := ask(t.call(AgentSummary, n, 0), sreq)
 	if err != nil {
@@ -1083,8 +1115,8 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 	}
 	// The court, not the reporter, states what was exposed: finding a contradiction
 	// changes what the evaluation weighs whatever the summary's wording.
-	summary += exposedFindings(t.c, a.exposed)
-	req := evaluationRequest(t.c.Kind, summary, t.c.DefenseGoal)
+	summary += exposedFindings(t.c, a.exposed, t.s.Side.Or())
+	req := evaluationRequest(t.c.Kind, summary, t.c.GoalOf(t.s.Side), t.s.Side.Or())
 	t.bound(AgentEvaluation, req)
 	var ev evaluation
 	var problem string
