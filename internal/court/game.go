@@ -43,6 +43,8 @@ type GameState struct {
 	// Watch: no person plays; Models.Defense plays the defense and the trial runs to
 	// its verdict by itself (a watched trial), paced by Pause, Resume, SetDelay, Skip.
 	Watch bool `json:"watch,omitempty"`
+	// SkipAt is the turn count a watched trial was skipped to its verdict at.
+	SkipAt int `json:"skip_at,omitempty"`
 }
 
 // Games makes and loads the games of one store. Session asks the models (it may be
@@ -172,6 +174,7 @@ func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) 
 	if err != nil {
 		return nil, err
 	}
+	t.SkipAt(st.SkipAt)
 	g.trial = t
 	return g, nil
 }
@@ -473,6 +476,7 @@ func (g *Game) Restart(ctx context.Context) error {
 // trial is not running elsewhere.
 func (g *Game) saveLocked(ctx context.Context) error {
 	g.state.Moves = append([]Move(nil), g.trial.Moves()...)
+	g.state.SkipAt = g.trial.Skipped()
 	b, err := json.Marshal(g.state)
 	if err != nil {
 		return err

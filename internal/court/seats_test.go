@@ -232,6 +232,15 @@ func TestWatchedGame(t *testing.T) {
 	if err := g.Pause(); err == nil {
 		t.Error("a finished trial was paused")
 	}
+	// Loaded from the store, the skipped trial replays to its verdict, asking nothing.
+	before := asked.Load()
+	l, err := gs.Load(ctx, "w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv := l.View(); lv.Outcome == nil || len(lv.Turns) != len(v.Turns) || asked.Load() != before {
+		t.Errorf("the loaded watched trial stands at %s with %d turns (asked %d)", lv.Phase, len(lv.Turns), asked.Load()-before)
+	}
 	p, _ := gs.New(ctx, "p1", GameState{Case: crossCase(t), Seed: 7, Models: gameModels()})
 	if err := p.Pause(); err == nil {
 		t.Error("a played game was paused")

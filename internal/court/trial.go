@@ -437,6 +437,9 @@ type Trial struct {
 	seat Speaker
 	// skip: move to closing at the next turn of the interrogation (Skip).
 	skip atomic.Bool
+	// skipAt is the turn count the skip took effect at (0: none), so a trial rebuilt
+	// with SkipAt replays it.
+	skipAt int
 
 	cur      *attempt
 	last     []Turn // the turns of the latest attempt that had any
@@ -589,8 +592,9 @@ func (t *Trial) step(ctx context.Context) error {
 	if a.phase == PhaseVerdict {
 		return t.verdictStage(ctx)
 	}
-	if a.phase == PhaseInterrogation && t.skip.Load() {
+	if a.phase == PhaseInterrogation && (t.skip.Load() || (t.skipAt > 0 && len(a.turns) >= t.skipAt)) {
 		a.phase, a.reply, a.objection = PhaseClosing, nil, false
+		t.skipAt = len(a.turns)
 	}
 	sp := a.speakerNow()
 	var turn Turn
@@ -672,6 +676,14 @@ func (t *Trial) charge(sp Speaker) {
 // turn in the interrogation (a watched trial's "skip to the verdict"). Safe to call
 // from any goroutine while the trial runs.
 func (t *Trial) Skip() { t.skip.Store(true) }
+
+// SkipAt makes a rebuilt trial skip to closing where it did before (Skipped); call it
+// before Run.
+func (t *Trial) SkipAt(n int) { t.skipAt = n }
+
+// Skipped is the number of turns after which a skip sent the trial to closing, 0 for
+// none. Read it only while the trial is not running (or from its event callback).
+func (t *Trial) Skipped() int { return t.skipAt }
 
 // Side is the counsel the trial's Player plays.
 func (t *Trial) Side() Side { return t.s.Side.Or() }

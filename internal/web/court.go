@@ -8,6 +8,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -616,6 +617,10 @@ func (c *courtState) offersOf(role string) []llm.ModelName {
 		def = c.models.Witness
 	case "analyzer":
 		def = c.models.Analyzer
+	case "defense":
+		// The model defense of a prosecution game or a watched trial: the server's
+		// defense model, else its court model (the prosecutor's).
+		def = cmp.Or(c.models.Defense, c.models.Prosecutor)
 	}
 	if def == "" {
 		return nil
@@ -690,12 +695,19 @@ func (s *Server) apiListGames(w http.ResponseWriter, r *http.Request) {
 
 // roleModels fills the roles a new game names from the server's defaults; a role left
 // with no model, or named a model not offered for it, is an error naming it.
-func (c *courtState) roleModels(chosen map[string]string) (court.Models, error) {
+func (c *courtState) roleModels(chosen map[string]string, defense bool) (court.Models, error) {
 	var m court.Models
 	for role := range chosen {
-		if !slices.Contains(courtRoles, role) {
-			return m, fmt.Errorf("models.%s: not a role (want judge, prosecutor, witness or analyzer)", role)
+		if !slices.Contains(courtRoles, role) && (!defense || role != "defense") {
+			return m, fmt.Errorf("models.%s: not a role (want judge, prosecutor, witness or analyzer%s)", role, map[bool]string{true: " or defense"}[defense])
 		}
+	}
+	if defense {
+		n, err := c.offered("defense", chosen["defense"])
+		if err != nil {
+			return m, fmt.Errorf("models.defense: %w", err)
+		}
+		m.Defense = n
 	}
 	for _, r := range []struct {
 		role string
@@ -710,20 +722,41 @@ func (c *courtState) roleModels(chosen map[string]string) (court.Models, error) 
 	return m, nil
 }
 
+// newGameBody is what POST /api/court/games (and POST /api/court/watch) take.
+type newGameBody struct {
+	CaseID string            `json:"case_id"`
+	Seed   *int64            `json:"seed"`
+	Models map[string]string `json:"models"`
+	Player court.PlayerInfo  `json:"player"`
+	// Side is the counsel the player plays: defense (the default) or prosecution.
+	Side string `json:"side"`
+	// TwoPlayers: the other counsel is a second person, invited by a token.
+	TwoPlayers bool `json:"two_players"`
+}
+
 func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 	if !s.needCourt(w) {
 		return
 	}
-	var body struct {
-		CaseID string            `json:"case_id"`
-		Seed   *int64            `json:"seed"`
-		Models map[string]string `json:"models"`
-		Player court.PlayerInfo  `json:"player"`
-	}
+	var body newGameBody
 	if !readJSON(w, r, &body) {
 		return
 	}
-	models, err := s.court.roleModels(body.Models)
+	s.startGame(w, r, body, false)
+}
+
+// startGame starts a game, or with watch a watched trial (court_seats.go).
+func (s *Server) startGame(w http.ResponseWriter, r *http.Request, body newGameBody, watch bool) {
+	side, err := court.ParseSide(body.Side)
+	if err != nil || (watch && body.Side != "") {
+		apiError(w, http.StatusBadRequest, "side: want defense or prosecution (a watched trial has no side)")
+		return
+	}
+	if body.TwoPlayers {
+		apiError(w, http.StatusBadRequest, "two_players: a game of two people is not offered yet")
+		return
+	}
+	models, err := s.court.roleModels(body.Models, watch || side == court.SideProsecution)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
@@ -765,15 +798,15 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 		seed = n.Int64()
 	}
 	id := randomID(12)
-	play, watch := randomID(16), randomID(16)
-	for _, t := range []struct{ tok, access string }{{play, store.GamePlay}, {watch, store.GameWatch}} {
+	play, watchTok := randomID(16), randomID(16)
+	for _, t := range []struct{ tok, access string }{{play, store.GamePlay}, {watchTok, store.GameWatch}} {
 		if err := s.st.PutCourtGameToken(r.Context(), id, tokenHash(t.tok), t.access); err != nil {
 			s.log.Error("new court game", "err", err)
 			apiError(w, http.StatusInternalServerError, "the game could not be started; the server log has the details")
 			return
 		}
 	}
-	g, err := s.court.games.New(r.Context(), id, court.GameState{Case: c, Seed: seed, Models: models, Player: body.Player})
+	g, err := s.court.games.New(r.Context(), id, court.GameState{Case: c, Seed: seed, Models: models, Player: body.Player, Side: side, Watch: watch})
 	if err != nil {
 		s.log.Error("new court game", "err", err)
 		apiError(w, http.StatusInternalServerError, "the game could not be started; the server log has the details")
@@ -790,7 +823,7 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 	s.court.advanceLocked(id)
 	s.court.mu.Unlock()
 	setGameCookie(w, r, id, play)
-	writeJSON(w, http.StatusCreated, map[string]string{"game_id": id, "token": play, "watch_token": watch})
+	writeJSON(w, http.StatusCreated, map[string]string{"game_id": id, "token": play, "watch_token": watchTok})
 }
 
 // gameJSON is the game as GET shows it: the spec's fields, the engine's extras, and
@@ -887,6 +920,14 @@ func (b defenseBody) move(c *court.Case) (court.Move, string) {
 }
 
 func (s *Server) apiDefense(w http.ResponseWriter, r *http.Request, g *court.Game) {
+	if !onSide(w, g, court.SideDefense) {
+		return
+	}
+	s.apiMove(w, r, g)
+}
+
+// apiMove is the player's move, on the floor of the side they play.
+func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game) {
 	var body defenseBody
 	if !readJSON(w, r, &body) {
 		return
@@ -951,8 +992,11 @@ func whenSettled(ctx context.Context, g *court.Game, move func() error) error {
 }
 
 func (s *Server) apiRest(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	if v := g.View(); v.AwaitingDefense && v.Phase != court.PhaseInterrogation {
-		apiError(w, http.StatusConflict, "the defense may rest only in the interrogation")
+	if v := g.View(); v.Watch {
+		apiError(w, http.StatusConflict, "a watched trial has no player to rest")
+		return
+	} else if v.AwaitingPlayer && v.Phase != court.PhaseInterrogation {
+		apiError(w, http.StatusConflict, fmt.Sprintf("the %s may rest only in the interrogation", v.Side))
 		return
 	}
 	if err := whenSettled(r.Context(), g, func() error { return g.Submit(court.Move{Kind: court.MoveRest}) }); err != nil {

@@ -162,7 +162,7 @@ func (r *courtRig) start(opt rigOptions) {
 	policy := llm.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, Timeout: 10 * time.Second}
 	models := map[llm.ModelName]llm.Model{}
 	var names []string
-	for _, role := range []string{"judge", "prosecutor", "witness", "analyzer"} {
+	for _, role := range []string{"judge", "prosecutor", "witness", "analyzer", "defense"} {
 		name := llm.ModelName("openai/" + role)
 		m, err := openai.New(name, config.Endpoint{Provider: "openai", BaseURL: r.standIn.OpenAIBaseURL(), Key: "sk-test"}, openai.Options{HTTPClient: hc})
 		if err != nil {

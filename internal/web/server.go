@@ -165,6 +165,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/court/games/{id}/transcript", s.withGame(store.GameWatch, s.apiTranscript))
 	mux.HandleFunc("POST /api/court/games/{id}/defense", s.withGame(store.GamePlay, s.apiDefense))
 	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(store.GamePlay, s.apiRest))
+	mux.HandleFunc("POST /api/court/games/{id}/prosecution", s.withGame(store.GamePlay, s.apiProsecution))
+	mux.HandleFunc("POST /api/court/watch", s.apiWatch)
+	for _, control := range []string{"pause", "resume", "skip", "speed"} {
+		mux.HandleFunc("POST /api/court/games/{id}/"+control, s.withGame(store.GamePlay, s.apiPace(control)))
+	}
 	mux.HandleFunc("POST /api/court/games/{id}/restart", s.withGame(store.GamePlay, s.apiRestart))
 	mux.HandleFunc("POST /api/court/games/{id}/judge", s.withGame(store.GamePlay, s.apiJudge))
 	mux.HandleFunc("GET /keeper", s.keeperPage)

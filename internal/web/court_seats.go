@@ -1,0 +1,92 @@
+package web
+
+// Every seat in the courtroom (issue 32): a game played as the prosecution (its moves
+// at POST /api/court/games/{id}/prosecution), and a watched trial, a model on every
+// seat, started with POST /api/court/watch and paced by its owner (pause, resume,
+// speed, skip). A watched trial is a game with no player: its events are logged once
+// and streamed to every watcher over GET /api/court/games/{id}/events, so many
+// watchers cost one set of model calls. Its creation answers a token (the owner's:
+// pacing) and a watch_token (the link anyone may open to watch, read-only).
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/court"
+)
+
+// onSide answers 409 unless the game's player plays side: a move on the other
+// counsel's floor, or in a watched trial, is refused.
+func onSide(w http.ResponseWriter, g *court.Game, side court.Side) bool {
+	v := g.View()
+	switch {
+	case v.Watch:
+		apiError(w, http.StatusConflict, "a watched trial has no player: every seat is a model")
+		return false
+	case v.Side != side:
+		apiError(w, http.StatusConflict, fmt.Sprintf("the %s is not yours in this game: you play the %s", side, v.Side))
+		return false
+	}
+	return true
+}
+
+func (s *Server) apiProsecution(w http.ResponseWriter, r *http.Request, g *court.Game) {
+	if !onSide(w, g, court.SideProsecution) {
+		return
+	}
+	s.apiMove(w, r, g)
+}
+
+// apiWatch starts a watched trial: POST /api/court/watch {case_id, seed, models} (models
+// may name the defense's too) -> 201 {game_id, token, watch_token}.
+func (s *Server) apiWatch(w http.ResponseWriter, r *http.Request) {
+	if !s.needCourt(w) {
+		return
+	}
+	var body newGameBody
+	if !readJSON(w, r, &body) {
+		return
+	}
+	s.startGame(w, r, body, true)
+}
+
+// apiPace is a pacing control of a watched trial: pause, resume, skip, or speed
+// {"delay_ms": N} (the pause after every turn, at most 30 s).
+func (s *Server) apiPace(control string) func(w http.ResponseWriter, r *http.Request, g *court.Game) {
+	return func(w http.ResponseWriter, r *http.Request, g *court.Game) {
+		var err error
+		switch control {
+		case "pause":
+			err = g.Pause()
+		case "resume":
+			err = g.Resume()
+		case "skip":
+			err = g.Skip()
+		case "speed":
+			var body struct {
+				DelayMS *int `json:"delay_ms"`
+			}
+			if !readJSON(w, r, &body) {
+				return
+			}
+			if body.DelayMS == nil || *body.DelayMS < 0 || time.Duration(*body.DelayMS)*time.Millisecond > court.MaxWatchDelay {
+				apiError(w, http.StatusBadRequest, fmt.Sprintf("delay_ms: want 0 to %d", court.MaxWatchDelay.Milliseconds()))
+				return
+			}
+			err = g.SetDelay(time.Duration(*body.DelayMS) * time.Millisecond)
+		}
+		switch {
+		case errors.Is(err, court.ErrNotWatched):
+			apiError(w, http.StatusConflict, "only a watched trial is paused, resumed, slowed or skipped")
+		case errors.Is(err, court.ErrOver):
+			apiError(w, http.StatusConflict, "the trial is over")
+		case err != nil:
+			apiError(w, http.StatusInternalServerError, err.Error())
+		default:
+			v := g.View()
+			writeJSON(w, http.StatusAccepted, map[string]any{"paused": v.Paused, "delay_ms": v.DelayMS})
+		}
+	}
+}
