@@ -129,3 +129,12 @@ func (a *app) loadCourtCases(ctx context.Context, path, db string) ([]*court.Cas
 	}
 	return cases, nil
 }
+
+// prosecutorModel is the model the flags give the prosecutor ("" for none): the
+// default of the model defense when a person plays the prosecution.
+func (f *courtFlags) prosecutorModel() string {
+	if f.prosecutor != "" || len(f.run.models) != 1 {
+		return f.prosecutor
+	}
+	return f.run.models[0]
+}

@@ -29,6 +29,7 @@ type playFlags struct {
 	resume     string
 	list       bool
 	transcript string
+	side       string
 }
 
 func (a *app) courtPlayCmd() *cobra.Command {
@@ -87,6 +88,8 @@ stood, and '--list' shows the saved games.`,
 	fs.StringVar(&f.resume, "resume", "", "go on with the saved game of this id")
 	fs.BoolVar(&f.list, "list", false, "list the saved games and exit")
 	fs.StringVar(&f.transcript, "transcript", "", "write the game's JSON transcript to this file at the verdict or when you quit")
+	fs.StringVar(&f.side, "side", "defense", "the counsel you play: defense or prosecution (then a model plays the defense)")
+	fs.StringVar(&f.court.defense, "defense-model", "", "with --side prosecution, the model that plays the defense (default: the prosecutor's model)")
 	refuseBatch(cmd)
 	return cmd
 }
@@ -107,6 +110,16 @@ func (a *app) newGame(ctx context.Context, f *playFlags) error {
 	if c == nil {
 		return badInput("--case %q: no such case in %s: want %s", f.caseID, f.cases, orList(ids))
 	}
+	side, err := court.ParseSide(f.side)
+	if err != nil {
+		return badInput("--side: %v", err)
+	}
+	if side == court.SideDefense && f.court.defense != "" {
+		return badInput("--defense-model plays the defense when you play the prosecution (--side prosecution)")
+	}
+	if side == court.SideProsecution && f.court.defense == "" {
+		f.court.defense = f.court.prosecutorModel()
+	}
 	sess, models, done, err := a.courtSession(ctx, &f.court)
 	if err != nil {
 		return err
@@ -115,7 +128,7 @@ func (a *app) newGame(ctx context.Context, f *playFlags) error {
 	sess.Progress = nil // the game itself shows what the court is doing
 	gs := &court.Games{Session: sess}
 	g, err := gs.New(ctx, newGameID(), court.GameState{Case: c, Seed: f.seed, Models: models,
-		Player: court.PlayerInfo{Name: f.name}})
+		Player: court.PlayerInfo{Name: f.name}, Side: side})
 	if err != nil {
 		return err
 	}

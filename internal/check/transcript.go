@@ -76,7 +76,7 @@ type Transcript struct {
 	CaseDescription string `json:"case_description,omitempty"`
 	Turns           []Turn `json:"turns"`
 	// PlayerRole is the role the human played when the reader was told it (--player)
-	// and the transcript does not mark its player turns itself: the judge withholds that
+	// (also when the transcript marks its player turns itself): the judge withholds that
 	// role's turns instead of those of the checklist's player roles.
 	PlayerRole Role `json:"player_role,omitempty"`
 	// Source says where the transcript came from: a file, and a line for JSONL.
@@ -651,7 +651,10 @@ func (p *tparser) placeTurns(t *Transcript, raws []rawTurn, form string, whole b
 		p.errs.Addf(p.file, line, "turns", "every turn is empty: a transcript needs at least one turn with text")
 		return false
 	}
-	if !marks && p.opt.Player != "" {
+	// --player names the human's role also for a file that marks its player turns
+	// (a court game played as the prosecution): the judge's prompt then names that
+	// player, and withholds that role's turns rather than the domain's default role's.
+	if p.opt.Player != "" {
 		t.PlayerRole = p.opt.Player
 	}
 	t.reading = rd

@@ -242,12 +242,12 @@ func (c *Case) GoalOf(side Side) string {
 	if c.ProsecutionGoal != "" {
 		return c.ProsecutionGoal
 	}
-	what := "the charge of"
+	what := "the charge"
 	if c.Kind == Civil {
-		what = "the claim of"
+		what = "the claim"
 	}
-	return fmt.Sprintf("%s proven against %s (the defense seeks the opposite: %s)", what, c.Defendant.Name, strings.TrimSuffix(c.DefenseGoal, ".")) +
-		": " + strings.TrimSuffix(c.Charge, ".")
+	return fmt.Sprintf("%s proven against %s: %s (the defense seeks the opposite: %s)", what, c.Defendant.Name,
+		strings.TrimSuffix(c.Charge, "."), strings.TrimSuffix(c.DefenseGoal, "."))
 }
 
 // Side is a counsel's bench: the one a person plays (Settings.Side).

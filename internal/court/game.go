@@ -546,7 +546,7 @@ func (g *Game) View() GameView {
 		o := vr.Outcome
 		v.Outcome = &o
 	}
-	if v.AwaitingDefense {
+	if v.AwaitingPlayer {
 		v.Addressees = append(v.Addressees, sn.addressees...)
 	}
 	if g.err != nil {

@@ -36,7 +36,8 @@ func (t Terminal) Play(ctx context.Context, g *Game) error {
 	c := g.Case()
 	fmt.Fprintf(p.out, "Game %s: %s (%s), seed %d\n", g.ID, Clean(c.Title), Clean(c.ID), g.View().Seed)
 	p.caseFile()
-	fmt.Fprintf(p.out, "You are the defense. Your goal: %s\n", Clean(c.DefenseGoal))
+	side := g.View().Side
+	fmt.Fprintf(p.out, "You are the %s. Your goal: %s\n", side, Clean(c.GoalOf(side)))
 	p.hint()
 	lines := make(chan string)
 	stop := make(chan struct{})
@@ -87,7 +88,7 @@ func (p *player) loop(ctx context.Context) error {
 			if err := p.g.Restart(ctx); err != nil {
 				return err
 			}
-		case v.AwaitingDefense:
+		case v.AwaitingPlayer:
 			if quit := p.defend(ctx, v); quit {
 				return p.quit(stopped(ctx))
 			}
@@ -266,20 +267,20 @@ func (p *player) defend(ctx context.Context, v GameView) (quit bool) {
 	}
 	switch v.Phase {
 	case PhaseInterrogation:
-		fmt.Fprintf(p.out, "\nThe defense has the floor (%d turns left, credibility %d/100).\nYou may address: %s.\n", v.TurnsLeft, v.Credibility, p.describe(v.Addressees))
+		fmt.Fprintf(p.out, "\nThe %s has the floor (%d turns left, credibility %d/100).\nYou may address: %s.\n", v.Side, v.TurnsLeft, v.Credibility, p.describe(v.Addressees))
 		if v.Stand != "" {
 			fmt.Fprintf(p.out, "On the stand: %s. /present an item to them, /press a statement, /record to see both.\n", p.describe([]Speaker{v.Stand}))
 		}
 	case PhaseIntroduction:
-		fmt.Fprintln(p.out, "\nThe defense has the floor: your opening statement.")
+		fmt.Fprintf(p.out, "\nThe %s has the floor: your opening statement.\n", v.Side)
 	case PhaseClosing:
-		fmt.Fprintln(p.out, "\nThe defense has the floor: your closing statement.")
+		fmt.Fprintf(p.out, "\nThe %s has the floor: your closing statement.\n", v.Side)
 	default:
-		fmt.Fprintln(p.out, "\nThe defense has the floor.")
+		fmt.Fprintf(p.out, "\nThe %s has the floor.\n", v.Side)
 	}
 	pc := p.g.Case().Public()
 	for {
-		p.wrap.prompt("defense> ")
+		p.wrap.prompt(string(v.Side) + "> ")
 		line, ok := p.read(ctx)
 		if !ok {
 			fmt.Fprintln(p.out)
@@ -512,11 +513,17 @@ func (p *player) verdict() error {
 	fmt.Fprintln(p.out)
 	switch {
 	case tx.Verdict != nil:
-		what := "the defense goal was not met"
+		side := p.g.View().Side
+		what := fmt.Sprintf("the %s goal was not met", side)
 		if tx.Verdict.Outcome == OutcomeWin {
-			what = "the defense goal was met"
+			what = fmt.Sprintf("the %s goal was met", side)
 		}
-		fmt.Fprintf(p.out, "VERDICT: %s (%s)\n", strings.ToUpper(verdictWord(p.g.Case().Kind, tx.Verdict.Outcome)), what)
+		// The court's word is the defense's outcome: a prosecution win is its loss.
+		defense := tx.Verdict.Outcome
+		if side == SideProsecution {
+			defense = map[string]string{OutcomeWin: OutcomeLoss, OutcomeLoss: OutcomeWin}[defense]
+		}
+		fmt.Fprintf(p.out, "VERDICT: %s (%s)\n", strings.ToUpper(verdictWord(p.g.Case().Kind, defense)), what)
 		fmt.Fprintf(p.out, "The court's reasons: %s\n", Clean(tx.Verdict.Justification))
 		fmt.Fprintf(p.out, "Summary: %s\n", Clean(tx.Verdict.Summary))
 		p.debrief(tx.Debrief)
