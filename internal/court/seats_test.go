@@ -2,6 +2,7 @@ package court
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -248,3 +249,47 @@ func TestWatchedGame(t *testing.T) {
 }
 
 func evs(g *Game) []Event { e, _ := g.Events(0); return e }
+
+// A stored simulated trial replays from the store alone, turn by turn through the same
+// events, to the same transcript; an unknown id is ErrNoStoredTrial.
+func TestReplayStoredTrial(t *testing.T) {
+	st := simStore(t)
+	var asked atomic.Int64
+	res, written, _ := simulate(t, st, counted(fakeModels(nil), &asked), 1)
+	id := res.Trials[0].TrialID
+	caseOf := func(cid string) (*Case, error) {
+		if cid == fixture(t).ID {
+			return fixture(t), nil
+		}
+		return nil, nil
+	}
+	before := asked.Load()
+	s, err := FindStoredTrial(context.Background(), st, id, caseOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &events{}
+	tx, err := s.Replay(context.Background(), st, ev.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.check(t)
+	if asked.Load() != before {
+		t.Errorf("the replay asked %d calls", asked.Load()-before)
+	}
+	want := written[id]
+	if len(tx.Turns) != len(want.Turns) || len(kinds(ev.all, EventEnd)) != len(want.Turns) || len(kinds(ev.all, EventVerdict)) != 1 ||
+		*tx.Outcome != *want.Outcome {
+		t.Errorf("replayed %d turns (%d ends); the trial had %d", len(tx.Turns), len(kinds(ev.all, EventEnd)), len(want.Turns))
+	}
+	for i := range tx.Turns {
+		if tx.Turns[i].Text != want.Turns[i].Text {
+			t.Errorf("turn %d: %q; want %q", i+1, tx.Turns[i].Text, want.Turns[i].Text)
+		}
+	}
+	for _, bad := range []string{"nope", "lantern-theft-s1-zzzzzz", "lantern-theft-s99-abcdef", "other-s1-abcdef"} {
+		if _, err := FindStoredTrial(context.Background(), st, bad, caseOf); !errors.Is(err, ErrNoStoredTrial) {
+			t.Errorf("FindStoredTrial(%q) = %v", bad, err)
+		}
+	}
+}

@@ -9,9 +9,12 @@ package web
 // pacing) and a watch_token (the link anyone may open to watch, read-only).
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/court"
@@ -89,4 +92,75 @@ func (s *Server) apiPace(control string) func(w http.ResponseWriter, r *http.Req
 			writeJSON(w, http.StatusAccepted, map[string]any{"paused": v.Paused, "delay_ms": v.DelayMS})
 		}
 	}
+}
+
+// apiReplay replays a stored `court simulate` trial from the store, turn by turn, as
+// the event stream of a game: GET /api/court/replays/{trial}?delay_ms=N (N, at most
+// 30 s, waited after every turn). No model is asked. On --public it needs the owner's
+// token (the store's trials are the owner's). A replay always streams from the first
+// turn: its events are numbered afresh.
+func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
+	if !s.needCourt(w) {
+		return
+	}
+	if s.court.public && !isOwner(r, s.court.owner) {
+		apiError(w, http.StatusForbidden, "replaying the store's trials needs the owner's token on a public server")
+		return
+	}
+	var delay time.Duration
+	if q := r.URL.Query().Get("delay_ms"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 || time.Duration(n)*time.Millisecond > court.MaxWatchDelay {
+			apiError(w, http.StatusBadRequest, fmt.Sprintf("delay_ms: want 0 to %d", court.MaxWatchDelay.Milliseconds()))
+			return
+		}
+		delay = time.Duration(n) * time.Millisecond
+	}
+	st := s.court.games.Session.Store
+	tr, err := court.FindStoredTrial(r.Context(), st, r.PathValue("trial"), func(id string) (*court.Case, error) {
+		return s.findCase(r.Context(), id)
+	})
+	switch {
+	case errors.Is(err, court.ErrNoStoredTrial):
+		apiError(w, http.StatusNotFound, "no stored simulated trial "+r.PathValue("trial")+" (a trial of a model defense whose case this server knows)")
+		return
+	case err != nil:
+		s.log.Error("find a stored trial", "trial", r.PathValue("trial"), "err", err)
+		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	ctx, stop := context.WithCancel(r.Context())
+	defer stop()
+	seq := 0
+	tr.Replay(ctx, st, func(e court.Event) {
+		if ctx.Err() != nil {
+			return
+		}
+		seq++
+		p, _ := e.Payload().(map[string]any)
+		if e.Kind == court.EventTurn || e.Kind == court.EventEnd {
+			p["index"] = e.Turn - 1 // as a game's stream numbers its turns
+		}
+		data, _ := json.Marshal(p)
+		if _, err := fmt.Fprintf(w, "id: replay-%d\nevent: %s\ndata: %s\n\n", seq, e.Kind, data); err != nil {
+			stop()
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			stop()
+			return
+		}
+		if e.Kind == court.EventEnd && delay > 0 {
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+			}
+		}
+	})
 }

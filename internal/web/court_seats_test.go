@@ -250,3 +250,55 @@ func TestCourtWatchTrial(t *testing.T) {
 		t.Errorf("asked %v for turns %v", byModel, roles)
 	}
 }
+
+// A stored `court simulate` trial replays over the event stream, turn by turn, from the
+// store: every turn of its transcript arrives as an end event, then the verdict, and
+// the stand-in is not asked again; an unknown trial is 404.
+func TestCourtReplayStoredTrial(t *testing.T) {
+	r := newCourtRig(t, rigOptions{})
+	r.saveLantern()
+	models := testModels
+	models.Defense = "openai/defense"
+	sim := &court.Simulation{Session: r.srv.court.games.Session, Cases: []*court.Case{lanternCase(t)}, Seeds: []int64{3},
+		Settings: court.Settings{Models: models}, Defense: court.ModelDefense{}}
+	res, err := sim.Run(context.Background())
+	if err != nil || res.Trials[0].Transcript == nil {
+		t.Fatalf("simulate: %v %+v", err, res)
+	}
+	want := res.Trials[0].Transcript
+	before := r.asked.Load()
+	res2, err := r.client.Get(r.base + "/api/court/replays/" + want.TrialID + "?delay_ms=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res2.Body.Close()
+	if res2.StatusCode != 200 {
+		t.Fatalf("replay = %d", res2.StatusCode)
+	}
+	s := &sseStream{res: res2, br: bufio.NewReader(res2.Body)}
+	evs := s.until(t, "verdict")
+	var turns []string
+	for _, e := range evs {
+		if e.name == "end" {
+			var p struct {
+				Turn court.Turn `json:"turn"`
+			}
+			json.Unmarshal([]byte(e.data), &p)
+			turns = append(turns, p.Turn.Text)
+		}
+	}
+	if len(turns) != len(want.Turns) {
+		t.Fatalf("replayed %d turns; the trial had %d", len(turns), len(want.Turns))
+	}
+	for i, tu := range want.Turns {
+		if turns[i] != tu.Text {
+			t.Errorf("turn %d = %q; want %q", i+1, turns[i], tu.Text)
+		}
+	}
+	if r.asked.Load() != before {
+		t.Errorf("the replay asked the stand-in %d times", r.asked.Load()-before)
+	}
+	if code, _ := r.do("GET", "/api/court/replays/lantern-theft-s9-abcdef", nil); code != http.StatusNotFound {
+		t.Errorf("an unknown trial = %d; want 404", code)
+	}
+}
