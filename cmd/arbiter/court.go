@@ -26,7 +26,7 @@ haunted-estate). --cases takes builtin, a file or folder, stored (every case in 
 or stored:ID.`,
 	}
 	cmd.AddCommand(a.courtValidateCmd())
-	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd(), a.courtPlayCmd(), a.courtSimulateCmd())
+	cmd.AddCommand(a.courtGenerateCmd(), a.courtCasesCmd(), a.courtPlayCmd(), a.courtSimulateCmd(), a.courtWatchCmd())
 	return cmd
 }
 
