@@ -42,6 +42,9 @@ type Move struct {
 	// as Turn.Statement numbers it).
 	Evidence  string `json:"present,omitempty"`
 	Statement int    `json:"press,omitempty"`
+	// Side is set on the moves of a two-player trial's second person (the invited
+	// counsel, Trial.Other), so a stored game splits them back to their player.
+	Side Side `json:"side,omitempty"`
 }
 
 // Floor is what the defense sees when it has the floor.

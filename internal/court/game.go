@@ -45,6 +45,9 @@ type GameState struct {
 	Watch bool `json:"watch,omitempty"`
 	// SkipAt is the turn count a watched trial was skipped to its verdict at.
 	SkipAt int `json:"skip_at,omitempty"`
+	// TwoPlayers: a second person plays the other counsel (two.go); their moves are
+	// in Moves with their side set.
+	TwoPlayers bool `json:"two_players,omitempty"`
 }
 
 // Games makes and loads the games of one store. Session asks the models (it may be
@@ -164,15 +167,19 @@ func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) 
 	if maxTokens == 0 {
 		maxTokens = DefaultGameMaxTokens
 	}
-	var def Player = NewHuman(st.Moves...)
+	first, second := splitMoves(st.Moves, st.TwoPlayers)
+	var def Player = NewHuman(first...)
 	side := st.Side
 	if st.Watch {
 		def, side = ModelDefense{}, SideDefense
 	}
 	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: !st.Watch,
-		MaxTokens: max(maxTokens, 0), MaxTokensBy: gs.MaxTokensBy, Side: side}, g.asker, def)
+		MaxTokens: max(maxTokens, 0), MaxTokensBy: gs.MaxTokensBy, Side: side, TwoPlayers: st.TwoPlayers && !st.Watch}, g.asker, def)
 	if err != nil {
 		return nil, err
+	}
+	if t.other != nil {
+		t.other = NewHuman(second...)
 	}
 	t.SkipAt(st.SkipAt)
 	g.trial = t
@@ -219,6 +226,7 @@ type snapshot struct {
 	awaiting   bool
 	offered    bool
 	addressees []Speaker
+	waiting    Side
 	transcript *Transcript
 	standing   Standing
 	debrief    *Debrief
@@ -229,8 +237,8 @@ func (g *Game) snapLocked() {
 	t := g.trial
 	g.snap = snapshot{phase: t.Phase(), turns: append([]Turn{}, t.Turns()...), verdict: t.Verdict(), done: t.Done(),
 		awaiting: t.Awaiting(), offered: t.RestartOffered(), addressees: []Speaker{}, transcript: t.Transcript(),
-		standing: t.Standing(), debrief: t.Debrief()}
-	if g.snap.awaiting {
+		standing: t.Standing(), debrief: t.Debrief(), waiting: t.Waiting()}
+	if g.snap.awaiting && g.snap.waiting == t.Side() {
 		g.snap.addressees = append(g.snap.addressees, t.floor().Addressees...)
 	}
 }
@@ -409,7 +417,11 @@ var afterRun = func() {}
 // offered instead, and an error naming what is wrong with an unusable move. A move
 // accepted makes the game busy at once, so a second move is refused until the court
 // waits again.
-func (g *Game) Submit(m Move) error {
+func (g *Game) Submit(m Move) error { return g.SubmitFor(g.trial.Side(), m) }
+
+// SubmitFor is Submit for one side: in a two-player game, each person's moves; it
+// returns ErrNotYourFloor when the other side has the floor.
+func (g *Game) SubmitFor(side Side, m Move) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch {
@@ -420,7 +432,7 @@ func (g *Game) Submit(m Move) error {
 	case !g.snap.awaiting:
 		return ErrNotAwaiting
 	}
-	if err := g.trial.Submit(m); err != nil {
+	if err := g.trial.SubmitFor(side, m); err != nil {
 		return err
 	}
 	g.snapLocked()
@@ -506,7 +518,11 @@ type GameView struct {
 	AwaitingPlayer bool `json:"awaiting_player"`
 	// Watch marks a watched trial (no person plays), Paused its pause and DelayMS the
 	// pause it makes after every turn.
-	Watch          bool       `json:"watch,omitempty"`
+	Watch bool `json:"watch,omitempty"`
+	// TwoPlayers marks a game of two people (the other counsel is invited); Floor is
+	// the side whose person has the floor while the game waits for a move.
+	TwoPlayers     bool       `json:"two_players,omitempty"`
+	Floor          Side       `json:"floor,omitempty"`
 	Paused         bool       `json:"paused,omitempty"`
 	DelayMS        int        `json:"delay_ms,omitempty"`
 	RestartOffered bool       `json:"restart_offered"`
@@ -538,7 +554,16 @@ func (g *Game) View() GameView {
 	v.Exposed = slices.Clone(sn.standing.Exposed)
 	v.Side, v.Watch, v.Paused, v.DelayMS = g.trial.Side(), g.state.Watch, g.pace.paused, int(g.pace.delay.Milliseconds())
 	v.AwaitingPlayer = v.AwaitingDefense
-	v.AwaitingDefense = v.AwaitingPlayer && v.Side == SideDefense
+	v.TwoPlayers = g.state.TwoPlayers
+	if v.AwaitingPlayer {
+		v.Floor = sn.waiting
+	}
+	if v.TwoPlayers {
+		// Each person reads whether the floor is theirs from Floor.
+		v.AwaitingDefense = v.AwaitingPlayer && v.Floor == SideDefense
+	} else {
+		v.AwaitingDefense = v.AwaitingPlayer && v.Side == SideDefense
+	}
 	if sn.done {
 		v.Debrief = sn.debrief
 	}

@@ -82,6 +82,9 @@ type Settings struct {
 	// (which must be set); the fair floor, the credibility, the cross-examination, the
 	// verdict's outcome and the debrief are the Player's side's.
 	Side Side
+	// TwoPlayers: the other counsel is a second person too (two.go), whose moves come
+	// through SubmitFor; no model plays either counsel.
+	TwoPlayers bool
 }
 
 func (s Settings) withDefaults(c *Case, seed int64) (Settings, error) {
@@ -435,6 +438,10 @@ type Trial struct {
 	def  Player
 	// seat is the speaker def plays: Defense, or Prosecutor.
 	seat Speaker
+	// other plays the other counsel in a two-player trial (Settings.TwoPlayers), nil
+	// otherwise; waiting is the side the trial waits for.
+	other   *Human
+	waiting Side
 	// skip: move to closing at the next turn of the interrogation (Skip).
 	skip atomic.Bool
 	// skipAt is the turn count the skip took effect at (0: none), so a trial rebuilt
@@ -467,13 +474,16 @@ func NewTrial(c *Case, seed int64, s Settings, ask Asker, def Player) (*Trial, e
 	switch s.Side.Or() {
 	case SideDefense:
 	case SideProsecution:
-		if s.Models.Defense == "" {
+		if s.Models.Defense == "" && !s.TwoPlayers {
 			return nil, errors.New("playing the prosecution needs a model for the defense (Models.Defense)")
 		}
 	default:
 		return nil, fmt.Errorf("side %q: want defense or prosecution", s.Side)
 	}
 	t := &Trial{c: c, g: NewGraph(c), seed: seed, s: s, ask: ask, def: def, seat: s.Side.Speaker()}
+	if s.TwoPlayers {
+		t.other = NewHuman()
+	}
 	t.cur = t.newAttempt(0)
 	return t, nil
 }
@@ -608,6 +618,15 @@ func (t *Trial) step(ctx context.Context) error {
 		move = &m
 		turn = t.newTurn(t.seat, text)
 		turn.Present, turn.Press = m.Evidence, m.Statement
+	case t.other != nil && sp == t.seat.opposing():
+		m, text, err := t.otherTurn(ctx)
+		if err != nil {
+			return err
+		}
+		if m.Kind == MoveRest {
+			move = &m
+		}
+		turn = t.newTurn(sp, text)
 	case sp == Judge && a.objection && a.phase == PhaseInterrogation:
 		var err error
 		if turn, err = t.ruleTurn(ctx); err != nil {
@@ -852,7 +871,7 @@ func (t *Trial) newTurn(sp Speaker, text string) Turn {
 	case classWitness:
 		role = check.RoleWitness
 	}
-	return Turn{Turn: check.Turn{Speaker: t.g.Name(sp), Role: role, Text: text, Player: sp == t.seat}, Phase: t.cur.phase}
+	return Turn{Turn: check.Turn{Speaker: t.g.Name(sp), Role: role, Text: text, Player: t.plays(sp)}, Phase: t.cur.phase}
 }
 
 // route passes the floor after sp's turn: the FSM, with the analyzer as its one

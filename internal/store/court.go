@@ -180,6 +180,9 @@ const (
 	GamePlay = "play"
 	// GameWatch reads a game only.
 	GameWatch = "watch"
+	// GameInvite reads a two-player game and moves in it for the other counsel than
+	// its creator's (the invitation).
+	GameInvite = "invite"
 )
 
 // PutCourtGameToken keeps the hash of a token that gives access to game id.

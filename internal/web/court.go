@@ -365,7 +365,7 @@ func (s *Server) withGame(need string, h func(w http.ResponseWriter, r *http.Req
 		case a == "":
 			apiError(w, http.StatusForbidden, "this game is not yours: send its token (the game's cookie, ?token= or Authorization: Bearer)")
 			return
-		case need == store.GamePlay && a != store.GamePlay:
+		case need == store.GamePlay && a != store.GamePlay && a != store.GameInvite:
 			apiError(w, http.StatusForbidden, "a watcher's token reads the game but cannot move in it")
 			return
 		}
@@ -752,11 +752,11 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, body newGameB
 		apiError(w, http.StatusBadRequest, "side: want defense or prosecution (a watched trial has no side)")
 		return
 	}
-	if body.TwoPlayers {
-		apiError(w, http.StatusBadRequest, "two_players: a game of two people is not offered yet")
+	if body.TwoPlayers && watch {
+		apiError(w, http.StatusBadRequest, "two_players: a watched trial has no player")
 		return
 	}
-	models, err := s.court.roleModels(body.Models, watch || side == court.SideProsecution)
+	models, err := s.court.roleModels(body.Models, watch || (side == court.SideProsecution && !body.TwoPlayers))
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
@@ -798,15 +798,20 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, body newGameB
 		seed = n.Int64()
 	}
 	id := randomID(12)
-	play, watchTok := randomID(16), randomID(16)
-	for _, t := range []struct{ tok, access string }{{play, store.GamePlay}, {watchTok, store.GameWatch}} {
+	play, watchTok, invite := randomID(16), randomID(16), ""
+	toks := []struct{ tok, access string }{{play, store.GamePlay}, {watchTok, store.GameWatch}}
+	if body.TwoPlayers {
+		invite = randomID(16)
+		toks = append(toks, struct{ tok, access string }{invite, store.GameInvite})
+	}
+	for _, t := range toks {
 		if err := s.st.PutCourtGameToken(r.Context(), id, tokenHash(t.tok), t.access); err != nil {
 			s.log.Error("new court game", "err", err)
 			apiError(w, http.StatusInternalServerError, "the game could not be started; the server log has the details")
 			return
 		}
 	}
-	g, err := s.court.games.New(r.Context(), id, court.GameState{Case: c, Seed: seed, Models: models, Player: body.Player, Side: side, Watch: watch})
+	g, err := s.court.games.New(r.Context(), id, court.GameState{Case: c, Seed: seed, Models: models, Player: body.Player, Side: side, Watch: watch, TwoPlayers: body.TwoPlayers})
 	if err != nil {
 		s.log.Error("new court game", "err", err)
 		apiError(w, http.StatusInternalServerError, "the game could not be started; the server log has the details")
@@ -823,7 +828,12 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, body newGameB
 	s.court.advanceLocked(id)
 	s.court.mu.Unlock()
 	setGameCookie(w, r, id, play)
-	writeJSON(w, http.StatusCreated, map[string]string{"game_id": id, "token": play, "watch_token": watchTok})
+	out := map[string]string{"game_id": id, "token": play, "watch_token": watchTok}
+	if invite != "" {
+		out["invite_token"], out["invite_side"] = invite, string(side.Other())
+		out["invite_url"] = "/court/games/" + id + "?token=" + invite
+	}
+	writeJSON(w, http.StatusCreated, out)
 }
 
 // gameJSON is the game as GET shows it: the spec's fields, the engine's extras, and
@@ -843,7 +853,8 @@ var errNoRestart = errors.New("no restart is offered: the trial has not failed")
 // moveStatus is the HTTP status of an error from Submit or Restart.
 func moveStatus(err error) int {
 	switch {
-	case errors.Is(err, court.ErrBusy), errors.Is(err, court.ErrNotAwaiting), errors.Is(err, court.ErrOver), errors.Is(err, errNoRestart):
+	case errors.Is(err, court.ErrBusy), errors.Is(err, court.ErrNotAwaiting), errors.Is(err, court.ErrOver), errors.Is(err, errNoRestart),
+		errors.Is(err, court.ErrNotYourFloor):
 		return http.StatusConflict
 	}
 	return http.StatusBadRequest
@@ -920,14 +931,14 @@ func (b defenseBody) move(c *court.Case) (court.Move, string) {
 }
 
 func (s *Server) apiDefense(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	if !onSide(w, g, court.SideDefense) {
+	if !s.onSide(w, r, g, court.SideDefense) {
 		return
 	}
-	s.apiMove(w, r, g)
+	s.apiMove(w, r, g, court.SideDefense)
 }
 
 // apiMove is the player's move, on the floor of the side they play.
-func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game) {
+func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game, side court.Side) {
 	var body defenseBody
 	if !readJSON(w, r, &body) {
 		return
@@ -938,6 +949,10 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game) 
 		return
 	}
 	if m.Kind == court.MoveHold {
+		if side != g.View().Side {
+			apiError(w, http.StatusConflict, "\"Hold it!\" is the game's creator's call")
+			return
+		}
 		if err := g.Hold(); err != nil {
 			msg := "\"Hold it!\" is called while the court speaks in the interrogation"
 			if errors.Is(err, court.ErrOver) {
@@ -949,7 +964,7 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game) 
 		writeJSON(w, http.StatusAccepted, map[string]any{})
 		return
 	}
-	if err := whenSettled(r.Context(), g, func() error { return g.Submit(m) }); err != nil {
+	if err := whenSettled(r.Context(), g, func() error { return g.SubmitFor(side, m) }); err != nil {
 		apiError(w, moveStatus(err), moveMessage(err))
 		return
 	}
@@ -992,6 +1007,14 @@ func whenSettled(ctx context.Context, g *court.Game, move func() error) error {
 }
 
 func (s *Server) apiRest(w http.ResponseWriter, r *http.Request, g *court.Game) {
+	side := g.View().Side
+	if v := g.View(); v.TwoPlayers {
+		mine, ok := s.tokenSide(w, r, v)
+		if !ok || !s.onSide(w, r, g, mine) {
+			return
+		}
+		side = mine
+	}
 	if v := g.View(); v.Watch {
 		apiError(w, http.StatusConflict, "a watched trial has no player to rest")
 		return
@@ -999,7 +1022,7 @@ func (s *Server) apiRest(w http.ResponseWriter, r *http.Request, g *court.Game) 
 		apiError(w, http.StatusConflict, fmt.Sprintf("the %s may rest only in the interrogation", v.Side))
 		return
 	}
-	if err := whenSettled(r.Context(), g, func() error { return g.Submit(court.Move{Kind: court.MoveRest}) }); err != nil {
+	if err := whenSettled(r.Context(), g, func() error { return g.SubmitFor(side, court.Move{Kind: court.MoveRest}) }); err != nil {
 		apiError(w, moveStatus(err), moveMessage(err))
 		return
 	}

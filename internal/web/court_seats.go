@@ -18,16 +18,33 @@ import (
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // onSide answers 409 unless the game's player plays side: a move on the other
-// counsel's floor, or in a watched trial, is refused.
-func onSide(w http.ResponseWriter, g *court.Game, side court.Side) bool {
+// counsel's floor, or in a watched trial, is refused. In a game of two people
+// (two_players) the request's token names its side (the creator's token the game's
+// side, the invitation the other): a move for the side it does not play is 403, and a
+// move of its side while the other person has the floor is 409.
+func (s *Server) onSide(w http.ResponseWriter, r *http.Request, g *court.Game, side court.Side) bool {
 	v := g.View()
 	switch {
 	case v.Watch:
 		apiError(w, http.StatusConflict, "a watched trial has no player: every seat is a model")
 		return false
+	case v.TwoPlayers:
+		mine, ok := s.tokenSide(w, r, v)
+		switch {
+		case !ok:
+			return false
+		case mine != side:
+			apiError(w, http.StatusForbidden, fmt.Sprintf("your link plays the %s: the %s is the other person's", mine, side))
+			return false
+		case v.AwaitingPlayer && v.Floor != side:
+			apiError(w, http.StatusConflict, fmt.Sprintf("the %s has the floor: wait for your turn", v.Floor))
+			return false
+		}
+		return true
 	case v.Side != side:
 		apiError(w, http.StatusConflict, fmt.Sprintf("the %s is not yours in this game: you play the %s", side, v.Side))
 		return false
@@ -35,11 +52,29 @@ func onSide(w http.ResponseWriter, g *court.Game, side court.Side) bool {
 	return true
 }
 
+// tokenSide is the side the request's token plays in a two-player game: its creator's
+// (the play token) or the other (the invitation); anything else is answered 403.
+func (s *Server) tokenSide(w http.ResponseWriter, r *http.Request, v court.GameView) (court.Side, bool) {
+	a, err := s.court.access(r.Context(), r, v.GameID)
+	switch {
+	case err != nil:
+		s.log.Error("check a game token", "game", v.GameID, "err", err)
+		apiError(w, http.StatusInternalServerError, "the game could not be read from the store; the server log has the details")
+		return "", false
+	case a == store.GamePlay:
+		return v.Side, true
+	case a == store.GameInvite:
+		return v.Side.Other(), true
+	}
+	apiError(w, http.StatusForbidden, "a watcher's token reads the game but cannot move in it")
+	return "", false
+}
+
 func (s *Server) apiProsecution(w http.ResponseWriter, r *http.Request, g *court.Game) {
-	if !onSide(w, g, court.SideProsecution) {
+	if !s.onSide(w, r, g, court.SideProsecution) {
 		return
 	}
-	s.apiMove(w, r, g)
+	s.apiMove(w, r, g, court.SideProsecution)
 }
 
 // apiWatch starts a watched trial: POST /api/court/watch {case_id, seed, models} (models
