@@ -37,15 +37,12 @@ func TestCourtPlayProsecutionThenCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var players []string
-	var court_ []string
 	for _, turn := range got.Turns {
 		if turn.Player {
 			players = append(players, turn.Text)
 			if turn.Role != "prosecutor" {
 				t.Errorf("a player turn of the %s", turn.Role)
 			}
-		} else {
-			court_ = append(court_, turn.Text)
 		}
 	}
 	if got.Side != court.SideProsecution || len(players) != 4 || !strings.HasPrefix(players[0], "PROS-OPEN-1") {

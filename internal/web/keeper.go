@@ -319,7 +319,7 @@ func (s *Server) apiKeeperPlayer(w http.ResponseWriter, r *http.Request) {
 			s.keeperFail(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, keeperPlayerView{Pseudonym: body.Pseudonym, Share: body.Share})
+		writeJSON(w, http.StatusOK, keeperPlayerView(body))
 		return
 	}
 	if e := s.court.guard.newGame(r); e != nil {
