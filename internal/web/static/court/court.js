@@ -654,7 +654,7 @@
         const details = el("details", { class: "case-more" }, el("summary", {}, "Read the case file"), caseFile(c, { hideGoal: false }));
         const begin = el("button", { type: "button", class: "btn btn-primary" }, "Begin trial");
         begin.addEventListener("click", () => startGame(c.case_id, begin));
-        list.appendChild(el("li", { class: "case-card" },
+        list.appendChild(el("li", { class: "case-card", "data-case": String(c.case_id) },
           el("p", { class: "case-kind" }, String(c.kind) === "civil" ? "Civil claim" : "Criminal case"),
           el("h3", {}, String(c.title || c.case_id)),
           el("p", { class: "case-charge" }, String(c.charge || "")),
@@ -1249,7 +1249,8 @@
       },
       awaiting() {
         setFloor(!st.watch);
-        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data) standing(g.data); });
+        // The floor may open a new phase (the closing, after a rest) before its first line.
+        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data) { standing(g.data); if (!st.over) setPhase(g.data.phase); } });
       },
       verdict(d) {
         st.verdict = Object.assign({}, st.verdict || {}, d);
