@@ -146,8 +146,11 @@ func TestCourtBrowserWatch(t *testing.T) {
 	a.until("the watch panel's docket", `!document.querySelector('#panel-watch').hidden && document.querySelector('#watch-case option[value="lantern-theft"]') !== null`)
 	a.do("pick the case", chromedp.SetValue(chromedp.ID("watch-case"), "lantern-theft"))
 	a.do("advanced", chromedp.Click(chromedp.CSS(`#watch-advanced summary`)))
-	if n := evalIn[int](a, `document.querySelectorAll('#watch-defense option[value="openai/defense"]').length`); n != 1 {
-		t.Errorf("the defense's model is offered %d times", n)
+	// GET /api/court/models lists no defense offer: the defense's select has the
+	// server's default only (never another role's model, which the server would refuse).
+	a.until("the models loaded", `document.querySelectorAll('#watch-judge option').length > 1`)
+	if n := evalIn[int](a, `document.querySelectorAll('#watch-defense option').length`); n != 1 {
+		t.Errorf("the defense's select has %d options; want the server default only", n)
 	}
 	a.shoot("watch-menu")
 	a.do("watch", chromedp.Click(chromedp.ID("watch-go")))
@@ -172,7 +175,9 @@ func TestCourtBrowserWatch(t *testing.T) {
 	both := `document.querySelectorAll('#turns li.turn.final').length`
 	b.until("the lines so far", both+` >= 1`)
 	b.shoot("watch-viewer")
-	if code := evalIn[int](b, `fetch('/api/court/games/`+id+`/pause', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'}).then(r => r.status)`); code != 403 {
+	b.do("the watcher tries to pause", chromedp.Evaluate[chromedp.Void](`fetch('/api/court/games/`+id+`/pause', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'}).then(r => { window.__pauseStatus = r.status; })`))
+	b.until("the watcher's pause answered", `window.__pauseStatus !== undefined`)
+	if code := evalIn[int](b, `window.__pauseStatus`); code != 403 {
 		t.Errorf("the watcher's pause = %d; want 403", code)
 	}
 
@@ -183,15 +188,23 @@ func TestCourtBrowserWatch(t *testing.T) {
 		t.Fatalf("the server's trial is not paused: %+v", v)
 	}
 	release()
-	deadline := time.Now().Add(20 * time.Second)
-	for r.peek(id).Busy {
-		if time.Now().After(deadline) {
-			t.Fatal("the witness's turn never ended")
+	// The witness's turn ends; then the trial rests paused: wait for it to settle.
+	a.until("the witness's line ended", `document.querySelectorAll('#turns li.turn.role-witness.final').length >= 1 && !document.querySelector('#turns li.streaming:not(.final)')`)
+	n, asked := -1, int64(-1)
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		n1, asked1 := len(r.peek(id).Turns), r.asked.Load()
+		if n1 == n && asked1 == asked {
+			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatalf("paused, the trial never settled: %d turns", n1)
+		}
+		n, asked = n1, asked1
+		time.Sleep(400 * time.Millisecond)
 	}
-	n := len(r.peek(id).Turns)
-	asked := r.asked.Load()
+	if v := r.peek(id); v.Outcome != nil || !v.Paused {
+		t.Fatalf("the paused trial ran on to its verdict: %+v", v)
+	}
 	a.until("the owner's page up to date", both+` === `+itoa(n))
 	b.until("the watcher's page up to date", both+` === `+itoa(n))
 	a.shoot("watch-owner-paused")
@@ -265,7 +278,7 @@ func TestCourtBrowserVoices(t *testing.T) {
 	d.do("reload", chromedp.Reload())
 	d.until("the options", `!document.querySelector('#panel-options').hidden && document.querySelector('#opt-speed').value === 'instant'`)
 	d.do("voices on", chromedp.Click(chromedp.ID("opt-voices")))
-	d.do("save", chromedp.Submit(chromedp.ID("options-form")))
+	d.do("save", chromedp.Click(chromedp.CSS(`#options-form button[type=submit]`)))
 	d.until("kept", `JSON.parse(localStorage.getItem('llm-court.options')).voices === true`)
 	d.do("the docket", chromedp.Click(chromedp.CSS(`[data-panel=new]`)))
 	d.until("the docket", `document.querySelector('#case-list .case-card[data-case="lantern-theft"]') !== null`)

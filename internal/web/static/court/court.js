@@ -564,7 +564,8 @@
       clear(sel);
       const def = models.defaults[role];
       sel.appendChild(el("option", { value: "" }, def ? "Server default (" + def + ")" : "Server default"));
-      const offered = Array.isArray(models.offers[role]) ? models.offers[role] : models.models;
+      // The defense's models are its own offer: none listed, the server's default only.
+      const offered = Array.isArray(models.offers[role]) ? models.offers[role] : role === "defense" ? [] : models.models;
       for (const m of offered) sel.appendChild(el("option", { value: String(m) }, String(m)));
       sel.value = keep;
       if (sel.value !== keep) sel.value = "";
@@ -1850,6 +1851,15 @@
       if (g.data.debrief) st.debrief = g.data.debrief;
       for (const li of $$("li.turn", list)) li.classList.add("final");
       if (turns.length) showLine(turns.length - 1, true);
+      if (!g.data.outcome && turns.length) {
+        // The voices read what has just been said: a trial just opened from its first
+        // line, a trial joined later from the line on the stage.
+        const young = turns.length < 4 && !turns.some((t) => t.player);
+        for (const t of turns.slice(young ? 0 : turns.length - 1)) {
+          const vi = speakerInfo(t.speaker, t.role);
+          Voice.say(t.text, vi.role, vi.key || vi.role);
+        }
+      }
       if (g.data.outcome) {
         st.over = true;
         st.verdict = { outcome: g.data.outcome };
