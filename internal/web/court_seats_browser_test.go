@@ -82,7 +82,7 @@ func TestCourtBrowserProsecution(t *testing.T) {
 	d.until("the closing", `document.body.dataset.phase === 'closing' && document.querySelector('#defense-text').placeholder.includes('closing')`)
 	d.do("closing", chromedp.SendKeys(chromedp.ID("defense-text"), typed[2]+kb.Enter))
 	d.until("the verdict scene", `!document.querySelector('#verdict').hidden && document.querySelector('#verdict-words').textContent !== ''`)
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(2 * time.Second) // the gavel and the stamp
 	d.shoot("prosecution-verdict")
 
 	// The page: the defense's lines are the defense model's; the player's are the
@@ -238,7 +238,7 @@ func TestCourtBrowserWatch(t *testing.T) {
 			t.Errorf("page problems: %q", p)
 		}
 	}
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(2 * time.Second)
 	b.shoot("watch-viewer-verdict")
 }
 

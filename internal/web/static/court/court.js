@@ -1148,6 +1148,7 @@
       const hint = $("#record-hint");
       const standName = st.stand ? speakerInfo("Witness (" + nameOf(st.stand) + ")", "witness").name : "";
       hint.textContent = st.over ? "The trial is over."
+        : st.watch ? "Watching: the record fills in as the witnesses testify." + (standName ? " On the stand: " + standName + "." : "")
         : !cross ? "Present and press work in the interrogation."
         : !st.stand ? "No witness on the stand yet: question one first, then present evidence against what they say."
         : "On the stand: " + standName + ". Present an item that contradicts a statement, or press one." + (st.floor ? "" : " (Wait for the floor.)");
@@ -1613,7 +1614,7 @@
       panel.classList.toggle("loss", v.outcome === "loss");
       $("#verdict-words").textContent = outcomeWords(v.outcome);
       const pros = !st.watch && st.side === "prosecution";
-      const goalText = pros ? (st.kase && st.kase.prosecution_goal) || "the charge proven" : (st.kase && st.kase.defense_goal) || "";
+      const goalText = pros ? (st.kase && st.kase.prosecution_goal) || "the charge was proven" : (st.kase && st.kase.defense_goal) || "";
       const goal = goalText ? ": " + String(goalText).replace(/[.\s]+$/, "") + "." : ".";
       const whose = pros ? "The prosecution's goal" : "The defense goal";
       $("#verdict-goal").textContent = v.outcome === "win" ? whose + " was met" + goal : v.outcome === "loss" ? whose + " was not met" + goal : "";
@@ -1645,6 +1646,7 @@
       const d = st.debrief;
       if (!d) return;
       $("#debrief").hidden = false;
+      $("#debrief-h").textContent = st.watch ? "How the defense played" : "How you played";
       const g = $("#grade");
       clear(g);
       g.append(el("span", { class: "grade-letter" }, String(d.grade || "–")), el("span", { class: "grade-score" }, Number.isFinite(d.score) ? d.score + " / 100" : ""));
@@ -1656,7 +1658,7 @@
       row("Credibility", (d.credibility ?? 0) + " / 100", "stat-cred");
       row("Items presented", (d.presented || 0) + ", " + (d.misses || 0) + (d.misses === 1 ? " miss" : " misses"), "stat-presented");
       row("Objections", (d.objections_sustained || 0) + " sustained, " + (d.objections_overruled || 0) + " overruled", "stat-objections");
-      row("Turns used", (d.turns_used || 0) + (d.turn_budget ? " of " + d.turn_budget : "") + " · you spoke " + (d.defense_turns || 0) + " times", "stat-turns");
+      row("Turns used", (d.turns_used || 0) + (d.turn_budget ? " of " + d.turn_budget : "") + (st.watch ? " · the defense spoke " : " · you spoke ") + (d.defense_turns || 0) + " times", "stat-turns");
       const ul = $("#findings");
       clear(ul);
       for (const f of d.contradictions || []) {
@@ -1752,6 +1754,9 @@
     function watchMode(v) {
       body.classList.add("watching");
       $("#defense-form").hidden = true;
+      $("#again-btn").hidden = true;
+      $("#next-btn").hidden = true;
+      $("#watch-record").addEventListener("click", () => openRecord(!body.classList.contains("record-open")));
       $("#watch-bar").hidden = false;
       $("#standing").hidden = true;
       let tok = "";
@@ -1777,6 +1782,7 @@
       st.paused = p;
       const b = $("#pause-btn");
       b.textContent = p ? "Resume" : "Pause";
+      $("#watch-label").textContent = p ? "Paused: the trial waits for you to resume" : "Your watched trial: every seat is a model";
       b.setAttribute("aria-pressed", p ? "true" : "false");
       body.classList.toggle("paused", p);
     }
