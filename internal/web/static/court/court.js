@@ -71,6 +71,8 @@
 (() => {
   const MAX_CHARS = 4000;
   const OPTIONS_KEY = "llm-court.options";
+  // WATCH_KEY + game id holds the watch token of a watched trial this browser started.
+  const WATCH_KEY = "llm-court.watch.";
   const ROLES = ["judge", "prosecutor", "witness", "analyzer"];
   const PHASES = ["introduction", "interrogation", "closing", "verdict"];
   const SVGNS = "http://www.w3.org/2000/svg";
@@ -167,6 +169,8 @@
       auto: o.auto !== false,
       sound: o.sound !== false,
       volume: Number.isFinite(vol) ? Math.max(0, Math.min(1, vol)) : 0.6,
+      side: o.side === "prosecution" ? "prosecution" : "defense",
+      voices: o.voices === true,
     };
   }
 
@@ -249,6 +253,63 @@
     };
   })();
   for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, () => Sound.unlock(), { once: true, capture: true });
+
+  // ---- voices: the browser's own speech synthesis, nothing downloaded or sent ----------
+  //
+  // Each person has a voice of their own for the whole trial: the voice, pitch and rate
+  // come from a hash of the speaker (the role, and for a witness their id), within a band
+  // per role so that the judge, the two counsel and the witnesses never sound alike.
+  // Off unless the player turns it on (the options' "voices"); a line is spoken once,
+  // when it is whole; "Hold it!" and skipping a line cut the voice short.
+  const VOICE_BANDS = {
+    judge: { pitch: [0.55, 0.7], rate: [0.85, 0.92] },
+    prosecutor: { pitch: [0.8, 0.92], rate: [1.05, 1.12] },
+    defense: { pitch: [1.0, 1.12], rate: [0.96, 1.02] },
+    witness: { pitch: [1.2, 1.6], rate: [0.9, 1.2] },
+  };
+  const VOICE_ROLE_OFFSET = { judge: 0, prosecutor: 1, defense: 2, witness: 3 };
+
+  const Voice = (() => {
+    const synth = () => (typeof window.speechSynthesis === "object" && window.speechSynthesis) || null;
+    const on = () => loadOptions().voices && !!synth();
+    function voices() {
+      const s = synth();
+      let vs = [];
+      try { vs = (s && s.getVoices && s.getVoices()) || []; } catch { vs = []; }
+      const en = vs.filter((v) => /^en\b/i.test(String(v.lang || "")));
+      return en.length >= 2 ? en : vs;
+    }
+    // settingsFor answers the voice settings of a speaker: stable for the same key.
+    function settingsFor(role, key) {
+      const band = VOICE_BANDS[role] || VOICE_BANDS.witness;
+      const h = hash(role + ":" + (key || ""));
+      const f1 = (h & 0xffff) / 0xffff, f2 = (h >>> 16) / 0xffff;
+      const vs = voices();
+      const voice = vs.length ? vs[((role === "witness" ? h : 0) + (VOICE_ROLE_OFFSET[role] ?? 3)) % vs.length] : null;
+      return {
+        voice,
+        pitch: Math.round((band.pitch[0] + (band.pitch[1] - band.pitch[0]) * f1) * 100) / 100,
+        rate: Math.round((band.rate[0] + (band.rate[1] - band.rate[0]) * f2) * 100) / 100,
+      };
+    }
+    function say(text, role, key) {
+      const s = synth();
+      const t = String(text || "").trim();
+      if (!on() || !t || typeof window.SpeechSynthesisUtterance !== "function") return;
+      const u = new window.SpeechSynthesisUtterance(t);
+      const v = settingsFor(role, key);
+      if (v.voice) u.voice = v.voice;
+      u.pitch = v.pitch;
+      u.rate = v.rate;
+      u.volume = Math.max(0.05, loadOptions().volume);
+      s.speak(u);
+    }
+    function cancel() {
+      const s = synth();
+      if (s && s.cancel) s.cancel();
+    }
+    return { say, cancel, settingsFor, available: () => !!synth() };
+  })();
 
   // ---- portraits --------------------------------------------------------------------
 
@@ -486,6 +547,7 @@
       for (const t of tabs) t.setAttribute("aria-current", t.dataset.panel === name ? "true" : "false");
       if (name === "load") loadGames();
       if (name === "new") loadCases();
+      if (name === "watch") loadWatchCases();
     };
     for (const t of tabs) t.addEventListener("click", () => show(t.dataset.panel));
 
@@ -502,7 +564,8 @@
       clear(sel);
       const def = models.defaults[role];
       sel.appendChild(el("option", { value: "" }, def ? "Server default (" + def + ")" : "Server default"));
-      const offered = Array.isArray(models.offers[role]) ? models.offers[role] : models.models;
+      // The defense's models are its own offer: none listed, the server's default only.
+      const offered = Array.isArray(models.offers[role]) ? models.offers[role] : role === "defense" ? [] : models.models;
       for (const m of offered) sel.appendChild(el("option", { value: String(m) }, String(m)));
       sel.value = keep;
       if (sel.value !== keep) sel.value = "";
@@ -511,7 +574,7 @@
     // Options
     function fillOptions() {
       const o = loadOptions();
-      for (const role of ROLES) {
+      for (const role of ROLES.concat(["defense"])) {
         const sel = $("#opt-" + role);
         fillModelSelect(sel, role);
         sel.value = o.models[role] || "";
@@ -522,6 +585,9 @@
       $("#opt-speed").value = o.textSpeed;
       $("#opt-auto").checked = o.auto;
       $("#opt-sound").checked = o.sound;
+      $("#opt-voices").checked = o.voices;
+      for (const r of $$("input[name=side]")) r.checked = r.value === o.side;
+      for (const role of ["judge", "prosecutor", "defense", "witness", "analyzer"]) fillModelSelect($("#watch-" + role), role);
       $("#opt-volume").value = String(Math.round(o.volume * 100));
       if (ROLES.some((r) => o.models[r]) || o.seed) $("#advanced").open = true;
       const avatars = $("#opt-avatars");
@@ -540,7 +606,8 @@
     $("#options-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const o = loadOptions();
-      for (const role of ROLES) o.models[role] = $("#opt-" + role).value;
+      for (const role of ROLES.concat(["defense"])) o.models[role] = $("#opt-" + role).value;
+      o.voices = $("#opt-voices").checked;
       o.seed = $("#opt-seed").value.trim();
       o.name = $("#opt-name").value.trim().slice(0, 60);
       const a = $("input[name=avatar]:checked");
@@ -560,9 +627,10 @@
       const slot = $("#player-card");
       if (!slot) return;
       clear(slot);
-      slot.append(portrait("defense", "", "your avatar"),
-        el("span", { class: "player-name" }, o.name || "Counsel for the defense"),
-        el("span", { class: "player-role" }, "Defense"));
+      const pros = o.side === "prosecution";
+      slot.append(portrait(pros ? "prosecutor" : "defense", "", "your avatar"),
+        el("span", { class: "player-name" }, o.name || (pros ? "Counsel for the prosecution" : "Counsel for the defense")),
+        el("span", { class: "player-role" }, pros ? "Prosecution" : "Defense"));
     }
 
     // New game
@@ -587,7 +655,7 @@
         const details = el("details", { class: "case-more" }, el("summary", {}, "Read the case file"), caseFile(c, { hideGoal: false }));
         const begin = el("button", { type: "button", class: "btn btn-primary" }, "Begin trial");
         begin.addEventListener("click", () => startGame(c.case_id, begin));
-        list.appendChild(el("li", { class: "case-card" },
+        list.appendChild(el("li", { class: "case-card", "data-case": String(c.case_id) },
           el("p", { class: "case-kind" }, String(c.kind) === "civil" ? "Civil claim" : "Criminal case"),
           el("h3", {}, String(c.title || c.case_id)),
           el("p", { class: "case-charge" }, String(c.charge || "")),
@@ -613,8 +681,10 @@
       body.seed = Number.isFinite(seed) ? seed : Math.floor(Math.random() * 1e6);
       const chosen = {};
       for (const role of ROLES) if (o.models[role]) chosen[role] = o.models[role];
+      if (o.side === "prosecution" && o.models.defense) chosen.defense = o.models.defense;
       if (Object.keys(chosen).length) body.models = chosen;
       if (o.name || o.avatar) body.player = { name: String(o.name || ""), avatar: String(o.avatar || "") };
+      body.side = o.side;
       if (button) { button.disabled = true; button.textContent = "Calling the court…"; }
       const r = await api("POST", "/api/court/games", body);
       if (!r.ok || !r.data || !r.data.game_id) {
@@ -625,6 +695,59 @@
       }
       location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
     }
+
+    // The side the player takes, kept with the options.
+    for (const r of $$("input[name=side]")) {
+      r.addEventListener("change", () => {
+        if (!r.checked) return;
+        const o = loadOptions();
+        o.side = r.value === "prosecution" ? "prosecution" : "defense";
+        saveOptions(o);
+        renderPlayer();
+        $("#side-choice").dataset.side = o.side;
+      });
+    }
+    $("#side-choice").dataset.side = loadOptions().side;
+
+    // Watch a trial: every seat a model; the owner's page keeps the watch token so it
+    // can share the link (and knows it may pace the trial).
+    async function loadWatchCases() {
+      const sel = $("#watch-case");
+      const r = await api("GET", "/api/court/cases");
+      if (!r.ok) { notice($("#watch-status"), r.message, "bad"); return; }
+      const keep = sel.value;
+      clear(sel);
+      const cs = Array.isArray(r.data && r.data.cases) ? r.data.cases : [];
+      if (!cs.length) sel.appendChild(el("option", { value: "" }, "No cases yet: generate one"));
+      for (const c of cs) sel.appendChild(el("option", { value: String(c.case_id) }, String(c.title || c.case_id)));
+      if (keep) sel.value = keep;
+      if (!sel.value && cs.length) sel.value = String(cs[0].case_id);
+    }
+    $("#watch-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const caseID = $("#watch-case").value;
+      if (!caseID) { notice($("#watch-status"), "Pick a case first.", "bad"); return; }
+      const o = loadOptions();
+      const seed = parseInt(o.seed, 10);
+      const body = { case_id: caseID, seed: Number.isFinite(seed) ? seed : Math.floor(Math.random() * 1e6) };
+      const chosen = {};
+      for (const role of ["judge", "prosecutor", "defense", "witness", "analyzer"]) {
+        const v = $("#watch-" + role).value;
+        if (v) chosen[role] = v;
+      }
+      if (Object.keys(chosen).length) body.models = chosen;
+      const btn = $("#watch-go");
+      btn.disabled = true;
+      notice($("#watch-status"), "Calling the court…");
+      const r = await api("POST", "/api/court/watch", body);
+      if (!r.ok || !r.data || !r.data.game_id) {
+        btn.disabled = false;
+        notice($("#watch-status"), r.message || "The court did not open a trial.", "bad");
+        return;
+      }
+      try { localStorage.setItem(WATCH_KEY + r.data.game_id, String(r.data.watch_token || "")); } catch { /* the share link is then missing */ }
+      location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
+    });
 
     // Load game
     async function loadGames() {
@@ -724,7 +847,7 @@
     }
 
     const first = (location.hash || "").replace("#", "");
-    show(["new", "load", "generate", "options"].includes(first) ? first : "new");
+    show(["new", "watch", "load", "generate", "options"].includes(first) ? first : "new");
     return modelsReady;
   }
 
@@ -761,6 +884,11 @@
       turnData: new Map(), freshExposure: null, pressed: new Set(), presented: new Map(), holdAsked: false,
     };
     st.cursor = $$("li.turn", list).length;
+    // The seat the player holds ("defense" or "prosecution"), or none in a watched trial.
+    st.side = "defense";
+    st.watch = false;
+    const playerRole = () => (st.watch ? "" : st.side === "prosecution" ? "prosecutor" : "defense");
+    const sideWord = () => (st.side === "prosecution" ? "prosecution" : "defense");
     const narrow = window.matchMedia("(max-width: 900px)");
 
     const witnessIDByName = new Map();
@@ -776,11 +904,18 @@
         return { role: "witness", name, title: w && w.occupation ? String(w.occupation) : "Witness", key };
       }
       if (r === "defense") {
+        if (playerRole() !== "defense") return { role: "defense", name: "Defense Counsel", title: "Counsel for the defense", key: "" };
         const o = loadOptions();
         return { role: "defense", name: o.name || "Defense", title: o.name ? "Defense" : "Counsel for the defense", key: "" };
       }
       if (r === "judge") return { role: "judge", name: "The Court", title: "Judge", key: "" };
-      if (r === "prosecutor") return { role: "prosecutor", name: "The Prosecutor", title: "Prosecution", key: "" };
+      if (r === "prosecutor") {
+        if (playerRole() === "prosecutor") {
+          const o = loadOptions();
+          return { role: "prosecutor", name: o.name || "Prosecutor", title: o.name ? "Prosecution" : "Counsel for the prosecution", key: "" };
+        }
+        return { role: "prosecutor", name: "The Prosecutor", title: "Prosecution", key: "" };
+      }
       return { role: r || "system", name: sp || "Clerk", title: r || "", key: "" };
     }
 
@@ -911,11 +1046,12 @@
     function advance() {
       if (stage.idx === null) return false;
       if (!stage.done) {
+        Voice.cancel();
         stage.typed = Infinity;
         if (!stage.raf) stage.raf = requestAnimationFrame(tick);
         return true;
       }
-      if (stage.wait && stage.queue.length) { showLine(stage.queue.shift()); return true; }
+      if (stage.wait && stage.queue.length) { Voice.cancel(); showLine(stage.queue.shift()); return true; }
       return false;
     }
 
@@ -950,6 +1086,7 @@
       $("#banner-text").textContent = text;
       b.className = "banner banner-" + kind;
       b.hidden = false;
+      if (kind === "hold") Voice.cancel();
       stageEl.classList.add("shake");
       clearTimeout(bannerTimer);
       bannerTimer = setTimeout(() => { b.hidden = true; stageEl.classList.remove("shake"); }, 1600);
@@ -966,8 +1103,8 @@
       $("#rest-btn").hidden = p !== "interrogation";
       $("#hold-btn").hidden = p !== "interrogation";
       input.placeholder = p === "closing" ? "Your closing statement to the court…"
-        : p === "introduction" ? "Your opening statement for the defense…"
-        : "Question a witness, answer the prosecutor, or address the court…";
+        : p === "introduction" ? "Your opening statement for the " + sideWord() + "…"
+        : "Question a witness, answer the " + (st.side === "prosecution" ? "defense" : "prosecutor") + ", or address the court…";
       updateMoves();
     }
 
@@ -982,7 +1119,8 @@
       updateMoves();
       body.classList.toggle("floor", st.floor);
       if (st.over) status.textContent = "The court has risen.";
-      else if (st.floor) status.textContent = "The defense has the floor.";
+      else if (st.watch) status.textContent = "Every seat is a model: watch.";
+      else if (st.floor) status.textContent = "The " + sideWord() + " has the floor.";
       else if (st.holdAsked) status.textContent = "Hold it! You take the floor when this line ends.";
       else status.textContent = "The court is in session: wait for your turn.";
       if (st.floor && document.activeElement === document.body && !narrow.matches) input.focus();
@@ -1010,6 +1148,7 @@
       const hint = $("#record-hint");
       const standName = st.stand ? speakerInfo("Witness (" + nameOf(st.stand) + ")", "witness").name : "";
       hint.textContent = st.over ? "The trial is over."
+        : st.watch ? "Watching: the record fills in as the witnesses testify." + (standName ? " On the stand: " + standName + "." : "")
         : !cross ? "Present and press work in the interrogation."
         : !st.stand ? "No witness on the stand yet: question one first, then present evidence against what they say."
         : "On the stand: " + standName + ". Present an item that contradicts a statement, or press one." + (st.floor ? "" : " (Wait for the floor.)");
@@ -1103,6 +1242,7 @@
         setPhase(t.phase);
         recordTurn(idx, t);
         if (fresh && stage.idx === null) showLine(idx, true);
+        if (fresh) { const vi = speakerInfo(t.speaker, t.role); Voice.say(t.text, vi.role, vi.key || vi.role); }
         if (!fresh && stage.idx === idx) lineEl.textContent = lineText(idx);
         if (String(t.role) === "witness" && fresh && st.freshExposure) st.freshExposure = null;
         // The Address menu goes back to "the court decides" after every line.
@@ -1110,8 +1250,9 @@
         follow(wasNear);
       },
       awaiting() {
-        setFloor(true);
-        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data) standing(g.data); });
+        setFloor(!st.watch);
+        // The floor may open a new phase (the closing, after a rest) before its first line.
+        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data) { standing(g.data); if (!st.over) setPhase(g.data.phase); } });
       },
       verdict(d) {
         st.verdict = Object.assign({}, st.verdict || {}, d);
@@ -1215,7 +1356,7 @@
       const payload = Object.assign({ text }, extra || {});
       if (toSel.value && !payload.to && !payload.present && !payload.press) payload.to = toSel.value;
       setFloor(false);
-      const r = await api("POST", gamePath(gameID) + "/defense", payload);
+      const r = await api("POST", gamePath(gameID) + "/" + sideWord(), payload);
       if (r.status === 202 || r.ok) {
         input.value = "";
         toSel.value = "";
@@ -1261,7 +1402,7 @@
       updateMoves();
       banner("Hold it!", "hold");
       Sound.objection();
-      const r = await api("POST", gamePath(gameID) + "/defense", { hold: true });
+      const r = await api("POST", gamePath(gameID) + "/" + sideWord(), { hold: true });
       if (!(r.status === 202 || r.ok)) {
         st.holdAsked = false;
         notice($("#form-status"), r.message, "warn");
@@ -1273,24 +1414,24 @@
       if (!st.floor) return;
       if (Date.now() - st.restPrimed > 6000) {
         st.restPrimed = Date.now();
-        btn.textContent = "Confirm: the defense rests";
+        btn.textContent = "Confirm: the " + sideWord() + " rests";
         btn.classList.add("primed");
-        setTimeout(() => { if (Date.now() - st.restPrimed >= 6000) { btn.textContent = "Rest the defense"; btn.classList.remove("primed"); } }, 6100);
+        setTimeout(() => { if (Date.now() - st.restPrimed >= 6000) { btn.textContent = "Rest the " + sideWord(); btn.classList.remove("primed"); } }, 6100);
         return;
       }
       st.restPrimed = 0;
-      btn.textContent = "Rest the defense";
+      btn.textContent = "Rest the " + sideWord();
       btn.classList.remove("primed");
       setFloor(false);
       const r = await api("POST", gamePath(gameID) + "/rest", {});
-      if (r.status === 202 || r.ok) { notice($("#form-status"), "The defense rests. Closing statements follow.", "ok"); return; }
-      notice($("#form-status"), r.status === 409 ? "The defense cannot rest right now." : r.message, "warn");
+      if (r.status === 202 || r.ok) { notice($("#form-status"), "The " + sideWord() + " rests. Closing statements follow.", "ok"); return; }
+      notice($("#form-status"), r.status === 409 ? "The " + sideWord() + " cannot rest right now." : r.message, "warn");
       if (r.status === 409) resync(); else setFloor(true);
     });
 
     async function resync() {
       const g = await api("GET", gamePath(gameID));
-      if (g.ok && g.data && !st.over) { standing(g.data); setFloor(!!g.data.awaiting_defense); }
+      if (g.ok && g.data && !st.over) { standing(g.data); setFloor(!st.watch && !!g.data.awaiting_player); }
     }
 
     async function restart() {
@@ -1305,7 +1446,7 @@
       clear(toSel);
       toSel.append(el("option", { value: "" }, "Let the court decide"),
         el("option", { value: "Judge" }, "The Court (Judge)"),
-        el("option", { value: "Prosecutor" }, "The Prosecutor"));
+        st.side === "prosecution" ? el("option", { value: "Defense" }, "Defense counsel") : el("option", { value: "Prosecutor" }, "The Prosecutor"));
       for (const w of (st.kase && st.kase.witnesses) || []) {
         toSel.appendChild(el("option", { value: "Witness_" + String(w.id) }, String(w.name) + (w.occupation ? ", " + String(w.occupation) : "") + " (witness)"));
       }
@@ -1436,7 +1577,7 @@
     async function present(e) {
       if (!st.floor || !st.stand) return;
       const typed = input.value.trim();
-      const text = typed || "The defense presents " + String(e.id) + ", " + String(e.name || "this item") + ". How do you explain this?";
+      const text = typed || "The " + sideWord() + " presents " + String(e.id) + ", " + String(e.name || "this item") + ". How do you explain this?";
       if (chars(text) > MAX_CHARS) return;
       st.presented.set(String(e.id), true);
       if (await send(text, { present: String(e.id) }) && narrow.matches) openRecord(false);
@@ -1455,8 +1596,10 @@
     // ---- the verdict scene and the debrief ----
     function outcomeWords(outcome) {
       const civil = st.kase && String(st.kase.kind) === "civil";
-      if (outcome === "win") return civil ? "Not liable" : "Not guilty";
-      if (outcome === "loss") return civil ? "Liable" : "Guilty";
+      // The outcome is the player's (in a watched trial, the defense's).
+      const forDefense = st.watch || st.side !== "prosecution";
+      const acquit = forDefense ? outcome === "win" : outcome === "loss";
+      if (outcome === "win" || outcome === "loss") return acquit ? (civil ? "Not liable" : "Not guilty") : (civil ? "Liable" : "Guilty");
       return "No verdict";
     }
 
@@ -1470,8 +1613,11 @@
       panel.classList.toggle("win", v.outcome === "win");
       panel.classList.toggle("loss", v.outcome === "loss");
       $("#verdict-words").textContent = outcomeWords(v.outcome);
-      const goal = st.kase && st.kase.defense_goal ? ": " + String(st.kase.defense_goal).replace(/[.\s]+$/, "") + "." : ".";
-      $("#verdict-goal").textContent = v.outcome === "win" ? "The defense goal was met" + goal : v.outcome === "loss" ? "The defense goal was not met" + goal : "";
+      const pros = !st.watch && st.side === "prosecution";
+      const goalText = pros ? (st.kase && st.kase.prosecution_goal) || "the charge was proven" : (st.kase && st.kase.defense_goal) || "";
+      const goal = goalText ? ": " + String(goalText).replace(/[.\s]+$/, "") + "." : ".";
+      const whose = pros ? "The prosecution's goal" : "The defense goal";
+      $("#verdict-goal").textContent = v.outcome === "win" ? whose + " was met" + goal : v.outcome === "loss" ? whose + " was not met" + goal : "";
       $("#verdict-justification").textContent = String(v.justification || "");
       $("#verdict-summary").textContent = String(v.summary || "");
       $("#verdict-summary-wrap").hidden = !v.summary;
@@ -1500,6 +1646,7 @@
       const d = st.debrief;
       if (!d) return;
       $("#debrief").hidden = false;
+      $("#debrief-h").textContent = st.watch ? "How the defense played" : "How you played";
       const g = $("#grade");
       clear(g);
       g.append(el("span", { class: "grade-letter" }, String(d.grade || "–")), el("span", { class: "grade-score" }, Number.isFinite(d.score) ? d.score + " / 100" : ""));
@@ -1511,7 +1658,7 @@
       row("Credibility", (d.credibility ?? 0) + " / 100", "stat-cred");
       row("Items presented", (d.presented || 0) + ", " + (d.misses || 0) + (d.misses === 1 ? " miss" : " misses"), "stat-presented");
       row("Objections", (d.objections_sustained || 0) + " sustained, " + (d.objections_overruled || 0) + " overruled", "stat-objections");
-      row("Turns used", (d.turns_used || 0) + (d.turn_budget ? " of " + d.turn_budget : "") + " · you spoke " + (d.defense_turns || 0) + " times", "stat-turns");
+      row("Turns used", (d.turns_used || 0) + (d.turn_budget ? " of " + d.turn_budget : "") + (st.watch ? " · the defense spoke " : " · you spoke ") + (d.defense_turns || 0) + " times", "stat-turns");
       const ul = $("#findings");
       clear(ul);
       for (const f of d.contradictions || []) {
@@ -1532,6 +1679,10 @@
       for (const role of ROLES) if (o.models[role]) chosen[role] = o.models[role];
       if (Object.keys(chosen).length) req.models = chosen;
       if (o.name || o.avatar) req.player = { name: String(o.name || ""), avatar: String(o.avatar || "") };
+      if (st.side === "prosecution") {
+        req.side = "prosecution";
+        if (o.models.defense) req.models = Object.assign(req.models || {}, { defense: o.models.defense });
+      }
       btn.disabled = true;
       const r = await api("POST", "/api/court/games", req);
       if (!r.ok || !r.data || !r.data.game_id) { btn.disabled = false; notice($("#verdict-status"), r.message || "The court did not open a game.", "bad"); return; }
@@ -1580,11 +1731,101 @@
       for (const m of r.data.models || []) sel.appendChild(el("option", { value: String(m) }, String(m)));
     });
 
-    // The bench: the judge, the prosecutor, the player.
-    seatPic($("#seat-judge"), "judge", "", "The Court");
-    seatPic($("#seat-prosecutor"), "prosecutor", "", "The Prosecutor");
-    seatPic($("#seat-defense"), "defense", "", "you");
-    $(".seat-name", $("#seat-defense")).textContent = loadOptions().name || "You";
+    // The bench: the judge, the two counsel (one of them the player, unless watching).
+    function seats() {
+      body.dataset.side = st.watch ? "watch" : st.side;
+      seatPic($("#seat-judge"), "judge", "", "The Court");
+      const mine = playerRole();
+      const you = loadOptions().name || "You";
+      seatPic($("#seat-prosecutor"), "prosecutor", "", mine === "prosecutor" ? "you" : "The Prosecutor");
+      seatPic($("#seat-defense"), "defense", "", mine === "defense" ? "you" : "Defense Counsel");
+      $(".seat-name", $("#seat-prosecutor")).textContent = mine === "prosecutor" ? you : "The Prosecutor";
+      $(".seat-name", $("#seat-defense")).textContent = mine === "defense" ? you : "Defense Counsel";
+      $("#seat-prosecutor").classList.toggle("mine", mine === "prosecutor");
+      $("#seat-defense").classList.toggle("mine", mine === "defense");
+      $("#rest-btn").textContent = "Rest the " + sideWord();
+      $("#cred").setAttribute("aria-label", "Credibility of the " + (st.watch ? "defense" : sideWord()));
+      fillAddressees();
+    }
+    seats();
+
+    // A watched trial: no floor for anyone; its owner (the browser that started it,
+    // which kept the watch token) paces it and shares the link; others just watch.
+    function watchMode(v) {
+      body.classList.add("watching");
+      $("#defense-form").hidden = true;
+      $("#again-btn").hidden = true;
+      $("#next-btn").hidden = true;
+      $("#watch-record").addEventListener("click", () => openRecord(!body.classList.contains("record-open")));
+      $("#watch-bar").hidden = false;
+      $("#standing").hidden = true;
+      let tok = "";
+      try { tok = localStorage.getItem(WATCH_KEY + gameID) || ""; } catch { tok = ""; }
+      const fromURL = new URLSearchParams(location.search).get("token") || "";
+      const owner = !!tok && tok !== fromURL;
+      body.dataset.watchRole = owner ? "owner" : "watcher";
+      $("#watch-label").textContent = owner ? "Your watched trial: every seat is a model" : "Watching live (read-only): every seat is a model";
+      const link = tok || fromURL;
+      if (link) {
+        $("#watch-share").hidden = false;
+        $("#watch-link").value = location.origin + "/court/games/" + encodeURIComponent(gameID) + "?token=" + encodeURIComponent(link);
+      }
+      if (!owner) return;
+      $("#watch-controls").hidden = false;
+      paused(!!v.paused);
+      const sel = $("#speed-sel");
+      const d = Number(v.delay_ms) || 0;
+      if (!$$("option", sel).some((o) => Number(o.value) === d)) sel.appendChild(el("option", { value: String(d) }, (d / 1000) + " s between lines"));
+      sel.value = String(d);
+    }
+    function paused(p) {
+      st.paused = p;
+      const b = $("#pause-btn");
+      b.textContent = p ? "Resume" : "Pause";
+      $("#watch-label").textContent = p ? "Paused: the trial waits for you to resume" : "Your watched trial: every seat is a model";
+      b.setAttribute("aria-pressed", p ? "true" : "false");
+      body.classList.toggle("paused", p);
+    }
+    async function pace(control, bodyJSON) {
+      const r = await api("POST", gamePath(gameID) + "/" + control, bodyJSON || {});
+      if (r.ok && r.data) {
+        if (typeof r.data.paused === "boolean") paused(r.data.paused);
+        notice($("#watch-status"), "");
+        return true;
+      }
+      notice($("#watch-status"), r.message, r.status === 409 ? "warn" : "bad");
+      return false;
+    }
+    $("#pause-btn").addEventListener("click", () => pace(st.paused ? "resume" : "pause"));
+    $("#speed-sel").addEventListener("change", () => pace("speed", { delay_ms: Number($("#speed-sel").value) || 0 }));
+    $("#skip-btn").addEventListener("click", async () => {
+      const b = $("#skip-btn");
+      b.disabled = true;
+      Voice.cancel();
+      if (await pace("skip")) notice($("#watch-status"), "Skipping to the verdict…", "ok");
+      else b.disabled = false;
+    });
+    $("#copy-link").addEventListener("click", async () => {
+      const inp = $("#watch-link");
+      inp.select();
+      try { await navigator.clipboard.writeText(inp.value); notice($("#watch-status"), "Link copied.", "ok"); } catch { /* the text stays selected to copy */ }
+    });
+
+    function voicesLabel() {
+      const o = loadOptions();
+      const b = $("#voices-btn");
+      b.textContent = o.voices ? "Voices on" : "Voices off";
+      b.setAttribute("aria-pressed", o.voices ? "true" : "false");
+      b.hidden = !Voice.available();
+    }
+    $("#voices-btn").addEventListener("click", () => {
+      const o = loadOptions();
+      o.voices = !o.voices;
+      saveOptions(o);
+      if (!o.voices) Voice.cancel();
+      voicesLabel();
+    });
+    voicesLabel();
 
     setFloor(false);
     setPhase(body.dataset.phase || "introduction");
@@ -1596,6 +1837,10 @@
       }
       st.game = g.data;
       st.kase = g.data.case || null;
+      st.side = g.data.side === "prosecution" ? "prosecution" : "defense";
+      st.watch = !!g.data.watch;
+      seats();
+      if (st.watch) watchMode(g.data);
       for (const w of (st.kase && st.kase.witnesses) || []) witnessIDByName.set(String(w.name), String(w.id));
       const turns = Array.isArray(g.data.turns) ? g.data.turns : [];
       turns.forEach((t, i) => {
@@ -1612,6 +1857,15 @@
       if (g.data.debrief) st.debrief = g.data.debrief;
       for (const li of $$("li.turn", list)) li.classList.add("final");
       if (turns.length) showLine(turns.length - 1, true);
+      if (!g.data.outcome && turns.length) {
+        // The voices read what has just been said: a trial just opened from its first
+        // line, a trial joined later from the line on the stage.
+        const young = turns.length < 4 && !turns.some((t) => t.player);
+        for (const t of turns.slice(young ? 0 : turns.length - 1)) {
+          const vi = speakerInfo(t.speaker, t.role);
+          Voice.say(t.text, vi.role, vi.key || vi.role);
+        }
+      }
       if (g.data.outcome) {
         st.over = true;
         st.verdict = { outcome: g.data.outcome };
@@ -1619,7 +1873,7 @@
         setFloor(false);
         return;
       }
-      setFloor(!!g.data.awaiting_defense);
+      setFloor(!st.watch && !!g.data.awaiting_player);
       connect();
     })();
   }
