@@ -652,7 +652,9 @@ func (s *Server) apiModels(w http.ResponseWriter, r *http.Request) {
 	offers := map[string][]llm.ModelName{}
 	defaults := map[string]string{}
 	var all []string
-	for _, role := range courtRoles {
+	// The defense is offered too: the model counsel of a prosecution game or a watched
+	// trial.
+	for _, role := range append(slices.Clone(courtRoles), "defense") {
 		o := s.court.offersOf(role)
 		offers[role] = append([]llm.ModelName{}, o...)
 		if len(o) > 0 {
