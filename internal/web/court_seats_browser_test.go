@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -146,11 +148,15 @@ func TestCourtBrowserWatch(t *testing.T) {
 	a.until("the watch panel's docket", `!document.querySelector('#panel-watch').hidden && document.querySelector('#watch-case option[value="lantern-theft"]') !== null`)
 	a.do("pick the case", chromedp.SetValue(chromedp.ID("watch-case"), "lantern-theft"))
 	a.do("advanced", chromedp.Click(chromedp.CSS(`#watch-advanced summary`)))
-	// GET /api/court/models lists no defense offer: the defense's select has the
-	// server's default only (never another role's model, which the server would refuse).
+	// The defense's select offers the server's default and the models GET
+	// /api/court/models offers for the defense, and nothing else (another role's model
+	// would be refused).
 	a.until("the models loaded", `document.querySelectorAll('#watch-judge option').length > 1`)
-	if n := evalIn[int](a, `document.querySelectorAll('#watch-defense option').length`); n != 1 {
-		t.Errorf("the defense's select has %d options; want the server default only", n)
+	offered := evalIn[[]string](a, `Array.from(document.querySelectorAll('#watch-defense option')).slice(1).map(o => o.value)`)
+	_, models := r.do(http.MethodGet, "/api/court/models", nil)
+	defenseOffers := fmt.Sprint(models["offers"].(map[string]any)["defense"])
+	if got := fmt.Sprint(offered); got != defenseOffers || len(offered) == 0 {
+		t.Errorf("the defense's select offers %s; want the server's defense offers %s", got, defenseOffers)
 	}
 	a.shoot("watch-menu")
 	a.do("watch", chromedp.Click(chromedp.ID("watch-go")))
