@@ -374,8 +374,11 @@ type attempt struct {
 	reply     *witnessCue
 	tally     tally
 	// Two people, one trial (two.go): objector is the counsel whose objection the Judge
-	// rules on; cred2 and tally2 are the invited counsel's; run counts, per person, the
-	// turns of others since that person last spoke in the interrogation.
+	// rules on; cred2, tally2 and turns2 are the invited counsel's; run counts, per
+	// person, the court's turns since that person last spoke in the interrogation (the
+	// fair floor: a person who waited MaxCourtRun of them gets the floor next, after a
+	// court turn or the other person's speech; a presentation, press or objection is
+	// answered first).
 	objector Speaker
 	cred2    int
 	tally2   tally
@@ -690,10 +693,13 @@ func (t *Trial) charge(sp Speaker) {
 		a.courtRun++
 	}
 	if a.phase == PhaseInterrogation {
-		for _, h := range t.humans() {
-			a.run[h]++
+		if t.plays(sp) {
+			a.run[sp] = 0
+		} else {
+			for _, h := range t.humans() {
+				a.run[h]++
+			}
 		}
-		a.run[sp] = 0
 	}
 	if left := t.s.TurnBudget - a.used; a.phase == PhaseInterrogation && !a.warned && !a.warnDue && left <= WarnTurns && left > 0 {
 		a.warnDue = true
@@ -927,7 +933,7 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 		return nil
 	}
 	switch {
-	case t.waitedOut(sp) != "":
+	case t.waitedOut(sp) != "" && (!t.plays(sp) || move == nil || move.Kind == MoveSpeak):
 		a.next = t.waitedOut(sp)
 		return nil
 	case !t.plays(sp) && sp != Judge && a.warnDue:
