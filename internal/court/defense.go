@@ -66,6 +66,8 @@ type Floor struct {
 	Statements int
 
 	t *Trial
+	// seat is the counsel whose floor it is: the Player's, or the invited person's.
+	seat Speaker
 	// streamShown says the turn was already reported as it streamed, and shown is the
 	// text it showed.
 	streamShown bool
@@ -140,8 +142,9 @@ func joinSpeakers(ss []Speaker) string {
 	return strings.Join(out, ", ")
 }
 
-// Side is the counsel who has the floor: the side the Player plays.
-func (f *Floor) Side() Side { return f.t.s.Side.Or() }
+// Side is the counsel who has the floor: the side the Player plays, or in a
+// two-player trial the invited person's when theirs.
+func (f *Floor) Side() Side { return f.t.sideOf(f.seat) }
 
 // AskModel asks the model of the Player's seat (Models.Defense for the defense) for
 // its next words, streaming them; a failure of the model restarts the trial like any
@@ -152,12 +155,18 @@ func (f *Floor) AskModel(ctx context.Context) (string, error) {
 	return text, err
 }
 
-func (t *Trial) floor() *Floor {
+func (t *Trial) floor() *Floor { return t.floorOf(t.seat) }
+
+// floorOf is the floor of the counsel sp played by a person.
+func (t *Trial) floorOf(sp Speaker) *Floor {
 	a := t.cur
 	f := &Floor{Case: t.c, Phase: a.phase, Turns: a.turns, Attempt: a.n, DefenseTurn: a.defenseTurns,
-		Stand: a.stand, Statements: len(a.said), t: t}
+		Stand: a.stand, Statements: len(a.said), t: t, seat: sp}
+	if sp != t.seat {
+		f.DefenseTurn = a.turns2
+	}
 	if a.phase == PhaseInterrogation {
-		for _, s := range t.g.Next(t.seat) {
+		for _, s := range t.g.Next(sp) {
 			if s != Verdict {
 				f.Addressees = append(f.Addressees, s)
 			}
@@ -166,18 +175,23 @@ func (t *Trial) floor() *Floor {
 	return f
 }
 
-// defenseTurn gets the defense's move and its turn text.
-func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
-	if h, ok := t.def.(*Human); ok {
-		h.dropLiveHold() // the defense has the floor anyway
+// playerTurn gets the move of the counsel sp played by a person (the Player's seat, or
+// the invited person's in a two-player trial) and its turn text.
+func (t *Trial) playerTurn(ctx context.Context, sp Speaker) (Move, string, error) {
+	if h := t.humanOf(sp); h != nil {
+		h.dropLiveHold() // the person has the floor anyway
 	}
-	f := t.floor()
-	m, err := t.def.Next(ctx, f)
+	f := t.floorOf(sp)
+	var p Player = t.def
+	if sp != t.seat {
+		p = t.other
+	}
+	m, err := p.Next(ctx, f)
 	if err != nil {
 		return Move{}, "", err
 	}
 	if err := f.CheckMove(m); err != nil {
-		return Move{}, "", fmt.Errorf("defense move %d: %w", len(t.moves)+1, err)
+		return Move{}, "", fmt.Errorf("%s move %d: %w", f.Side(), len(t.moves)+1, err)
 	}
 	t.awaiting = false
 	if f.Phase != PhaseInterrogation {
@@ -192,7 +206,7 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 	text := strings.TrimSpace(m.Text)
 	switch {
 	case m.Kind == MoveRest && text == "":
-		text = fmt.Sprintf("The %s rests.", t.s.Side.Or())
+		text = fmt.Sprintf("The %s rests.", f.Side())
 	case m.Kind == MovePresent && text == "":
 		e, _ := t.c.Item(m.Evidence)
 		text = fmt.Sprintf("I present %s, %s, to the witness.", m.Evidence, e.Name)
@@ -204,7 +218,7 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 	n := len(t.cur.turns) + 1
 	switch {
 	case !f.streamShown:
-		turn := t.newTurn(t.seat, text)
+		turn := t.newTurn(sp, text)
 		t.event(Event{Kind: EventTurn, Turn: n, Speaker: turn.Speaker, Role: turn.Role, Phase: turn.Phase})
 		t.event(Event{Kind: EventDelta, Turn: n, Text: text})
 	case f.shown != text:
@@ -212,8 +226,14 @@ func (t *Trial) defenseTurn(ctx context.Context) (Move, string, error) {
 		t.event(Event{Kind: EventReset, Turn: n})
 		t.event(Event{Kind: EventDelta, Turn: n, Text: text})
 	}
+	if sp != t.seat {
+		m.Side = f.Side()
+		t.cur.turns2++
+	} else {
+		m.Side = ""
+		t.cur.defenseTurns++
+	}
 	t.moves = append(t.moves, m)
-	t.cur.defenseTurns++
 	return m, text, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -230,6 +231,9 @@ type snapshot struct {
 	transcript *Transcript
 	standing   Standing
 	debrief    *Debrief
+	// two-player games: the invited side's debrief and each side's credibility.
+	debrief2 *Debrief
+	creds    map[Side]int
 }
 
 // snapLocked takes the snapshot; g.mu is held and the trial is not running elsewhere.
@@ -238,8 +242,13 @@ func (g *Game) snapLocked() {
 	g.snap = snapshot{phase: t.Phase(), turns: append([]Turn{}, t.Turns()...), verdict: t.Verdict(), done: t.Done(),
 		awaiting: t.Awaiting(), offered: t.RestartOffered(), addressees: []Speaker{}, transcript: t.Transcript(),
 		standing: t.Standing(), debrief: t.Debrief(), waiting: t.Waiting()}
-	if g.snap.awaiting && g.snap.waiting == t.Side() {
-		g.snap.addressees = append(g.snap.addressees, t.floor().Addressees...)
+	if g.snap.awaiting && g.snap.waiting != "" {
+		g.snap.addressees = append(g.snap.addressees, t.floorOf(t.seatOf(g.snap.waiting)).Addressees...)
+	}
+	if t.TwoPlayers() {
+		side := t.Side()
+		g.snap.debrief2 = t.DebriefFor(side.Other())
+		g.snap.creds = map[Side]int{side: t.CredibilityOf(side), side.Other(): t.CredibilityOf(side.Other())}
 	}
 }
 
@@ -447,7 +456,10 @@ var ErrNoHold = errors.New("court: \"Hold it!\" is called while the court speaks
 // Hold calls "Hold it!" while the court speaks: the defense takes the floor at the end
 // of the current line. It returns ErrOver after the verdict and ErrNoHold when the
 // court is not speaking in the interrogation (the defense has the floor, say).
-func (g *Game) Hold() error {
+func (g *Game) Hold() error { return g.HoldFor(g.trial.Side()) }
+
+// HoldFor is Hold for one side: in a two-player game, either person's.
+func (g *Game) HoldFor(side Side) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch {
@@ -456,8 +468,8 @@ func (g *Game) Hold() error {
 	case !g.busy || g.snap.phase != PhaseInterrogation:
 		return ErrNoHold
 	}
-	h, ok := g.trial.def.(*Human)
-	if !ok {
+	h := g.trial.humanOf(g.trial.seatOf(side))
+	if h == nil {
 		return ErrNoHold
 	}
 	h.Hold() // safe while the trial runs: an atomic flag
@@ -540,6 +552,10 @@ type GameView struct {
 	Standing
 	// Debrief is how the defense played: after the verdict only.
 	Debrief *Debrief `json:"debrief,omitempty"`
+	// Two-player games: Credibilities is each side's credibility, Debriefs each
+	// side's debrief after the verdict (Debrief is the creator's).
+	Credibilities map[Side]int `json:"credibilities,omitempty"`
+	Debriefs      []*Debrief   `json:"debriefs,omitempty"`
 }
 
 // View is the game as it stands.
@@ -566,6 +582,12 @@ func (g *Game) View() GameView {
 	}
 	if sn.done {
 		v.Debrief = sn.debrief
+		if sn.debrief2 != nil && sn.debrief != nil {
+			v.Debriefs = []*Debrief{sn.debrief, sn.debrief2}
+		}
+	}
+	if sn.creds != nil {
+		v.Credibilities = maps.Clone(sn.creds)
 	}
 	if vr := sn.verdict; vr != nil {
 		o := vr.Outcome

@@ -93,13 +93,21 @@ func Grade(d *Debrief) (score int, grade string) {
 // Debrief is how the defense played, nil before the verdict.
 func (t *Trial) Debrief() *Debrief { return t.debrief }
 
-func (t *Trial) makeDebrief() *Debrief {
+// makeDebrief is the debrief of the counsel sp played by a person.
+func (t *Trial) makeDebrief(sp Speaker) *Debrief {
 	a := t.cur
-	d := &Debrief{Side: t.s.Side.Or(), Contradictions: []DebriefFinding{}, Credibility: a.cred,
-		Presented: a.tally.presented, Misses: a.tally.misses, Sustained: a.tally.sustained, Overruled: a.tally.overruled,
-		Holds: a.tally.holds, DefenseTurns: a.defenseTurns, TurnsUsed: a.used, TurnBudget: t.s.TurnBudget}
+	tl := t.tallyOf(sp)
+	d := &Debrief{Side: t.sideOf(sp), Contradictions: []DebriefFinding{}, Credibility: *t.credOf(sp),
+		Presented: tl.presented, Misses: tl.misses, Sustained: tl.sustained, Overruled: tl.overruled,
+		Holds: tl.holds, DefenseTurns: a.defenseTurns, TurnsUsed: a.used, TurnBudget: t.s.TurnBudget}
+	if sp != t.seat {
+		d.DefenseTurns = a.turns2
+	}
 	if t.verdict != nil {
 		d.Outcome = t.verdict.Outcome
+		if sp != t.seat {
+			d.Outcome = map[string]string{OutcomeWin: OutcomeLoss, OutcomeLoss: OutcomeWin}[d.Outcome]
+		}
 	}
 	for _, x := range t.c.Contradictions {
 		if !t.c.FindableBy(x, d.Side) {
@@ -108,7 +116,7 @@ func (t *Trial) makeDebrief() *Debrief {
 		d.Planted++
 		f := DebriefFinding{Contradiction: x}
 		for _, e := range a.exposed {
-			if e.Contradiction == x.ID {
+			if e.Contradiction == x.ID && (e.Side == "" || e.Side == d.Side) {
 				f.Found, f.By = true, e.Evidence
 				d.Found++
 			}

@@ -295,6 +295,9 @@ type Event struct {
 	Message string
 	Detail  string
 	Restart bool
+	// Side is the counsel an exposed, credibility or hold event is about, in a
+	// two-player trial ("" otherwise).
+	Side Side
 	// Exposure is what a presented item exposed (exposed events).
 	Exposure *Exposure
 	// Value is the credibility (credibility events) or the turns left (warning events).
@@ -370,6 +373,17 @@ type attempt struct {
 	objection bool
 	reply     *witnessCue
 	tally     tally
+	// Two people, one trial (two.go): objector is the counsel whose objection the Judge
+	// rules on; cred2, tally2 and turns2 are the invited counsel's; run counts, per
+	// person, the court's turns since that person last spoke in the interrogation (the
+	// fair floor: a person who waited MaxCourtRun of them gets the floor next, after a
+	// court turn or the other person's speech; a presentation, press or objection is
+	// answered first).
+	objector Speaker
+	cred2    int
+	tally2   tally
+	turns2   int
+	run      map[Speaker]int
 }
 
 // statement is a witness statement: who made it, at which turn (1-based).
@@ -398,6 +412,8 @@ type Exposure struct {
 	Contradiction string `json:"contradiction"`
 	Witness       string `json:"witness"`
 	Evidence      string `json:"evidence"`
+	// Side is the counsel who exposed it, in a two-player trial ("" otherwise).
+	Side Side `json:"side,omitempty"`
 }
 
 // The fair floor and the credibility of the defense (see the package doc).
@@ -454,6 +470,7 @@ type Trial struct {
 	moves    []Move
 	verdict  *VerdictRecord
 	debrief  *Debrief
+	debrief2 *Debrief // the invited counsel's, in a two-player trial
 	done     bool
 	awaiting bool
 	offered  bool
@@ -489,7 +506,7 @@ func NewTrial(c *Case, seed int64, s Settings, ask Asker, def Player) (*Trial, e
 }
 
 func (t *Trial) newAttempt(n int) *attempt {
-	return &attempt{n: n, seed: AttemptSeed(t.seed, n), phase: PhaseIntroduction, cred: StartCredibility}
+	return &attempt{n: n, seed: AttemptSeed(t.seed, n), phase: PhaseIntroduction, cred: StartCredibility, cred2: StartCredibility, run: map[Speaker]int{}}
 }
 
 // RestartOffered says whether Run stopped after a failure and waits for Restart.
@@ -610,23 +627,14 @@ func (t *Trial) step(ctx context.Context) error {
 	var turn Turn
 	var move *Move
 	switch {
-	case sp == t.seat:
-		m, text, err := t.defenseTurn(ctx)
+	case t.plays(sp):
+		m, text, err := t.playerTurn(ctx, sp)
 		if err != nil {
 			return err
 		}
 		move = &m
-		turn = t.newTurn(t.seat, text)
-		turn.Present, turn.Press = m.Evidence, m.Statement
-	case t.other != nil && sp == t.seat.opposing():
-		m, text, err := t.otherTurn(ctx)
-		if err != nil {
-			return err
-		}
-		if m.Kind == MoveRest {
-			move = &m
-		}
 		turn = t.newTurn(sp, text)
+		turn.Present, turn.Press = m.Evidence, m.Statement
 	case sp == Judge && a.objection && a.phase == PhaseInterrogation:
 		var err error
 		if turn, err = t.ruleTurn(ctx); err != nil {
@@ -651,12 +659,12 @@ func (t *Trial) step(ctx context.Context) error {
 	t.charge(sp)
 	t.event(Event{Kind: EventEnd, Turn: n, Whole: &turn})
 	if turn.Ruling == RulingOverruled {
-		t.credit(-OverruledCost)
+		t.credit(a.objector, -OverruledCost)
 	}
 	if move != nil && a.phase == PhaseInterrogation {
 		switch move.Kind {
 		case MovePresent:
-			t.present(*move)
+			t.present(sp, *move)
 		case MovePress:
 			a.reply = t.pressCue(move.Statement)
 		}
@@ -675,7 +683,7 @@ func (t *Trial) charge(sp Speaker) {
 		a.used++
 	case a.phase != PhaseInterrogation:
 		return
-	case sp == t.seat:
+	case t.plays(sp):
 		a.used++
 		a.courtRun = 0
 	default:
@@ -683,6 +691,15 @@ func (t *Trial) charge(sp Speaker) {
 			a.used++
 		}
 		a.courtRun++
+	}
+	if a.phase == PhaseInterrogation {
+		if t.plays(sp) {
+			a.run[sp] = 0
+		} else {
+			for _, h := range t.humans() {
+				a.run[h]++
+			}
+		}
 	}
 	if left := t.s.TurnBudget - a.used; a.phase == PhaseInterrogation && !a.warned && !a.warnDue && left <= WarnTurns && left > 0 {
 		a.warnDue = true
@@ -710,38 +727,40 @@ func (t *Trial) Side() Side { return t.s.Side.Or() }
 // TurnsLeft is how many turns the interrogation has left before closing.
 func (t *Trial) TurnsLeft() int { return max(0, t.s.TurnBudget-t.cur.used) }
 
-// credit changes the defense's credibility by d, within 0 to 100, and reports it.
-func (t *Trial) credit(d int) {
+// credit changes the credibility of the counsel sp by d, within 0 to 100, and reports it.
+func (t *Trial) credit(sp Speaker, d int) {
 	a := t.cur
-	c := min(StartCredibility, max(0, a.cred+d))
-	if c == a.cred {
+	cred := t.credOf(sp)
+	c := min(StartCredibility, max(0, *cred+d))
+	if c == *cred {
 		return
 	}
-	a.cred = c
-	t.event(Event{Kind: EventCredibility, Turn: len(a.turns), Value: c})
+	*cred = c
+	t.event(Event{Kind: EventCredibility, Turn: len(a.turns), Value: c, Side: t.eventSide(sp)})
 }
 
 // present decides what the defense's presenting m.Evidence to the witness on the
 // stand exposes, from the case record alone (Case.Expose), and cues the witness.
-func (t *Trial) present(m Move) {
+func (t *Trial) present(sp Speaker, m Move) {
 	a := t.cur
-	a.tally.presented++
+	tl := t.tallyOf(sp)
+	tl.presented++
 	cue := &witnessCue{witness: a.stand, evidence: m.Evidence}
 	ids := make([]string, len(a.exposed))
 	for i, e := range a.exposed {
 		ids[i] = e.Contradiction
 	}
-	x, ok, err := t.c.ExposeFor(t.s.Side, a.stand.WitnessID(), m.Evidence, ids)
+	x, ok, err := t.c.ExposeFor(t.sideOf(sp), a.stand.WitnessID(), m.Evidence, ids)
 	switch {
 	case err != nil || !ok:
-		a.tally.misses++
-		t.credit(-MissCost)
+		tl.misses++
+		t.credit(sp, -MissCost)
 	default:
 		cue.hit = &x
-		e := Exposure{Contradiction: x.ID, Witness: x.Witness, Evidence: m.Evidence}
+		e := Exposure{Contradiction: x.ID, Witness: x.Witness, Evidence: m.Evidence, Side: t.eventSide(sp)}
 		a.exposed = append(a.exposed, e)
-		t.event(Event{Kind: EventExposed, Turn: len(a.turns), Exposure: &e})
-		t.credit(HitGain)
+		t.event(Event{Kind: EventExposed, Turn: len(a.turns), Exposure: &e, Side: e.Side})
+		t.credit(sp, HitGain)
 	}
 	a.reply = cue
 }
@@ -772,10 +791,10 @@ func (t *Trial) ruleTurn(ctx context.Context) (Turn, error) {
 		return Turn{}, err
 	}
 	if ruling == RulingSustained {
-		a.tally.sustained++
+		t.tallyOf(a.objector).sustained++
 	} else {
-		a.tally.overruled++
-		if a.cred <= OverruledCost {
+		t.tallyOf(a.objector).overruled++
+		if *t.credOf(a.objector) <= OverruledCost {
 			a.ending = true
 		}
 	}
@@ -904,18 +923,20 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 	if t.budgetCheck(sp) {
 		return nil
 	}
-	switch {
-	case a.cred == 0 && sp == t.seat:
+	if t.plays(sp) && *t.credOf(sp) == 0 {
 		a.ending, a.reply, a.objection = true, nil, false
 		a.next = Judge
 		return nil
-	case sp != t.seat && t.takeHold():
-		a.next = t.seat
+	}
+	if held := t.holdBy(sp); held != "" {
+		a.next = held
 		return nil
-	case sp != t.seat && a.courtRun >= MaxCourtRun:
-		a.next = t.seat
+	}
+	switch {
+	case t.waitedOut(sp) != "" && (!t.plays(sp) || move == nil || move.Kind == MoveSpeak):
+		a.next = t.waitedOut(sp)
 		return nil
-	case sp != t.seat && sp != Judge && a.warnDue:
+	case !t.plays(sp) && sp != Judge && a.warnDue:
 		a.next = Judge
 		return nil
 	case sp.IsWitness():
@@ -923,7 +944,7 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 		return nil
 	case move != nil && move.Kind == MoveObject:
 		a.next = Judge
-		a.objection = true
+		a.objection, a.objector = true, sp
 		return nil
 	case move != nil && (move.Kind == MovePresent || move.Kind == MovePress):
 		a.next = a.reply.witness
@@ -946,16 +967,20 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 	return nil
 }
 
-// takeHold says whether the defense called "Hold it!" during the turn just ended, and
-// records it as a move (so the trial replays).
-func (t *Trial) takeHold() bool {
-	h, ok := t.def.(*Human)
-	if !ok || !h.takeHold() {
+// takeHold says whether the person playing sp called "Hold it!" during the turn just
+// ended, and records it as a move (so the trial replays).
+func (t *Trial) takeHold(sp Speaker) bool {
+	h := t.humanOf(sp)
+	if h == nil || !h.takeHold() {
 		return false
 	}
-	t.moves = append(t.moves, Move{Kind: MoveHold})
-	t.cur.tally.holds++
-	t.event(Event{Kind: EventHold, Turn: len(t.cur.turns)})
+	m := Move{Kind: MoveHold}
+	if sp != t.seat {
+		m.Side = t.sideOf(sp)
+	}
+	t.moves = append(t.moves, m)
+	t.tallyOf(sp).holds++
+	t.event(Event{Kind: EventHold, Turn: len(t.cur.turns), Side: t.eventSide(sp)})
 	return true
 }
 
@@ -963,7 +988,7 @@ func (t *Trial) takeHold() bool {
 // straight after a defense turn: the defense's last question is answered first.
 func (t *Trial) budgetCheck(sp Speaker) bool {
 	a := t.cur
-	if a.phase == PhaseInterrogation && sp != t.seat && a.used >= t.s.TurnBudget {
+	if a.phase == PhaseInterrogation && !t.plays(sp) && a.used >= t.s.TurnBudget {
 		a.phase = PhaseClosing
 		return true
 	}
@@ -1172,7 +1197,10 @@ func (t *Trial) verdictStage(ctx context.Context) error {
 	a.turns = append(a.turns, turn)
 	t.event(Event{Kind: EventEnd, Turn: n, Whole: &turn})
 	t.verdict = &VerdictRecord{Outcome: ev.Outcome, Justification: ev.Justification, Summary: summary}
-	t.debrief = t.makeDebrief()
+	t.debrief = t.makeDebrief(t.seat)
+	if t.other != nil {
+		t.debrief2 = t.makeDebrief(t.seat.opposing())
+	}
 	t.event(Event{Kind: EventVerdict, Turn: n, Outcome: ev.Outcome, Justification: ev.Justification})
 	t.done = true
 	return nil

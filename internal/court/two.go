@@ -1,19 +1,20 @@
 package court
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Two people, one trial (issue 32): with Settings.TwoPlayers the trial's Player plays
 // Settings.Side and a second person, Trial's other *Human, plays the other counsel;
 // judge and witnesses stay models. The trial waits for whichever person has the floor
 // (Waiting) and takes their move through SubmitFor. Both people's turns are marked as
-// the player's in the transcript. The second person speaks (a statement, routed by the
-// analyzer as a model counsel's would be) or rests in the interrogation; the fair floor,
-// the credibility and the debrief are kept for Settings.Side, the first person's.
+// the player's in the transcript. The floor rules are the same for both: each moves
+// (speak, present, press, object, rest, hold, naming whom to address) on their own
+// floor; each has their own credibility, exposes the contradictions their side may find
+// (Case.FindableBy), has their holds and objections counted, and gets a debrief after
+// the verdict (DebriefFor); and the fair floor returns to whichever person has waited
+// MaxCourtRun turns of others.
 
 // opposing is the other counsel's speaker.
 func (sp Speaker) opposing() Speaker {
@@ -26,6 +27,89 @@ func (sp Speaker) opposing() Speaker {
 // plays says whether sp is played by a person (or the model standing in for one).
 func (t *Trial) plays(sp Speaker) bool {
 	return sp == t.seat || (t.other != nil && sp == t.seat.opposing())
+}
+
+// humans are the counsels played by people (or a model standing in for one).
+func (t *Trial) humans() []Speaker {
+	if t.other != nil {
+		return []Speaker{t.seat, t.seat.opposing()}
+	}
+	return []Speaker{t.seat}
+}
+
+// humanOf is the *Human playing sp, nil for none.
+func (t *Trial) humanOf(sp Speaker) *Human {
+	switch {
+	case sp == t.seat:
+		h, _ := t.def.(*Human)
+		return h
+	case t.other != nil && sp == t.seat.opposing():
+		return t.other
+	}
+	return nil
+}
+
+// sideOf is the side of the counsel sp played by a person.
+func (t *Trial) sideOf(sp Speaker) Side {
+	if sp == t.seat {
+		return t.s.Side.Or()
+	}
+	return t.s.Side.Or().Other()
+}
+
+// seatOf is the counsel's speaker of side.
+func (t *Trial) seatOf(side Side) Speaker {
+	if side.Or() == t.s.Side.Or() {
+		return t.seat
+	}
+	return t.seat.opposing()
+}
+
+// eventSide is the side an event about sp names: "" but in a two-player trial.
+func (t *Trial) eventSide(sp Speaker) Side {
+	if t.other == nil {
+		return ""
+	}
+	return t.sideOf(sp)
+}
+
+// credOf is the credibility of the person playing sp.
+func (t *Trial) credOf(sp Speaker) *int {
+	if t.other != nil && sp == t.seat.opposing() {
+		return &t.cur.cred2
+	}
+	return &t.cur.cred
+}
+
+// tallyOf is the play of the person playing sp, for their debrief.
+func (t *Trial) tallyOf(sp Speaker) *tally {
+	if t.other != nil && sp == t.seat.opposing() {
+		return &t.cur.tally2
+	}
+	return &t.cur.tally
+}
+
+// holdBy is the person (other than sp, who just spoke) who called "Hold it!" during
+// sp's turn, "" for none.
+func (t *Trial) holdBy(sp Speaker) Speaker {
+	for _, h := range t.humans() {
+		if h != sp && t.takeHold(h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// waitedOut is the person (other than sp) who has waited MaxCourtRun turns of others
+// for the floor, the longest waiting first; "" for none.
+func (t *Trial) waitedOut(sp Speaker) Speaker {
+	var who Speaker
+	for _, h := range t.humans() {
+		if h != sp && t.cur.run[h] >= MaxCourtRun && (who == "" || t.cur.run[h] > t.cur.run[who]) {
+			who = h
+		}
+	}
+	return who
 }
 
 // TwoPlayers says whether both counsels are people.
@@ -42,6 +126,18 @@ func (t *Trial) Waiting() Side {
 	}
 	return t.s.Side.Or()
 }
+
+// DebriefFor is the debrief of the person who played side, nil before the verdict (or
+// for a side no person played).
+func (t *Trial) DebriefFor(side Side) *Debrief {
+	if side.Or() == t.s.Side.Or() {
+		return t.debrief
+	}
+	return t.debrief2
+}
+
+// CredibilityOf is the credibility of the person playing side.
+func (t *Trial) CredibilityOf(side Side) int { return *t.credOf(t.seatOf(side)) }
 
 // ErrNotYourFloor: a move of one side while the other has the floor.
 var ErrNotYourFloor = errors.New("court: the other side has the floor")
@@ -65,41 +161,12 @@ func (t *Trial) SubmitFor(side Side, m Move) error {
 	case t.Waiting() != side.Or():
 		return ErrNotYourFloor
 	}
-	switch m.Kind {
-	case MoveSpeak:
-		if strings.TrimSpace(m.Text) == "" {
-			return errors.New("text: the statement is empty")
-		}
-	case MoveRest:
-		if t.cur.phase != PhaseInterrogation {
-			return fmt.Errorf("the %s may rest only in the interrogation", side)
-		}
-	default:
-		return fmt.Errorf("kind %q: the invited counsel speaks or rests (present, press, object and hold are the first player's)", m.Kind)
+	if err := t.floorOf(t.seat.opposing()).CheckMove(m); err != nil {
+		return err
 	}
-	m.Side, m.To, m.Evidence, m.Statement = side.Or(), "", "", 0
+	m.Side = side.Or()
 	t.other.queue = append(t.other.queue, m)
 	return nil
-}
-
-// otherTurn is the second person's turn: their move, or ErrAwaitingDefense.
-func (t *Trial) otherTurn(ctx context.Context) (Move, string, error) {
-	m, err := t.other.Next(ctx, nil)
-	if err != nil {
-		return Move{}, "", err
-	}
-	t.awaiting = false
-	text := strings.TrimSpace(m.Text)
-	if m.Kind == MoveRest && text == "" {
-		text = fmt.Sprintf("The %s rests.", t.s.Side.Or().Other())
-	}
-	n := len(t.cur.turns) + 1
-	turn := t.newTurn(t.seat.opposing(), text)
-	t.event(Event{Kind: EventTurn, Turn: n, Speaker: turn.Speaker, Role: turn.Role, Phase: turn.Phase})
-	t.event(Event{Kind: EventDelta, Turn: n, Text: text})
-	m.Side = t.s.Side.Or().Other()
-	t.moves = append(t.moves, m)
-	return m, text, nil
 }
 
 // splitMoves parts a two-player trial's stored moves: the first person's and the

@@ -951,11 +951,7 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game, 
 		return
 	}
 	if m.Kind == court.MoveHold {
-		if side != g.View().Side {
-			apiError(w, http.StatusConflict, "\"Hold it!\" is the game's creator's call")
-			return
-		}
-		if err := g.Hold(); err != nil {
+		if err := g.HoldFor(side); err != nil {
 			msg := "\"Hold it!\" is called while the court speaks in the interrogation"
 			if errors.Is(err, court.ErrOver) {
 				msg = moveMessage(err)
