@@ -455,9 +455,8 @@ type Trial struct {
 	// seat is the speaker def plays: Defense, or Prosecutor.
 	seat Speaker
 	// other plays the other counsel in a two-player trial (Settings.TwoPlayers), nil
-	// otherwise; waiting is the side the trial waits for.
-	other   *Human
-	waiting Side
+	// otherwise.
+	other *Human
 	// skip: move to closing at the next turn of the interrogation (Skip).
 	skip atomic.Bool
 	// skipAt is the turn count the skip took effect at (0: none), so a trial rebuilt
