@@ -30,6 +30,8 @@ type playFlags struct {
 	list       bool
 	transcript string
 	side       string
+	join       string
+	joinSide   court.Side // the side --join's token plays
 }
 
 func (a *app) courtPlayCmd() *cobra.Command {
@@ -56,15 +58,26 @@ floor, type a line:
   /help             this list
 
 The game is saved after every turn: 'arbiter court play --resume ID' goes on from where it
-stood, and '--list' shows the saved games.`,
+stood, and '--list' shows the saved games.
+
+'--join LINK' joins a game of two people as the side its link is for: LINK is the
+invitation (/court/games/ID?token=T, a URL with that path, or "ID T"). Both people must
+use the same store (--db): the other may play in a browser on 'arbiter serve' or in
+another terminal. While the other person has the floor, this terminal waits for their move.`,
 		Example: `  arbiter court play --case summit-ridge --model openai/gpt-4.1
   arbiter court play --resume g3f9a1c2e
-  arbiter court play --list`,
+  arbiter court play --list
+  arbiter court play --db court.db --join 'http://localhost:8080/court/games/ab12?token=T'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case f.list:
 				return a.listGames(cmd.Context(), f.court.run.db)
+			case f.join != "":
+				if f.resume != "" || f.caseID != "" || cmd.Flags().Changed("side") {
+					return badInput("--join plays the side of the link's token in its stored game: no --resume, --case or --side")
+				}
+				return a.joinGame(cmd.Context(), &f)
 			case f.resume != "":
 				if f.caseID != "" || cmd.Flags().Changed("seed") || cmd.Flags().Changed("cases") {
 					return badInput("--resume plays a stored game: --case, --cases and --seed are the game's own")
@@ -86,6 +99,7 @@ stood, and '--list' shows the saved games.`,
 	fs.Int64Var(&f.seed, "seed", 0, "the trial's seed (default: a random one, printed)")
 	fs.StringVar(&f.name, "name", "", "your name, as the game shows the player")
 	fs.StringVar(&f.resume, "resume", "", "go on with the saved game of this id")
+	fs.StringVar(&f.join, "join", "", "join a two-person game by its link, as the side its token plays (same store as the other player)")
 	fs.BoolVar(&f.list, "list", false, "list the saved games and exit")
 	fs.StringVar(&f.transcript, "transcript", "", "write the game's JSON transcript to this file at the verdict or when you quit")
 	fs.StringVar(&f.side, "side", "defense", "the counsel you play: defense or prosecution (then a model plays the defense)")
@@ -132,7 +146,7 @@ func (a *app) newGame(ctx context.Context, f *playFlags) error {
 	if err != nil {
 		return err
 	}
-	return a.play(ctx, g, f.transcript)
+	return a.play(ctx, g, f.transcript, court.Terminal{})
 }
 
 func (a *app) resumeGame(ctx context.Context, f *playFlags) error {
@@ -196,11 +210,12 @@ func (a *app) resumeGame(ctx context.Context, f *playFlags) error {
 			return err
 		}
 	}
-	g, err := (&court.Games{Session: sess}).Load(ctx, f.resume)
+	gs := &court.Games{Session: sess}
+	g, err := gs.Load(ctx, f.resume)
 	if err != nil {
 		return err
 	}
-	return a.play(ctx, g, f.transcript)
+	return a.play(ctx, g, f.transcript, joinTerminal(gs, f))
 }
 
 // listGames prints the saved games, the latest played first.
@@ -232,7 +247,7 @@ func (a *app) listGames(ctx context.Context, db string) error {
 }
 
 // play runs g in this terminal (court.Terminal).
-func (a *app) play(ctx context.Context, g *court.Game, transcript string) error {
+func (a *app) play(ctx context.Context, g *court.Game, transcript string, t court.Terminal) error {
 	// Input typed at a terminal ends its own line; piped input does not show.
 	f, ok := a.stdin.(*os.File)
 	echo := !ok || !term.IsTerminal(int(f.Fd()))
@@ -243,7 +258,8 @@ func (a *app) play(ctx context.Context, g *court.Game, transcript string) error 
 			width = w - 1
 		}
 	}
-	return court.Terminal{In: a.stdin, Out: a.stdout, Echo: echo, Transcript: transcript, Width: width}.Play(ctx, g)
+	t.In, t.Out, t.Echo, t.Transcript, t.Width = a.stdin, a.stdout, echo, transcript, width
+	return t.Play(ctx, g)
 }
 
 // newGameID is a short random id: "g" and 8 hex digits.

@@ -26,6 +26,12 @@ type Terminal struct {
 	Transcript string
 	// Width is the column lines wrap at (at word boundaries): 80 when 0.
 	Width int
+	// Side, when set, is the side played in a two-player game (the game's own side
+	// when empty). While the other person has the floor, Wait is called for the game
+	// as it stands once the floor is Side's again (or the trial is over): the other
+	// person may be in another process on the same store (Games.WaitFloor).
+	Side Side
+	Wait func(ctx context.Context) (*Game, error)
 }
 
 // Play runs g in the terminal until the verdict, /quit, the end of input or an
@@ -36,7 +42,8 @@ func (t Terminal) Play(ctx context.Context, g *Game) error {
 	c := g.Case()
 	fmt.Fprintf(p.out, "Game %s: %s (%s), seed %d\n", g.ID, Clean(c.Title), Clean(c.ID), g.View().Seed)
 	p.caseFile()
-	side := g.View().Side
+	side := cmp.Or(t.Side, g.View().Side)
+	p.side, p.wait = side, t.Wait
 	fmt.Fprintf(p.out, "You are the %s. Your goal: %s\n", side, Clean(c.GoalOf(side)))
 	p.hint()
 	lines := make(chan string)
@@ -67,6 +74,10 @@ type player struct {
 	shown   string // the turn's text shown so far, as it streamed
 	redo    bool   // the turn was cut and starts over
 	echo    bool   // end the prompt's line after reading (input is not a terminal)
+	ends    int    // the turns shown (EventEnd)
+
+	side Side                                     // the side played
+	wait func(ctx context.Context) (*Game, error) // the other person's floor (Terminal.Wait)
 }
 
 func (p *player) loop(ctx context.Context) error {
@@ -88,6 +99,13 @@ func (p *player) loop(ctx context.Context) error {
 			if err := p.g.Restart(ctx); err != nil {
 				return err
 			}
+		case v.AwaitingPlayer && v.TwoPlayers && v.Floor != p.side:
+			if err := p.awaitOther(ctx, v); err != nil {
+				if ctx.Err() != nil {
+					return p.quit("interrupted")
+				}
+				return err
+			}
 		case v.AwaitingPlayer:
 			if quit := p.defend(ctx, v); quit {
 				return p.quit(stopped(ctx))
@@ -97,6 +115,33 @@ func (p *player) loop(ctx context.Context) error {
 			return p.verdict()
 		}
 	}
+}
+
+// awaitOther waits for the other person's move and goes on with the game as it then
+// stands, showing the turns spoken meanwhile.
+func (p *player) awaitOther(ctx context.Context, v GameView) error {
+	if p.wait == nil {
+		return fmt.Errorf("court: the %s has the floor and this terminal plays the %s", v.Floor, p.side)
+	}
+	p.endLine()
+	fmt.Fprintf(p.out, "\n(The %s has the floor: waiting for the other person's move.)\n", v.Floor)
+	g, err := p.wait(ctx)
+	if err != nil {
+		return err
+	}
+	p.g = g
+	evs, _ := g.Events(0)
+	skip, n := p.ends, 0
+	for _, e := range evs {
+		p.seen = e.Seq
+		if n >= skip {
+			p.show(e)
+		} else if e.Kind == EventEnd {
+			n++
+		}
+	}
+	p.endLine()
+	return nil
 }
 
 // stopped says why the player's input stopped: an interrupt, or "" for /quit or the
@@ -149,7 +194,7 @@ func (p *player) typed(line string, ok bool) {
 		p.pending = append(p.pending, line)
 		return
 	}
-	if err := p.g.Hold(); err != nil {
+	if err := p.g.HoldFor(p.side); err != nil {
 		p.endLine()
 		fmt.Fprintf(p.out, "not taken: %v\n", strings.TrimPrefix(err.Error(), "court: "))
 		return
@@ -201,6 +246,7 @@ func (p *player) show(e Event) {
 		p.endLine()
 		p.redo, p.shown = true, ""
 	case EventEnd:
+		p.ends++
 		// The log keeps a turn's streamed pieces only until it ends: what of the turn
 		// this player had not read before it ended is shown from the whole turn.
 		if e.Whole != nil && strings.HasPrefix(e.Whole.Text, p.shown) && len(e.Whole.Text) > len(p.shown) {
@@ -265,9 +311,14 @@ func (p *player) defend(ctx context.Context, v GameView) (quit bool) {
 	for i, s := range v.Addressees {
 		addressees[i] = string(s)
 	}
+	cred := v.Credibility
+	if c, ok := v.Credibilities[p.side]; ok {
+		cred = c
+	}
+	v.Side = p.side
 	switch v.Phase {
 	case PhaseInterrogation:
-		fmt.Fprintf(p.out, "\nThe %s has the floor (%d turns left, credibility %d/100).\nYou may address: %s.\n", v.Side, v.TurnsLeft, v.Credibility, p.describe(v.Addressees))
+		fmt.Fprintf(p.out, "\nThe %s has the floor (%d turns left, credibility %d/100).\nYou may address: %s.\n", v.Side, v.TurnsLeft, cred, p.describe(v.Addressees))
 		if v.Stand != "" {
 			fmt.Fprintf(p.out, "On the stand: %s. /present an item to them, /press a statement, /record to see both.\n", p.describe([]Speaker{v.Stand}))
 		}
@@ -303,7 +354,7 @@ func (p *player) defend(ctx context.Context, v GameView) (quit bool) {
 			fmt.Fprintf(p.out, "not taken: %v\n", err)
 			continue
 		}
-		if err := p.g.Submit(m); err != nil {
+		if err := p.g.SubmitFor(p.side, m); err != nil {
 			fmt.Fprintf(p.out, "not taken: %v\n", err)
 			continue
 		}
