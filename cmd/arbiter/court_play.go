@@ -62,8 +62,8 @@ stood, and '--list' shows the saved games.
 
 '--join LINK' joins a game of two people as the side its link is for: LINK is the
 invitation (/court/games/ID?token=T, a URL with that path, or "ID T"). Both people must
-use the same store (--db): the other may play in a browser on 'arbiter serve' or in
-another terminal. While the other person has the floor, this terminal waits for their move.`,
+use the same store (--db); the other plays in another terminal (a server's live game
+does not yet read moves made here). While the other has the floor, this terminal waits.`,
 		Example: `  arbiter court play --case summit-ridge --model openai/gpt-4.1
   arbiter court play --resume g3f9a1c2e
   arbiter court play --list
