@@ -83,8 +83,8 @@ func TestCourtBrowserTwoPlayers(t *testing.T) {
 		o := f.Other()
 		fd, od := pages[f], pages[o]
 		// Both pages say whose floor it is; the other's cannot speak.
-		od.until("the other page shows the "+string(f)+"'s floor", `document.body.dataset.floor === '`+string(f)+`' && document.querySelector('#defense-text').disabled && document.querySelector('#floor-status').textContent.startsWith('The `+string(f)+` has the floor')`)
-		if got := evalIn[string](fd, `document.querySelector('#floor-status').textContent`); !strings.HasPrefix(got, "Your turn") {
+		od.until("the other page shows the "+string(f)+"'s floor", `document.body.dataset.floor === '`+string(f)+`' && document.querySelector('#defense-text').disabled && document.querySelector('#floor-status').textContent.startsWith('The `+string(f)+` has the floor') && document.querySelector('#two-turn').textContent === 'The `+string(f)+`\'s turn: wait.' && document.querySelector('#hold-btn').disabled`)
+		if got := evalIn[string](fd, `document.querySelector('#floor-status').textContent + '|' + document.querySelector('#two-turn').textContent`); got != "Your turn: the "+string(f)+" has the floor.|Your turn." {
 			t.Errorf("the %s's page on its floor says %q", f, got)
 		}
 		if !refused[o] {

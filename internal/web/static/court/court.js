@@ -1157,6 +1157,7 @@
       else if (st.two && st.floorSide) status.textContent = "The " + st.floorSide + " has the floor: the other person's turn.";
       else if (st.holdAsked) status.textContent = "Hold it! You take the floor when this line ends.";
       else status.textContent = "The court is in session: wait for your turn.";
+      if (st.two) $("#two-turn").textContent = st.over ? "" : st.floor ? "Your turn." : st.floorSide ? "The " + st.floorSide + "'s turn: wait." : "The court speaks.";
       if (st.floor && document.activeElement === document.body && !narrow.matches) input.focus();
     }
 
@@ -1176,7 +1177,7 @@
     function updateMoves() {
       const cross = body.dataset.phase === "interrogation" && !st.over;
       const hold = $("#hold-btn");
-      hold.disabled = !cross || st.floor || st.holdAsked || !st.game;
+      hold.disabled = !cross || st.floor || st.holdAsked || !st.game || (st.two && !!st.floorSide);
       for (const b of $$("[data-present]")) b.disabled = !(cross && st.floor && st.stand);
       for (const b of $$("[data-press]")) b.disabled = !(cross && st.floor);
       const hint = $("#record-hint");
@@ -1894,7 +1895,7 @@
       $("#next-btn").hidden = true;
       const bar = $("#two-bar");
       bar.hidden = false;
-      $("#two-label").textContent = "Two people: you play the " + st.side + "; the " + (st.side === "prosecution" ? "defense" : "prosecution") + " is the other person.";
+      $("#two-label").textContent = "You: the " + st.side + " · the other person: the " + (st.side === "prosecution" ? "defense" : "prosecution") + ".";
       if (creator && rec.invite_url) {
         $("#invite-share").hidden = false;
         $("#invite-link").value = location.origin + String(rec.invite_url);
