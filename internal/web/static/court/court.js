@@ -73,6 +73,12 @@
   const OPTIONS_KEY = "llm-court.options";
   // WATCH_KEY + game id holds the watch token of a watched trial this browser started.
   const WATCH_KEY = "llm-court.watch.";
+  // SEAT_KEY + game id holds, in the browser that created a two-person game, its side
+  // and its invitation ({side, invite_url, invite_token}). A two-person game's page
+  // learns its own side from it: the creator's browser has the record (and the view's
+  // side is the creator's); a browser without it, or one that opened the invitation
+  // link, plays the other side (the invitation's token is its cookie).
+  const SEAT_KEY = "llm-court.seat.";
   const ROLES = ["judge", "prosecutor", "witness", "analyzer"];
   const PHASES = ["introduction", "interrogation", "closing", "verdict"];
   const SVGNS = "http://www.w3.org/2000/svg";
@@ -171,6 +177,7 @@
       volume: Number.isFinite(vol) ? Math.max(0, Math.min(1, vol)) : 0.6,
       side: o.side === "prosecution" ? "prosecution" : "defense",
       voices: o.voices === true,
+      two: o.two === true,
     };
   }
 
@@ -587,6 +594,7 @@
       $("#opt-sound").checked = o.sound;
       $("#opt-voices").checked = o.voices;
       for (const r of $$("input[name=side]")) r.checked = r.value === o.side;
+      $("#two-players").checked = o.two;
       for (const role of ["judge", "prosecutor", "defense", "witness", "analyzer"]) fillModelSelect($("#watch-" + role), role);
       $("#opt-volume").value = String(Math.round(o.volume * 100));
       if (ROLES.some((r) => o.models[r]) || o.seed) $("#advanced").open = true;
@@ -681,10 +689,11 @@
       body.seed = Number.isFinite(seed) ? seed : Math.floor(Math.random() * 1e6);
       const chosen = {};
       for (const role of ROLES) if (o.models[role]) chosen[role] = o.models[role];
-      if (o.side === "prosecution" && o.models.defense) chosen.defense = o.models.defense;
+      if (o.side === "prosecution" && o.models.defense && !o.two) chosen.defense = o.models.defense;
       if (Object.keys(chosen).length) body.models = chosen;
       if (o.name || o.avatar) body.player = { name: String(o.name || ""), avatar: String(o.avatar || "") };
       body.side = o.side;
+      if (o.two) body.two_players = true;
       if (button) { button.disabled = true; button.textContent = "Calling the court…"; }
       const r = await api("POST", "/api/court/games", body);
       if (!r.ok || !r.data || !r.data.game_id) {
@@ -692,6 +701,10 @@
         notice($("#cases-status"), r.message || "The court did not open a game.", "bad");
         notice($("#gen-status"), r.message || "The court did not open a game.", "bad");
         return;
+      }
+      if (r.data.invite_token) {
+        const rec = { side: o.side, invite_side: String(r.data.invite_side || ""), invite_url: String(r.data.invite_url || ""), invite_token: String(r.data.invite_token) };
+        try { localStorage.setItem(SEAT_KEY + r.data.game_id, JSON.stringify(rec)); } catch { /* the invitation link is then missing */ }
       }
       location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
     }
@@ -708,6 +721,14 @@
       });
     }
     $("#side-choice").dataset.side = loadOptions().side;
+    // Two players: the other counsel is a second person, invited by a link.
+    $("#two-players").addEventListener("change", () => {
+      const o = loadOptions();
+      o.two = $("#two-players").checked;
+      saveOptions(o);
+      $("#side-choice").classList.toggle("two", o.two);
+    });
+    $("#side-choice").classList.toggle("two", loadOptions().two);
 
     // Watch a trial: every seat a model; the owner's page keeps the watch token so it
     // can share the link (and knows it may pace the trial).
@@ -1108,8 +1129,20 @@
       updateMoves();
     }
 
+    // floorFrom sets the floor from a view: in a two-person game the floor is this
+    // page's when the view's floor is its side.
+    function floorFrom(v) {
+      if (st.two) {
+        st.floorSide = v.awaiting_player && typeof v.floor === "string" ? v.floor : "";
+        setFloor(st.floorSide === st.side);
+        return;
+      }
+      setFloor(!st.watch && !!v.awaiting_player);
+    }
+
     function setFloor(on) {
       st.floor = on && !st.over;
+      body.dataset.floor = st.over ? "" : st.two ? (st.floorSide || "") : st.floor ? st.side : "";
       input.disabled = !st.floor;
       toSel.disabled = !st.floor;
       $("#objection-btn").disabled = !st.floor;
@@ -1120,9 +1153,11 @@
       body.classList.toggle("floor", st.floor);
       if (st.over) status.textContent = "The court has risen.";
       else if (st.watch) status.textContent = "Every seat is a model: watch.";
-      else if (st.floor) status.textContent = "The " + sideWord() + " has the floor.";
+      else if (st.floor) status.textContent = st.two ? "Your turn: the " + sideWord() + " has the floor." : "The " + sideWord() + " has the floor.";
+      else if (st.two && st.floorSide) status.textContent = "The " + st.floorSide + " has the floor: the other person's turn.";
       else if (st.holdAsked) status.textContent = "Hold it! You take the floor when this line ends.";
       else status.textContent = "The court is in session: wait for your turn.";
+      if (st.two) $("#two-turn").textContent = st.over ? "" : st.floor ? "Your turn." : st.floorSide ? "The " + st.floorSide + "'s turn: wait." : "The court speaks.";
       if (st.floor && document.activeElement === document.body && !narrow.matches) input.focus();
     }
 
@@ -1142,7 +1177,7 @@
     function updateMoves() {
       const cross = body.dataset.phase === "interrogation" && !st.over;
       const hold = $("#hold-btn");
-      hold.disabled = !cross || st.floor || st.holdAsked || !st.game;
+      hold.disabled = !cross || st.floor || st.holdAsked || !st.game || (st.two && !!st.floorSide);
       for (const b of $$("[data-present]")) b.disabled = !(cross && st.floor && st.stand);
       for (const b of $$("[data-press]")) b.disabled = !(cross && st.floor);
       const hint = $("#record-hint");
@@ -1186,7 +1221,8 @@
     // standing fills the credibility, the turns left, the stand and the exposed from a view.
     function standing(v) {
       if (!v) return;
-      if (Number.isFinite(v.credibility)) setCred(v.credibility, false);
+      const cred = st.two && v.credibilities && Number.isFinite(v.credibilities[st.side]) ? v.credibilities[st.side] : v.credibility;
+      if (Number.isFinite(cred)) setCred(cred, false);
       setTurns(v.turns_left, v.turn_budget);
       if (typeof v.stand === "string") st.stand = v.stand;
       if (Array.isArray(v.exposed)) { st.exposed = v.exposed.slice(); markExposed(); }
@@ -1205,6 +1241,7 @@
           fillTurn(li, d.speaker, d.role, d.phase, "", false);
           li.classList.add("streaming");
         }
+        st.floorSide = "";
         setFloor(false);
         setPhase(d.phase);
         hideStatus();
@@ -1250,19 +1287,31 @@
         follow(wasNear);
       },
       awaiting() {
-        setFloor(!st.watch);
+        // In a two-person game the floor is one of the two people's: the view says whose.
+        if (!st.two) setFloor(!st.watch);
         // The floor may open a new phase (the closing, after a rest) before its first line.
-        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data) { standing(g.data); if (!st.over) setPhase(g.data.phase); } });
+        api("GET", gamePath(gameID)).then((g) => {
+          if (!g.ok || !g.data) return;
+          standing(g.data);
+          if (st.over) return;
+          setPhase(g.data.phase);
+          if (st.two) floorFrom(g.data);
+        });
       },
       verdict(d) {
         st.verdict = Object.assign({}, st.verdict || {}, d);
-        if (d.debrief) st.debrief = d.debrief;
+        if (d.debrief && !st.two) st.debrief = d.debrief;
         st.over = true;
         setFloor(false);
         setPhase("verdict");
         if (st.es) { st.es.close(); st.es = null; }
         // The verdict scene follows the judge's last line on the stage.
         const wait = stage.done ? 400 : 1200;
+        if (st.two) {
+          // Each person's debrief is their side's, from the view.
+          api("GET", gamePath(gameID)).then((g) => { const mine = g.ok && g.data && myDebrief(g.data); if (mine) st.debrief = mine; setTimeout(showVerdict, wait); });
+          return;
+        }
         setTimeout(showVerdict, wait);
       },
       error(d) {
@@ -1296,7 +1345,11 @@
         markExposed(x);
         if (stageEl.dataset.role === "witness" && speakerInfo(stageEl.dataset.speaker, "witness").key === x.witness && stage.idx !== null) drawStage(stage.idx);
       },
-      credibility(d) { setCred(Number(d.value), true); },
+      credibility(d) {
+        // A two-person game's event does not say whose credibility it is: read ours.
+        if (!st.two) { setCred(Number(d.value), true); return; }
+        api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data && g.data.credibilities) setCred(Number(g.data.credibilities[st.side]), true); });
+      },
       hold() {
         banner("Hold it!", "hold");
         Sound.objection();
@@ -1431,7 +1484,7 @@
 
     async function resync() {
       const g = await api("GET", gamePath(gameID));
-      if (g.ok && g.data && !st.over) { standing(g.data); setFloor(!st.watch && !!g.data.awaiting_player); }
+      if (g.ok && g.data && !st.over) { standing(g.data); floorFrom(g.data); }
     }
 
     async function restart() {
@@ -1632,7 +1685,7 @@
         st.summaryAsked = true;
         api("GET", gamePath(gameID) + "/transcript").then((r) => {
           const tv = r.ok && r.data && r.data.verdict;
-          if (r.ok && r.data && r.data.debrief && !st.debrief) st.debrief = r.data.debrief;
+          if (r.ok && r.data && r.data.debrief && !st.debrief && !st.two) st.debrief = r.data.debrief;
           if (!tv) { showDebrief(); return; }
           st.verdict = Object.assign({ outcome: r.data.outcome }, tv, st.verdict || {});
           if (!st.verdict.summary && tv.summary) st.verdict.summary = tv.summary;
@@ -1739,8 +1792,9 @@
       const you = loadOptions().name || "You";
       seatPic($("#seat-prosecutor"), "prosecutor", "", mine === "prosecutor" ? "you" : "The Prosecutor");
       seatPic($("#seat-defense"), "defense", "", mine === "defense" ? "you" : "Defense Counsel");
-      $(".seat-name", $("#seat-prosecutor")).textContent = mine === "prosecutor" ? you : "The Prosecutor";
-      $(".seat-name", $("#seat-defense")).textContent = mine === "defense" ? you : "Defense Counsel";
+      const person = st.two ? " (the other person)" : "";
+      $(".seat-name", $("#seat-prosecutor")).textContent = mine === "prosecutor" ? you : "The Prosecutor" + person;
+      $(".seat-name", $("#seat-defense")).textContent = mine === "defense" ? you : "Defense Counsel" + person;
       $("#seat-prosecutor").classList.toggle("mine", mine === "prosecutor");
       $("#seat-defense").classList.toggle("mine", mine === "defense");
       $("#rest-btn").textContent = "Rest the " + sideWord();
@@ -1811,6 +1865,48 @@
       try { await navigator.clipboard.writeText(inp.value); notice($("#watch-status"), "Link copied.", "ok"); } catch { /* the text stays selected to copy */ }
     });
 
+    // The debrief of this page's side: in a two-person game the one of debriefs whose
+    // side is ours (debrief is the creator's).
+    function myDebrief(v) {
+      if (!st.two) return v.debrief || null;
+      const mine = (Array.isArray(v.debriefs) ? v.debriefs : []).find((d) => d && d.side === st.side);
+      return mine || (v.debrief && v.debrief.side === st.side ? v.debrief : null);
+    }
+
+    // A two-person game: this page's side (see SEAT_KEY), and for the creator the
+    // invitation link to hand to the other person.
+    function twoMode(v) {
+      st.two = true;
+      const creatorSide = v.side === "prosecution" ? "prosecution" : "defense";
+      const other = creatorSide === "prosecution" ? "defense" : "prosecution";
+      let rec = null;
+      try { rec = JSON.parse(localStorage.getItem(SEAT_KEY + gameID) || "null"); } catch { rec = null; }
+      const fromURL = new URLSearchParams(location.search).get("token") || "";
+      if (rec && fromURL && fromURL === rec.invite_token) {
+        // The creator's browser followed its own invitation: it now holds that token.
+        rec.as = "invite";
+        try { localStorage.setItem(SEAT_KEY + gameID, JSON.stringify(rec)); } catch { /* kept this visit */ }
+      }
+      const creator = !!rec && rec.as !== "invite";
+      st.side = creator ? creatorSide : other;
+      body.classList.add("two-players");
+      body.dataset.seat = creator ? "creator" : "invited";
+      $("#again-btn").hidden = true;
+      $("#next-btn").hidden = true;
+      const bar = $("#two-bar");
+      bar.hidden = false;
+      $("#two-label").textContent = "You: the " + st.side + " · the other person: the " + (st.side === "prosecution" ? "defense" : "prosecution") + ".";
+      if (creator && rec.invite_url) {
+        $("#invite-share").hidden = false;
+        $("#invite-link").value = location.origin + String(rec.invite_url);
+      }
+    }
+    $("#copy-invite").addEventListener("click", async () => {
+      const inp = $("#invite-link");
+      inp.select();
+      try { await navigator.clipboard.writeText(inp.value); notice($("#two-status"), "Invitation copied: send it to the other person.", "ok"); } catch { notice($("#two-status"), "Select the link and copy it.", "warn"); }
+    });
+
     function voicesLabel() {
       const o = loadOptions();
       const b = $("#voices-btn");
@@ -1839,6 +1935,7 @@
       st.kase = g.data.case || null;
       st.side = g.data.side === "prosecution" ? "prosecution" : "defense";
       st.watch = !!g.data.watch;
+      if (g.data.two_players) twoMode(g.data);
       seats();
       if (st.watch) watchMode(g.data);
       for (const w of (st.kase && st.kase.witnesses) || []) witnessIDByName.set(String(w.name), String(w.id));
@@ -1854,7 +1951,7 @@
       showRecord();
       turns.forEach((t, i) => recordTurn(i, t));
       standing(g.data);
-      if (g.data.debrief) st.debrief = g.data.debrief;
+      if (myDebrief(g.data)) st.debrief = myDebrief(g.data);
       for (const li of $$("li.turn", list)) li.classList.add("final");
       if (turns.length) showLine(turns.length - 1, true);
       if (!g.data.outcome && turns.length) {
@@ -1873,7 +1970,7 @@
         setFloor(false);
         return;
       }
-      setFloor(!st.watch && !!g.data.awaiting_player);
+      floorFrom(g.data);
       connect();
     })();
   }
