@@ -18,7 +18,7 @@ import (
 
 // checkTurnEvents checks a stream's events: every id is "<boot>-<n>" with n counting up
 // from after from, and each turn is turn, then deltas (none for a turn that ended before
-// the stream began: the log keeps it whole), then end, whose text the deltas add up to.
+// the stream began: the log keeps it whole), then end, whose text the deltas begin.
 func checkTurnEvents(t *testing.T, evs []sseEvent, boot string, from int) {
 	t.Helper()
 	open := false
@@ -67,8 +67,12 @@ func checkTurnEvents(t *testing.T, evs []sseEvent, boot string, from int) {
 			if !open {
 				t.Errorf("event %d: an end without a turn", i)
 			}
-			if got := strings.TrimSpace(shown.String()); deltas > 0 && got != turn["text"] {
-				t.Errorf("deltas add up to %q; the turn says %q", got, turn["text"])
+			// A game's log drops a turn's pieces once it ends, so a stream that fell
+			// behind may get only the first ones: what it got is where the turn begins,
+			// and the end event carries it whole.
+			text, _ := turn["text"].(string)
+			if got := strings.TrimSpace(shown.String()); deltas > 0 && !strings.HasPrefix(text, got) {
+				t.Errorf("deltas add up to %q; the turn says %q", got, text)
 			}
 			open = false
 		}
