@@ -20,13 +20,14 @@ type corpusReply struct {
 	Reason   string   `json:"reason"`
 }
 
-func readCorpus(t *testing.T) []corpusReply {
+// eachJSONLine decodes every line of the JSONL files matching pattern into a new T and
+// hands it to each with its file and line number; a line that is not T fails the test.
+func eachJSONLine[T any](t *testing.T, pattern string, each func(path string, n int, v T)) {
 	t.Helper()
-	files, err := filepath.Glob("testdata/replies/*.jsonl")
+	files, err := filepath.Glob(pattern)
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus in testdata/replies (%v)", err)
+		t.Fatalf("no files match %s (%v)", pattern, err)
 	}
-	var out []corpusReply
 	for _, path := range files {
 		f, err := os.Open(path)
 		if err != nil {
@@ -35,25 +36,33 @@ func readCorpus(t *testing.T) []corpusReply {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, 1<<20)
 		for n := 1; sc.Scan(); n++ {
-			var r corpusReply
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			var v T
+			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
 				t.Fatalf("%s:%d: %v", path, n, err)
 			}
-			switch r.Decision {
-			case DecisionRoll, DecisionPass, DecisionRefused, DecisionUnparsed:
-			default:
-				t.Fatalf("%s:%d: decision %q is not a label", path, n, r.Decision)
-			}
-			if r.Style == "" || r.Reason == "" {
-				t.Fatalf("%s:%d: style and reason are required", path, n)
-			}
-			out = append(out, r)
+			each(path, n, v)
 		}
 		f.Close()
 		if err := sc.Err(); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 	}
+}
+
+func readCorpus(t *testing.T) []corpusReply {
+	t.Helper()
+	var out []corpusReply
+	eachJSONLine(t, "testdata/replies/*.jsonl", func(path string, n int, r corpusReply) {
+		switch r.Decision {
+		case DecisionRoll, DecisionPass, DecisionRefused, DecisionUnparsed:
+		default:
+			t.Fatalf("%s:%d: decision %q is not a label", path, n, r.Decision)
+		}
+		if r.Style == "" || r.Reason == "" {
+			t.Fatalf("%s:%d: style and reason are required", path, n)
+		}
+		out = append(out, r)
+	})
 	return out
 }
 

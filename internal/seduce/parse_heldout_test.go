@@ -1,10 +1,6 @@
 package seduce
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -67,42 +63,25 @@ func pct(a, b int) float64 {
 // was reached without anyone seeing it. Issue 29's targets are higher: 97% right, no
 // confident wrong ruling and 95% of stated rulings ruled.
 func TestParseHeldout(t *testing.T) {
-	files, err := filepath.Glob("testdata/replies-heldout/*.jsonl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no held-out replies (%v)", err)
-	}
 	tax := DefaultTaxonomy()
 	per := map[string]*heldoutFigures{}
 	var all heldoutFigures
-	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
+	eachJSONLine(t, "testdata/replies-heldout/*.jsonl", func(_ string, _ int, r heldoutReply) {
+		got := ParseReply(r.Text, tax)
+		s := per[r.Style]
+		if s == nil {
+			s = &heldoutFigures{}
+			per[r.Style] = s
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for n := 1; sc.Scan(); n++ {
-			var r heldoutReply
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				t.Fatalf("%s:%d: %v", path, n, err)
-			}
-			got := ParseReply(r.Text, tax)
-			s := per[r.Style]
-			if s == nil {
-				s = &heldoutFigures{}
-				per[r.Style] = s
-			}
-			s.add(r, got)
-			right, wrong := all.add(r, got)
-			switch {
-			case wrong:
-				t.Logf("confident wrong %s [%s]: %v [%s %q]; label %s %s (%s)", r.ID, r.Kind, got, got.Rule, got.Span, r.Decision, r.Skill, r.Reason)
-			case !right:
-				t.Logf("miss %s [%s]: %v [%s]; label %s %s", r.ID, r.Kind, got, got.Rule, r.Decision, r.Skill)
-			}
+		s.add(r, got)
+		right, wrong := all.add(r, got)
+		switch {
+		case wrong:
+			t.Logf("confident wrong %s [%s]: %v [%s %q]; label %s %s (%s)", r.ID, r.Kind, got, got.Rule, got.Span, r.Decision, r.Skill, r.Reason)
+		case !right:
+			t.Logf("miss %s [%s]: %v [%s]; label %s %s", r.ID, r.Kind, got, got.Rule, r.Decision, r.Skill)
 		}
-		f.Close()
-	}
+	})
 	for _, st := range slices.Sorted(mapKeys(per)) {
 		s := per[st]
 		t.Logf("%-13s %4d  %5.1f%% right  %d confident wrong  %d wrong skill  %5.1f%% of stated ruled", st, s.n, pct(s.right, s.n),

@@ -154,20 +154,7 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	d := &courtDriver{t: t, ctx: ctx, shots: shotsDir(t)}
 	var witnessAsked atomic.Int64 // Unix µs of the first request after the question
 
-	var mu sync.Mutex
-	var dialogs []string
-	events := chromedp.Events(ctx, page.JavascriptDialogOpening)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			dialogs = append(dialogs, ev.Message)
-			mu.Unlock()
-			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-		}
-	}()
+	dialogs := webtest.Dialogs(ctx, nil)
 	d.do("start the browser", chromedp.Navigate("about:blank"))
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watchScript}); err != nil {
 		t.Fatalf("install the page watcher: %v", err)
@@ -360,10 +347,8 @@ func TestCourtBrowserPlaysATrial(t *testing.T) {
 	if p := d.problems(); len(p) != 0 {
 		t.Errorf("page problems (CSP violations or script errors): %q", p)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(dialogs) != 0 {
-		t.Errorf("dialogs opened: %q; want none", dialogs)
+	if ds := dialogs(); len(ds) != 0 {
+		t.Errorf("dialogs opened: %q; want none", ds)
 	}
 }
 
