@@ -269,7 +269,7 @@ func (s *Simulation) Run(ctx context.Context) (*SimResult, error) {
 			tr.Transcript, tr.Err = s.trial(ctx, run, caseOf[tr.CaseID], tr.Seed, st, &tally, p)
 			mu.Lock()
 			defer mu.Unlock()
-			addTally(&res.Tally, tally)
+			res.Tally.Merge(tally)
 			if tr.Err == nil && s.TrialDone != nil {
 				if err := s.TrialDone(tr.Transcript); err != nil {
 					tr.Transcript, tr.Err = nil, err
@@ -315,16 +315,6 @@ func (s *Simulation) trial(ctx context.Context, run store.RunID, c *Case, seed i
 		return nil, fmt.Errorf("trial %s: %w", st.TrialID, err)
 	}
 	return t.Transcript(), nil
-}
-
-func addTally(t *runner.Tally, s runner.Tally) {
-	t.Jobs += s.Jobs
-	t.Resumed += s.Resumed
-	t.Cached += s.Cached
-	t.Asked += s.Asked
-	t.Answered += s.Answered
-	t.Failed += s.Failed
-	t.Rounds += s.Rounds
 }
 
 // simProgress counts a simulation's progress for its callback.

@@ -100,13 +100,7 @@ func ExecuteDefenses(ctx context.Context, sess *runner.Session, p *RunPlan, defe
 		if p.Pushback != nil {
 			st.After = append(st.After, after)
 		}
-		st.Tally.Jobs += a.Tally.Jobs
-		st.Tally.Resumed += a.Tally.Resumed
-		st.Tally.Cached += a.Tally.Cached
-		st.Tally.Asked += a.Tally.Asked
-		st.Tally.Answered += a.Tally.Answered
-		st.Tally.Failed += a.Tally.Failed
-		st.Tally.Rounds += a.Tally.Rounds
+		st.Tally.Merge(a.Tally)
 	}
 	return st, nil
 }
@@ -160,14 +154,7 @@ func ruleAll(ctx context.Context, a *Asker, d Defense, p *RunPlan) ([][][]Ruling
 	}
 	wg.Wait()
 	for m := range askers {
-		t := askers[m].Tally
-		a.Tally.Jobs += t.Jobs
-		a.Tally.Resumed += t.Resumed
-		a.Tally.Cached += t.Cached
-		a.Tally.Asked += t.Asked
-		a.Tally.Answered += t.Answered
-		a.Tally.Failed += t.Failed
-		a.Tally.Rounds += t.Rounds
+		a.Tally.Merge(askers[m].Tally)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
