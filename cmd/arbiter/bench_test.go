@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,10 +18,15 @@ import (
 
 // BenchmarkSeduceRunProcess runs the binary on 5,376 jobs (the reference set, three
 // replicates) at concurrency 128 against a stand-in answering after 50 ms, and reports
-// the process's peak resident memory (the kernel's high-water mark) and, sampled every
-// 5 ms, the most of it that was the process's own memory (anonymous: heap, stacks,
-// SQLite) and the most that was pages of the executable. The foundation's target is
-// 80 MB resident.
+// the process's peak resident memory (the kernel's high-water mark of the process's own
+// address space, VmHWM) and, sampled every 2 ms, the most of it that was the process's
+// own memory (anonymous: heap, stacks, SQLite) and the most that was pages of the
+// executable. Issue 26's target is 64 MB resident.
+//
+// The high-water mark is read from /proc while the process runs, not from the rusage
+// wait4 returns: Go starts a child with vfork, and exec records the high-water mark of
+// the address space it leaves (this benchmark's own, with its stand-in) as the child's
+// ru_maxrss, so that figure was the larger of the two processes.
 //
 // asking-x-ideal is the time from the first request the stand-in received to the last
 // answer it sent, over the ideal 5,376 x 50 ms / 128: the runner's share of the whole
@@ -64,7 +68,7 @@ func BenchmarkSeduceRunProcess(b *testing.B) {
 					b.Fatal(err)
 				}
 				stop := make(chan struct{})
-				sampled := make(chan [2]int64)
+				sampled := make(chan [3]int64)
 				go func() { sampled <- sampleResident(cmd.Process.Pid, stop) }()
 				err := cmd.Wait()
 				close(stop)
@@ -76,10 +80,7 @@ func BenchmarkSeduceRunProcess(b *testing.B) {
 				n, span := reqs.span(latency)
 				asking += span
 				ideal += time.Duration(n) * latency / concurrency
-				anon, file = max(anon, s[0]), max(file, s[1])
-				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-					peak = max(peak, ru.Maxrss) // kilobytes on Linux
-				}
+				anon, file, peak = max(anon, s[0]), max(file, s[1]), max(peak, s[2])
 			}
 			b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
 			b.ReportMetric(float64(anon)/1024, "peak-anon-MB")
@@ -145,12 +146,13 @@ func copyExecutable(src, dst string) error {
 	return out.Close()
 }
 
-// sampleResident reads /proc/pid/status every 5 ms until stop closes and returns the
-// largest RssAnon and RssFile seen, in kilobytes.
-func sampleResident(pid int, stop <-chan struct{}) [2]int64 {
-	var most [2]int64
+// sampleResident reads /proc/pid/status every 2 ms until stop closes and returns the
+// largest RssAnon, RssFile and VmHWM seen, in kilobytes. The last is the kernel's
+// high-water mark of the whole resident set, which no sample can miss.
+func sampleResident(pid int, stop <-chan struct{}) [3]int64 {
+	var most [3]int64
 	path := fmt.Sprintf("/proc/%d/status", pid)
-	t := time.NewTicker(5 * time.Millisecond)
+	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
 	for {
 		select {
@@ -164,7 +166,7 @@ func sampleResident(pid int, stop <-chan struct{}) [2]int64 {
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			for i, field := range []string{"RssAnon:", "RssFile:"} {
+			for i, field := range []string{"RssAnon:", "RssFile:", "VmHWM:"} {
 				if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte(field)); ok {
 					kb, _ := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(rest), []byte("kB")))), 10, 64)
 					most[i] = max(most[i], kb)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/config"
+	"github.com/arbiter-eval/arbiter/internal/procmem"
 )
 
 // stopGrace is how long a command may take to wind down after Ctrl-C or SIGTERM before
@@ -20,6 +21,8 @@ import (
 const stopGrace = 1500 * time.Millisecond
 
 func main() {
+	// Start-up touched every linked package's initialisation; give those pages back.
+	procmem.Release()
 	env := config.FromEnviron()
 	if !env.GOGCSet {
 		// A run holds little live data but churns through SDK allocations; collecting at

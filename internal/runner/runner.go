@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/procmem"
 	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
@@ -194,6 +195,9 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	}
 	renewed := renewClaims(askCtx, st, p, storeFailed)
 
+	// The set-up is over (the plan built, the store open): give back the pages of the
+	// executable only it used, once in a process.
+	procmem.ReleaseOnce()
 	w := newWriter(st, p.Run, p.Holder, p.Concurrency*max(1, len(order)))
 	var cached, asked, ok, failed, elsewhere atomic.Int64
 	var wg sync.WaitGroup
