@@ -330,7 +330,10 @@ func (r *courtRig) simulateStored(seeds ...int64) *court.SimResult {
 // without the owner's token, which the court's pages keep as a cookie once opened
 // with it.
 func TestCourtReplayList(t *testing.T) {
-	r := newCourtRig(t, rigOptions{})
+	// The court finds against the defense: a list that took every trial for won fails.
+	r := newCourtRig(t, rigOptions{respond: func(req *llmtest.Request) (llmtest.Response, bool) {
+		return llmtest.Response{Text: `{"outcome": "loss", "justification": "The pawn ticket decides it."}`}, strings.HasPrefix(req.System, "You decide the outcome")
+	}})
 	r.saveLantern()
 	if code, out := r.do("GET", "/api/court/replays", nil); code != http.StatusOK || len(out["replays"].([]any)) != 0 {
 		t.Fatalf("an empty store's replays = %d %v", code, out)
@@ -351,6 +354,9 @@ func TestCourtReplayList(t *testing.T) {
 	for _, x := range list {
 		e := x.(map[string]any)
 		tx := want[e["trial_id"].(string)]
+		if tx != nil && *tx.Outcome != court.OutcomeLoss {
+			t.Fatalf("the stand-in's court found for the defense: %s", *tx.Outcome)
+		}
 		if tx == nil {
 			t.Errorf("listed %v, not a simulated trial", e)
 			continue
