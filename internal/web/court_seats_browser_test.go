@@ -418,7 +418,7 @@ func TestCourtBrowserReplay(t *testing.T) {
 		t.Errorf("the stored trial's title reads %q", got)
 	}
 	meta := evalIn[string](d, `document.querySelector('`+card+`').textContent`)
-	outcome := map[string]string{"win": "the defense won", "loss": "the defense lost"}[*tx.Outcome]
+	outcome := map[string]string{"win": "The defense won", "loss": "The defense lost"}[*tx.Outcome]
 	if !strings.Contains(meta, outcome) || !strings.Contains(meta, itoa(len(want))+" turns") || !strings.Contains(meta, "openai/defense") {
 		t.Errorf("the stored trial's card reads %q; want its outcome (%s), %d turns and its models", meta, outcome, len(want))
 	}

@@ -794,13 +794,14 @@
       notice(status, rs.length ? "" : "No stored trial yet: arbiter court simulate --db on this server's store plays some.");
       for (const t of rs) {
         const when = t.updated ? new Date(t.updated) : null;
-        const outcome = t.outcome === "win" ? "the defense won" : t.outcome === "loss" ? "the defense lost" : t.completed ? "no verdict" : "unfinished";
+        const outcome = t.outcome === "win" ? "The defense won" : t.outcome === "loss" ? "The defense lost" : t.completed ? "No verdict" : "Unfinished";
         const go = el("a", { class: "btn btn-primary", href: "/court/replays/" + encodeURIComponent(String(t.trial_id)) }, "Replay on the stage");
         list.appendChild(el("li", { class: "replay-card", "data-trial": String(t.trial_id) },
           el("h4", {}, String(t.title || t.case_id || t.trial_id)),
-          el("p", { class: "replay-meta" }, el("span", { class: "replay-outcome" }, outcome), " · " + (Number(t.turns) || 0) + " turns · seed " + String(t.seed)),
-          el("p", { class: "replay-meta" }, seatModels(t.models || {})),
-          el("p", { class: "replay-meta" }, (when && !isNaN(when) ? when.toLocaleString() : String(t.updated || "")) + " · " + String(t.trial_id)),
+          el("p", { class: "replay-meta" }, el("span", { class: "replay-outcome replay-" + (t.outcome === "win" || t.outcome === "loss" ? t.outcome : "none") }, outcome),
+            " · " + (Number(t.turns) || 0) + " turns · seed " + String(t.seed)),
+          seatList(t.models || {}),
+          el("p", { class: "replay-meta" }, "Stored " + (when && !isNaN(when) ? when.toLocaleString() : String(t.updated || "")) + " as ", el("code", { class: "replay-id" }, String(t.trial_id))),
           el("div", { class: "actions" }, go)));
       }
     }
@@ -907,14 +908,15 @@
     return modelsReady;
   }
 
-  // seatModels says who played each seat: one model for all, or each seat's.
-  function seatModels(m) {
-    const seats = [["judge", "judge"], ["prosecutor", "prosecutor"], ["defense", "defense"], ["witness", "witnesses"], ["analyzer", "analyzer"]];
+  // seatRows says who played each seat: one row when one model played them all.
+  function seatRows(m) {
+    const seats = [["judge", "Judge"], ["prosecutor", "Prosecutor"], ["defense", "Defense"], ["witness", "Witnesses"], ["analyzer", "Analyzer"]];
     const named = seats.filter(([k]) => m[k]);
     const first = named.length ? String(m[named[0][0]]) : "";
-    if (named.length && named.every(([k]) => String(m[k]) === first)) return "Every seat: " + first;
-    return named.map(([k, label]) => label + " " + String(m[k])).join(" · ");
+    return named.length && named.every(([k]) => String(m[k]) === first) ? [["Every seat", first]] : named.map(([k, label]) => [label, String(m[k])]);
   }
+  const seatList = (m) => el("dl", { class: "replay-seats" }, seatRows(m).map(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]).flat());
+  const seatModels = (m) => seatRows(m).map(([k, v]) => k + ": " + v).join(" · ");
 
   function phaseName(p) {
     const names = { introduction: "Introduction", interrogation: "Interrogation", closing: "Closing", verdict: "Verdict" };
@@ -1801,7 +1803,7 @@
       if (!r.ok || !r.data || !r.data.game_id) { btn.disabled = false; notice($("#verdict-status"), r.message || "The court did not open a game.", "bad"); return; }
       location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
     }
-    $("#again-btn").addEventListener("click", () => st.kase && newGameOn(st.kase.case_id, $("#again-btn")));
+    $("#again-btn").addEventListener("click", () => (replayID ? location.reload() : st.kase && newGameOn(st.kase.case_id, $("#again-btn"))));
     $("#next-btn").addEventListener("click", async () => {
       const r = await api("GET", "/api/court/cases");
       const cs = (r.ok && r.data && Array.isArray(r.data.cases)) ? r.data.cases : [];
@@ -1899,7 +1901,6 @@
     function replayMode(info) {
       body.classList.add("watching", "replaying");
       $("#defense-form").hidden = true;
-      $("#again-btn").hidden = true;
       $("#next-btn").hidden = true;
       $("#watch-record").addEventListener("click", () => openRecord(!body.classList.contains("record-open")));
       $("#watch-bar").hidden = false;
@@ -1909,6 +1910,10 @@
       $("#watch-share label").textContent = "Link to this replay";
       $("#watch-link").value = location.origin + "/court/replays/" + encodeURIComponent(replayID);
       $("#watch-controls").hidden = false;
+      // After the verdict: the replay again from its first line (there is no transcript
+      // to download nor a checklist to run here: the trial is the store's).
+      $(".after").hidden = true;
+      $("#again-btn").textContent = "Replay from the start";
       const sel = $("#speed-sel");
       sel.value = String(replay.delay);
       paused(false);
