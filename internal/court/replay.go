@@ -134,6 +134,34 @@ type StoredTrialInfo struct {
 	Updated time.Time
 }
 
+// Info replays the trial from the store, asking no model, to describe it as
+// StoredTrials does.
+func (s *StoredTrial) Info(ctx context.Context, st *store.Store) (*StoredTrialInfo, error) {
+	var updated time.Time
+	tx, err := s.replay(ctx, func(ctx context.Context, key string) (*store.Result, error) {
+		res, err := st.Result(ctx, s.Run, key)
+		if err == nil && res.UpdatedAt.After(updated) {
+			updated = res.UpdatedAt
+		}
+		return res, err
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	info := s.info(tx, updated)
+	return &info, nil
+}
+
+// info describes the trial as its replay tx went; updated is its latest call's time.
+func (s *StoredTrial) info(tx *Transcript, updated time.Time) StoredTrialInfo {
+	info := StoredTrialInfo{ID: s.ID, Run: s.Run, CaseID: s.Case.ID, Title: s.Case.Title, Seed: s.Seed,
+		Models: s.Settings.Models, Turns: len(tx.Turns), Completed: tx.Completed, Updated: updated}
+	if tx.Verdict != nil {
+		info.Outcome = tx.Verdict.Outcome
+	}
+	return info
+}
+
 // StoredTrials lists the simulated trials of st that can be replayed (a model defense's,
 // on a case caseOf knows with the content the run recorded), newest first, as far as
 // each went: every trial is replayed from its results, read once, run by run, so the
@@ -178,12 +206,7 @@ func StoredTrials(ctx context.Context, st *store.Store, caseOf func(id string) (
 			if err != nil {
 				return // a trial its own results cannot replay is not offered
 			}
-			info := StoredTrialInfo{ID: tr.ID, Run: r.ID, CaseID: tr.Case.ID, Title: tr.Case.Title, Seed: tr.Seed,
-				Models: cfg.Models, Turns: len(tx.Turns), Completed: tx.Completed, Updated: updated}
-			if tx.Verdict != nil {
-				info.Outcome = tx.Verdict.Outcome
-			}
-			out = append(out, info)
+			out = append(out, tr.info(tx, updated))
 		}
 		err = st.Results(ctx, r.ID, false, func(res *store.Result) error {
 			id, _, ok := strings.Cut(res.JobKey, "/")

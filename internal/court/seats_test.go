@@ -324,6 +324,13 @@ func TestReplayListStoredTrials(t *testing.T) {
 			t.Errorf("listed %+v; the trial had %d turns, outcome %s", info, len(want.Turns), *want.Outcome)
 		}
 	}
+	tr, err := FindStoredTrial(context.Background(), st, list[0].ID, caseOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := tr.Info(context.Background(), st); err != nil || *info != list[0] {
+		t.Errorf("Info = %+v, %v; the list has %+v", info, err, list[0])
+	}
 	none, err := StoredTrials(context.Background(), st, func(string) (*Case, error) { return nil, nil })
 	if err != nil || len(none) != 0 {
 		t.Errorf("with no case known: %v, %v", none, err)

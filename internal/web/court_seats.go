@@ -201,29 +201,37 @@ func (s *Server) apiReplayInfo(w http.ResponseWriter, r *http.Request) {
 	if !s.needCourt(w) || !s.mayReplay(w, r) {
 		return
 	}
-	list, err := s.storedTrials(r)
+	tr, ok := s.storedTrial(w, r)
+	if !ok {
+		return
+	}
+	info, err := tr.Info(r.Context(), s.court.games.Session.Store)
 	if err != nil {
-		s.log.Error("list the stored trials", "err", err)
+		s.log.Error("replay a stored trial", "trial", tr.ID, "err", err)
 		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
 		return
 	}
-	for _, t := range list {
-		if t.ID != r.PathValue("trial") {
-			continue
-		}
-		c, err := s.findCase(r.Context(), t.CaseID)
-		if err != nil || c == nil {
-			s.log.Error("read a stored trial's case", "trial", t.ID, "err", err)
-			apiError(w, http.StatusInternalServerError, "the trial's case could not be read; the server log has the details")
-			return
-		}
-		j := replayOf(t)
-		pc := c.Public()
-		j.Case = &pc
-		writeJSON(w, http.StatusOK, j)
-		return
+	j := replayOf(*info)
+	pc := tr.Case.Public()
+	j.Case = &pc
+	writeJSON(w, http.StatusOK, j)
+}
+
+// storedTrial finds the request's {trial} in the store, or answers 404 or 500.
+func (s *Server) storedTrial(w http.ResponseWriter, r *http.Request) (*court.StoredTrial, bool) {
+	tr, err := court.FindStoredTrial(r.Context(), s.court.games.Session.Store, r.PathValue("trial"), func(id string) (*court.Case, error) {
+		return s.findCase(r.Context(), id)
+	})
+	switch {
+	case errors.Is(err, court.ErrNoStoredTrial):
+		apiError(w, http.StatusNotFound, noStoredTrial(r.PathValue("trial")))
+		return nil, false
+	case err != nil:
+		s.log.Error("find a stored trial", "trial", r.PathValue("trial"), "err", err)
+		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+		return nil, false
 	}
-	apiError(w, http.StatusNotFound, noStoredTrial(r.PathValue("trial")))
+	return tr, true
 }
 
 func noStoredTrial(id string) string {
@@ -278,16 +286,8 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
 		from = n
 	}
 	st := s.court.games.Session.Store
-	tr, err := court.FindStoredTrial(r.Context(), st, r.PathValue("trial"), func(id string) (*court.Case, error) {
-		return s.findCase(r.Context(), id)
-	})
-	switch {
-	case errors.Is(err, court.ErrNoStoredTrial):
-		apiError(w, http.StatusNotFound, noStoredTrial(r.PathValue("trial")))
-		return
-	case err != nil:
-		s.log.Error("find a stored trial", "trial", r.PathValue("trial"), "err", err)
-		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+	tr, ok := s.storedTrial(w, r)
+	if !ok {
 		return
 	}
 	rc := http.NewResponseController(w)
