@@ -432,6 +432,12 @@ func TestCourtBrowserReplay(t *testing.T) {
 	if got := evalIn[string](d, `location.href`); got != r.base+"/court/replays/"+id {
 		t.Errorf("the list opened %q", got)
 	}
+	if got := evalIn[string](d, `document.querySelector('#speed-sel').value`); got != "4000" {
+		t.Errorf("a replay's pace starts at %s ms between lines; want 4000", got)
+	}
+	// A faster pace: the stream opens again from the line the stage has come to.
+	d.do("pace", chromedp.SetValue(chromedp.ID("speed-sel"), "1500"))
+	d.do("pace changed", chromedp.Evaluate[chromedp.Void](`document.querySelector('#speed-sel').dispatchEvent(new Event('change'))`))
 	lines := `document.querySelectorAll('#turns li.turn.final').length`
 	d.until("the first lines", lines+` >= 3`)
 	d.shoot("replay-stage")
@@ -454,7 +460,10 @@ func TestCourtBrowserReplay(t *testing.T) {
 	d.do("resume", chromedp.Click(chromedp.ID("pause-btn")))
 	d.until("a line after the pause", lines+` > `+itoa(n))
 
-	// Skip: the rest with no pause, then the verdict scene.
+	// Skip: the rest with no pause, then the verdict scene; at 10 s between lines the
+	// rest would take minutes without it.
+	d.do("slow pace", chromedp.SetValue(chromedp.ID("speed-sel"), "10000"))
+	d.do("slow pace changed", chromedp.Evaluate[chromedp.Void](`document.querySelector('#speed-sel').dispatchEvent(new Event('change'))`))
 	d.do("skip", chromedp.Click(chromedp.ID("skip-btn")))
 	d.until("the verdict scene", `!document.querySelector('#verdict').hidden && document.querySelector('#verdict-words').textContent !== ''`)
 	if got := evalIn[[]string](d, finals); strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -1897,7 +1897,8 @@
     // A replay: the page paces it by its stream from the store. Pause closes the stream
     // after the lines already come; resume, a new pace or a skip (the rest with no
     // pause) open it again from the first turn not yet shown.
-    const replay = { delay: 1500, es: null, retry: 0 };
+    // The default pace leaves time to read a line of a few sentences before the next.
+    const replay = { delay: 4000, es: null, retry: 0 };
     function replayMode(info) {
       body.classList.add("watching", "replaying");
       $("#defense-form").hidden = true;
