@@ -28,7 +28,8 @@ func (a *app) courtWatchCmd() *cobra.Command {
 'arbiter court play'): its turns are printed as they are saved, until the verdict. Or ID is
 a trial id of 'arbiter court simulate' (a model defense's): it is replayed from the store
 turn by turn. --cases names where the simulated trial's case is (builtin by default, or
-stored for the store's own).`,
+stored for the store's own). 'arbiter serve' replays the same trials in the browser, on the
+game's stage (its menu's "Watch a trial").`,
 		Example: `  arbiter court watch g3f9a1c2e
   arbiter court watch summit-ridge-s7-a1b2c3 --every 500ms`,
 		Args: cobra.ExactArgs(1),

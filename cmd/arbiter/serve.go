@@ -40,7 +40,10 @@ The game needs a model for the court: --court-model for every role, or one flag 
 role (--court-judge-model, --court-prosecutor-model, --court-witness-model,
 --court-analyzer-model) over it. Every game is kept in the store after every turn, so
 a stopped server loses no finished turn. Without a court model the UI serves the rest
-and the game's menu says how to give it one.
+and the game's menu says how to give it one. The menu's "Watch a trial" also lists the
+store's 'arbiter court simulate' trials (a model defense's, on a bundled or stored case)
+and replays one on the stage at /court/replays/ID, asking no model; with --public, the
+list and the replays are for the owner's token only.
 
 It listens on loopback only unless --public is given: the UI has no login, and a store
 holds every prompt and reply of your runs. For the same reason it answers only requests

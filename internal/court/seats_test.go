@@ -293,3 +293,46 @@ func TestReplayStoredTrial(t *testing.T) {
 		}
 	}
 }
+
+// The stored trials are listed as a replay finds them: every simulated trial of the
+// store once, with its case, models, turns and verdict, and none whose case is unknown.
+func TestReplayListStoredTrials(t *testing.T) {
+	st := simStore(t)
+	res, written, _ := simulate(t, st, fakeModels(nil), 2)
+	caseOf := func(cid string) (*Case, error) {
+		if cid == fixture(t).ID {
+			return fixture(t), nil
+		}
+		return nil, nil
+	}
+	list, err := StoredTrials(context.Background(), st, caseOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(res.Trials) {
+		t.Fatalf("StoredTrials = %d trials; the simulation played %d", len(list), len(res.Trials))
+	}
+	for _, info := range list {
+		want := written[info.ID]
+		if want == nil {
+			t.Errorf("listed %q, not a trial of the simulation", info.ID)
+			continue
+		}
+		if info.CaseID != fixture(t).ID || info.Title != fixture(t).Title || info.Run != res.Run ||
+			info.Turns != len(want.Turns) || !info.Completed || info.Outcome != *want.Outcome ||
+			info.Models.Judge == "" || info.Updated.IsZero() || info.Seed < 1 || info.Seed > 2 {
+			t.Errorf("listed %+v; the trial had %d turns, outcome %s", info, len(want.Turns), *want.Outcome)
+		}
+	}
+	tr, err := FindStoredTrial(context.Background(), st, list[0].ID, caseOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := tr.Info(context.Background(), st); err != nil || *info != list[0] {
+		t.Errorf("Info = %+v, %v; the list has %+v", info, err, list[0])
+	}
+	none, err := StoredTrials(context.Background(), st, func(string) (*Case, error) { return nil, nil })
+	if err != nil || len(none) != 0 {
+		t.Errorf("with no case known: %v, %v", none, err)
+	}
+}

@@ -14,7 +14,8 @@ package web
 //     (Limits.MaxGames). Each is a 429 with Retry-After and a sentence for the player.
 //   - Limits.Budget stops every model call once the cost the store recorded (its
 //     provider replies priced by the cost package) reaches it: 503.
-//   - On --public, saving a case wants the owner's token (Options.OwnerToken).
+//   - On --public, saving a case, and listing or replaying the store's simulated
+//     trials, want the owner's token (Options.OwnerToken).
 
 import (
 	"context"
@@ -344,6 +345,18 @@ func isOwner(r *http.Request, owner string) bool {
 		tok = c.Value
 	}
 	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(owner)) == 1
+}
+
+// setOwnerCookie keeps the owner's token, when the request's ?token= is it, as the
+// arbiter_owner cookie: the court's pages then call the API as the owner without the
+// token in any link they show.
+func setOwnerCookie(w http.ResponseWriter, r *http.Request, owner string) {
+	tok := r.URL.Query().Get("token")
+	if owner == "" || tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(owner)) != 1 {
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: "arbiter_owner", Value: tok, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 30 * 24 * 3600})
 }
 
 // maxDrafts bounds the generated cases the server keeps for their players to save.

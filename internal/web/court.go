@@ -222,7 +222,9 @@ type courtMenuView struct {
 }
 
 type courtGameView struct {
-	GameID     string
+	GameID string
+	// ReplayID, instead of GameID, plays the stored simulated trial of that id.
+	ReplayID   string
 	Title      string
 	Phase      string
 	Turns      []courtTurnView
@@ -278,6 +280,7 @@ func (c *courtState) noModel(ctx context.Context) string {
 }
 
 func (s *Server) courtMenu(w http.ResponseWriter, r *http.Request) {
+	setOwnerCookie(w, r, s.court.owner)
 	s.renderCourt(w, r, http.StatusOK, "court.html", courtMenuView{ResultsURL: "/", NoModel: s.court.noModel(r.Context())})
 }
 

@@ -129,17 +129,142 @@ func (s *Server) apiPace(control string) func(w http.ResponseWriter, r *http.Req
 	}
 }
 
-// apiReplay replays a stored `court simulate` trial from the store, turn by turn, as
-// the event stream of a game: GET /api/court/replays/{trial}?delay_ms=N (N, at most
-// 30 s, waited after every turn). No model is asked. On --public it needs the owner's
-// token (the store's trials are the owner's). A replay always streams from the first
-// turn: its events are numbered afresh.
-func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
-	if !s.needCourt(w) {
+// Replays of the stored `court simulate` trials (the store's, so its owner's): listed at
+// GET /api/court/replays, described at GET /api/court/replays/{trial}/info, streamed at
+// GET /api/court/replays/{trial}, and played on the stage at /court/replays/{trial}. On
+// --public each wants the owner's token (?token=, bearer, or the arbiter_owner cookie
+// that opening a court page with it sets); on loopback anyone who reaches the server
+// may, as anyone may read the store's runs there.
+
+// mayReplay answers 403 on a public server to a request without the owner's token.
+func (s *Server) mayReplay(w http.ResponseWriter, r *http.Request) bool {
+	if s.court.public && !isOwner(r, s.court.owner) {
+		apiError(w, http.StatusForbidden, "the store's trials are its owner's: on a public server, replaying or listing them needs the owner's token (printed by serve at start)")
+		return false
+	}
+	return true
+}
+
+// replayJSON is a stored trial as the API lists it.
+type replayJSON struct {
+	TrialID   string            `json:"trial_id"`
+	CaseID    string            `json:"case_id"`
+	Title     string            `json:"title"`
+	Seed      int64             `json:"seed"`
+	Models    court.Models      `json:"models"`
+	Turns     int               `json:"turns"`
+	Completed bool              `json:"completed"`
+	Outcome   *string           `json:"outcome"`
+	Updated   string            `json:"updated"`
+	Case      *court.PublicCase `json:"case,omitempty"`
+}
+
+func replayOf(t court.StoredTrialInfo) replayJSON {
+	j := replayJSON{TrialID: t.ID, CaseID: t.CaseID, Title: t.Title, Seed: t.Seed, Models: t.Models, Turns: t.Turns,
+		Completed: t.Completed, Updated: t.Updated.UTC().Format(time.RFC3339)}
+	if t.Outcome != "" {
+		j.Outcome = &t.Outcome
+	}
+	return j
+}
+
+// storedTrials lists the store's replayable trials.
+func (s *Server) storedTrials(r *http.Request) ([]court.StoredTrialInfo, error) {
+	return court.StoredTrials(r.Context(), s.court.games.Session.Store, func(id string) (*court.Case, error) {
+		return s.findCase(r.Context(), id)
+	})
+}
+
+// apiReplays lists the stored simulated trials: GET /api/court/replays -> {"replays":
+// [{trial_id, case_id, title, seed, models, turns, completed, outcome, updated}]},
+// newest first.
+func (s *Server) apiReplays(w http.ResponseWriter, r *http.Request) {
+	if !s.needCourt(w) || !s.mayReplay(w, r) {
+		return
+	}
+	list, err := s.storedTrials(r)
+	if err != nil {
+		s.log.Error("list the stored trials", "err", err)
+		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+		return
+	}
+	out := make([]replayJSON, 0, len(list))
+	for _, t := range list {
+		out = append(out, replayOf(t))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"replays": out})
+}
+
+// apiReplayInfo describes one stored trial for its stage: GET
+// /api/court/replays/{trial}/info -> its listing with "case", the public case.
+func (s *Server) apiReplayInfo(w http.ResponseWriter, r *http.Request) {
+	if !s.needCourt(w) || !s.mayReplay(w, r) {
+		return
+	}
+	tr, ok := s.storedTrial(w, r)
+	if !ok {
+		return
+	}
+	info, err := tr.Info(r.Context(), s.court.games.Session.Store)
+	if err != nil {
+		s.log.Error("replay a stored trial", "trial", tr.ID, "err", err)
+		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+		return
+	}
+	j := replayOf(*info)
+	pc := tr.Case.Public()
+	j.Case = &pc
+	writeJSON(w, http.StatusOK, j)
+}
+
+// storedTrial finds the request's {trial} in the store, or answers 404 or 500.
+func (s *Server) storedTrial(w http.ResponseWriter, r *http.Request) (*court.StoredTrial, bool) {
+	tr, err := court.FindStoredTrial(r.Context(), s.court.games.Session.Store, r.PathValue("trial"), func(id string) (*court.Case, error) {
+		return s.findCase(r.Context(), id)
+	})
+	switch {
+	case errors.Is(err, court.ErrNoStoredTrial):
+		apiError(w, http.StatusNotFound, noStoredTrial(r.PathValue("trial")))
+		return nil, false
+	case err != nil:
+		s.log.Error("find a stored trial", "trial", r.PathValue("trial"), "err", err)
+		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+		return nil, false
+	}
+	return tr, true
+}
+
+func noStoredTrial(id string) string {
+	return "no stored simulated trial " + id + " (a trial of a model defense whose case this server knows)"
+}
+
+// courtReplayPage plays a stored trial on the stage: GET /court/replays/{trial}, the
+// game's page in its replay mode (court.js reads data-replay-id).
+func (s *Server) courtReplayPage(w http.ResponseWriter, r *http.Request) {
+	if s.court.games == nil {
+		s.fail(w, r, http.StatusServiceUnavailable, noModelHint, nil)
 		return
 	}
 	if s.court.public && !isOwner(r, s.court.owner) {
-		apiError(w, http.StatusForbidden, "replaying the store's trials needs the owner's token on a public server")
+		s.fail(w, r, http.StatusForbidden, "The store's trials are its owner's: on a public server, open this replay with the owner's token (…?token=…, printed by serve at start).", nil)
+		return
+	}
+	setOwnerCookie(w, r, s.court.owner)
+	s.renderCourt(w, r, http.StatusOK, "court_game.html", courtGameView{ReplayID: r.PathValue("trial"), Phase: string(court.PhaseIntroduction), ResultsURL: "/"})
+}
+
+// apiReplay replays a stored `court simulate` trial from the store, turn by turn, as
+// the event stream of a game: GET /api/court/replays/{trial}?delay_ms=N&from=I (N, at
+// most 30 s, waited after every turn; I, the index of the first turn to send: the
+// turns before it are replayed without a pause and not sent, so a paused page resumes,
+// or skips to the verdict with delay_ms=0, where it stopped). No model is asked. Every
+// turn has an "index" that goes on counting through a restart (a failed attempt's
+// turns stay where they were, the next attempt's follow), and a restart's error event
+// says restart false: the replay goes on by itself. A trial the store holds only part
+// of ends with a stopped event {"message"} instead of a verdict. Its events are
+// numbered afresh.
+func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
+	if !s.needCourt(w) || !s.mayReplay(w, r) {
 		return
 	}
 	var delay time.Duration
@@ -151,17 +276,18 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		delay = time.Duration(n) * time.Millisecond
 	}
+	from := 0
+	if q := r.URL.Query().Get("from"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 {
+			apiError(w, http.StatusBadRequest, "from: want the index of a turn, 0 or more")
+			return
+		}
+		from = n
+	}
 	st := s.court.games.Session.Store
-	tr, err := court.FindStoredTrial(r.Context(), st, r.PathValue("trial"), func(id string) (*court.Case, error) {
-		return s.findCase(r.Context(), id)
-	})
-	switch {
-	case errors.Is(err, court.ErrNoStoredTrial):
-		apiError(w, http.StatusNotFound, "no stored simulated trial "+r.PathValue("trial")+" (a trial of a model defense whose case this server knows)")
-		return
-	case err != nil:
-		s.log.Error("find a stored trial", "trial", r.PathValue("trial"), "err", err)
-		apiError(w, http.StatusInternalServerError, "the store could not be read; the server log has the details")
+	tr, ok := s.storedTrial(w, r)
+	if !ok {
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -173,15 +299,37 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
 	ctx, stop := context.WithCancel(r.Context())
 	defer stop()
 	seq := 0
-	tr.Replay(ctx, st, func(e court.Event) {
+	// base is the index of the current attempt's first turn, next the index after the
+	// last turn begun, at the turn the events are about: a turn's own, and after its
+	// end the next one's (what comes between two turns, an exposure, the credibility,
+	// belongs with the turn it leads to, so a resumed stream still sends it).
+	base, next, at := 0, 0, 0
+	verdict := false
+	tx, err := tr.Replay(ctx, st, func(e court.Event) {
 		if ctx.Err() != nil {
 			return
 		}
-		seq++
 		p, _ := e.Payload().(map[string]any)
-		if e.Kind == court.EventTurn || e.Kind == court.EventEnd {
-			p["index"] = e.Turn - 1 // as a game's stream numbers its turns
+		switch e.Kind {
+		case court.EventTurn, court.EventEnd:
+			at = base + e.Turn - 1
+			next = max(next, at+1)
+			p["index"] = at // as a game's stream numbers its turns
+		case court.EventError:
+			if e.Restart {
+				base = next
+				p["restart"] = false
+			}
 		}
+		verdict = verdict || e.Kind == court.EventVerdict
+		send := at >= from || e.Kind == court.EventVerdict
+		if e.Kind == court.EventEnd {
+			at++
+		}
+		if !send {
+			return
+		}
+		seq++
 		data, _ := json.Marshal(p)
 		if _, err := fmt.Fprintf(w, "id: replay-%d\nevent: %s\ndata: %s\n\n", seq, e.Kind, data); err != nil {
 			stop()
@@ -198,4 +346,19 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	})
+	if ctx.Err() != nil || verdict {
+		return
+	}
+	// A trial the store holds only part of: say so, so that a page does not take the
+	// end of the stream for a lost connection.
+	msg := "The store holds no more of this trial: it stopped before its verdict."
+	if err != nil {
+		s.log.Error("replay a stored trial", "trial", tr.ID, "err", err)
+		msg = "The replay stopped: the store could not be read; the server log has the details."
+	} else if tx != nil && !tx.Completed && len(tx.Restarts) > tr.Settings.MaxRestarts && tr.Settings.MaxRestarts >= 0 {
+		msg = "The trial was abandoned after its restarts, before a verdict."
+	}
+	data, _ := json.Marshal(map[string]any{"message": msg})
+	fmt.Fprintf(w, "id: replay-%d\nevent: stopped\ndata: %s\n\n", seq+1, data)
+	rc.Flush()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arbiter-eval/arbiter/internal/check"
 	"github.com/arbiter-eval/arbiter/internal/court"
+	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 )
 
 // Browser tests of every seat (issue 32): the prosecution's game, a watched trial seen
@@ -367,4 +368,134 @@ func TestCourtBrowserVoices(t *testing.T) {
 	if p := d.problems(); len(p) != 0 {
 		t.Errorf("page problems: %q", p)
 	}
+}
+
+// hostileWitness answers every witness's call with markup: a replay must show it as text.
+const hostileWitness = `<img src=x onerror="window.__xss=1"> I saw <b>a figure</b> in the fog.`
+
+// stageOrder records, before the page's scripts run, every line the stage puts up (its
+// index in the trial), in the order they come.
+const stageOrder = `window.__stage = [];
+new MutationObserver(() => {
+  const s = document.querySelector('#stage');
+  if (!s || s.dataset.index === '') return;
+  const i = Number(s.dataset.index);
+  if (window.__stage[window.__stage.length - 1] !== i) window.__stage.push(i);
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-index']});`
+
+// TestCourtBrowserReplay stores a `court simulate` trial (a model on every seat, the
+// stand-in's) and replays it in chromium: the Watch menu lists it next to starting a new
+// trial; choosing it plays it on the game's stage from the store, turn by turn, in the
+// stored transcript's order, asking no model; pause stops new lines, resume brings them
+// again, and skip-to-verdict streams the rest and ends on the verdict scene. Model text
+// with markup stays text.
+func TestCourtBrowserReplay(t *testing.T) {
+	ctx := courtBrowser(t)
+	r := newCourtRig(t, rigOptions{offers: defenseOffer, respond: func(req *llmtest.Request) (llmtest.Response, bool) {
+		return llmtest.Response{Text: hostileWitness}, req.Model == "witness"
+	}})
+	r.saveLantern()
+	res := r.simulateStored(3)
+	tx := res.Trials[0].Transcript
+	id := tx.TrialID
+	var want []string
+	for _, tu := range tx.Turns {
+		want = append(want, tu.Text)
+	}
+	if len(want) < 6 || !strings.Contains(strings.Join(want, "\n"), hostileWitness) {
+		t.Fatalf("the stored trial has %d turns, none the hostile witness's: %q", len(want), want)
+	}
+	asked := r.asked.Load()
+
+	d := &courtDriver{t: t, ctx: ctx, shots: shotsDir(t)}
+	onNewDocument(t, d, watchScript+"\n"+stageOrder)
+	d.do("open the menu", chromedp.Navigate(r.base+"/court#watch"))
+	d.do("options", chromedp.Evaluate[chromedp.Void](seatsOptions))
+	d.do("reload", chromedp.Reload())
+	card := `#replay-list li.replay-card[data-trial="` + id + `"]`
+	d.until("the stored trial in the watch list", `!document.querySelector('#panel-watch').hidden && document.querySelector('`+card+`') !== null`)
+	if got := evalIn[string](d, `document.querySelector('`+card+` h4').textContent`); got != lanternCase(t).Title {
+		t.Errorf("the stored trial's title reads %q", got)
+	}
+	meta := evalIn[string](d, `document.querySelector('`+card+`').textContent`)
+	outcome := map[string]string{"win": "The defense won", "loss": "The defense lost"}[*tx.Outcome]
+	if !strings.Contains(meta, outcome) || !strings.Contains(meta, itoa(len(want))+" turns") || !strings.Contains(meta, "openai/defense") {
+		t.Errorf("the stored trial's card reads %q; want its outcome (%s), %d turns and its models", meta, outcome, len(want))
+	}
+	d.shoot("replay-list")
+
+	d.do("choose the stored trial", chromedp.Click(chromedp.CSS(card+` a.btn-primary`)))
+	d.until("the replay on the stage", `document.body.dataset.page === 'game' && document.body.classList.contains('replaying') && !document.querySelector('#watch-controls').hidden`)
+	if got, wantURL := evalIn[string](d, `document.querySelector('#watch-link').value`), r.base+"/court/replays/"+id; got != wantURL {
+		t.Errorf("the replay's link is %q; want %q", got, wantURL)
+	}
+	if got := evalIn[string](d, `location.href`); got != r.base+"/court/replays/"+id {
+		t.Errorf("the list opened %q", got)
+	}
+	if got := evalIn[string](d, `document.querySelector('#speed-sel').value`); got != "4000" {
+		t.Errorf("a replay's pace starts at %s ms between lines; want 4000", got)
+	}
+	// A faster pace: the stream opens again from the line the stage has come to.
+	d.do("pace", chromedp.SetValue(chromedp.ID("speed-sel"), "1500"))
+	d.do("pace changed", chromedp.Evaluate[chromedp.Void](`document.querySelector('#speed-sel').dispatchEvent(new Event('change'))`))
+	lines := `document.querySelectorAll('#turns li.turn.final').length`
+	d.until("the first lines", lines+` >= 3`)
+	d.shoot("replay-stage")
+
+	// Pause: once the stream is closed no new line comes, for longer than the pace.
+	d.do("pause", chromedp.Click(chromedp.ID("pause-btn")))
+	d.until("paused", `document.querySelector('#pause-btn').textContent === 'Resume' && document.body.classList.contains('paused')`)
+	time.Sleep(300 * time.Millisecond)
+	n := evalIn[int](d, lines)
+	if n >= len(want) {
+		t.Fatalf("the replay was over (%d lines) before the pause", n)
+	}
+	time.Sleep(3 * time.Second) // two pauses between lines at the default pace
+	if got := evalIn[int](d, lines); got != n {
+		t.Errorf("paused, the stage went on from %d lines to %d", n, got)
+	}
+	if got := evalIn[[]string](d, finals); strings.Join(got, "\n") != strings.Join(want[:n], "\n") {
+		t.Errorf("the stage's lines so far differ from the stored trial's:\n%q\n%q", got, want[:n])
+	}
+	d.do("resume", chromedp.Click(chromedp.ID("pause-btn")))
+	d.until("a line after the pause", lines+` > `+itoa(n))
+
+	// Skip: the rest with no pause, then the verdict scene; at 10 s between lines the
+	// rest would take minutes without it.
+	d.do("slow pace", chromedp.SetValue(chromedp.ID("speed-sel"), "10000"))
+	d.do("slow pace changed", chromedp.Evaluate[chromedp.Void](`document.querySelector('#speed-sel').dispatchEvent(new Event('change'))`))
+	d.do("skip", chromedp.Click(chromedp.ID("skip-btn")))
+	d.until("the verdict scene", `!document.querySelector('#verdict').hidden && document.querySelector('#verdict-words').textContent !== ''`)
+	if got := evalIn[[]string](d, finals); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the replayed lines differ from the stored trial's:\n%q\n%q", got, want)
+	}
+	// The stage put the lines up one by one, in the trial's order.
+	order := evalIn[[]int](d, `window.__stage`)
+	for i := 1; i < len(order); i++ {
+		if order[i] <= order[i-1] {
+			t.Errorf("the stage went from line %d back to line %d: %v", order[i-1], order[i], order)
+			break
+		}
+	}
+	if len(order) == 0 || order[0] != 0 || order[len(order)-1] != len(want)-1 {
+		t.Errorf("the stage showed the lines %v of %d", order, len(want))
+	}
+	words := map[string]string{"win": "Not guilty", "loss": "Guilty"}[*tx.Outcome]
+	if got := evalIn[string](d, `document.querySelector('#verdict-words').textContent`); got != words {
+		t.Errorf("the verdict scene reads %q; want %q", got, words)
+	}
+	if got := evalIn[string](d, `document.querySelector('#verdict-justification').textContent`); got != tx.Verdict.Justification {
+		t.Errorf("the verdict's reasons read %q; want %q", got, tx.Verdict.Justification)
+	}
+	if evalIn[bool](d, `window.__xss === 1 || document.querySelector('img[src="x"], #turns .text b, #stage-line b, #testimony b') !== null`) {
+		t.Error("a model's markup became elements on the page")
+	}
+	if r.asked.Load() != asked {
+		t.Errorf("the replay asked the stand-in %d times", r.asked.Load()-asked)
+	}
+	if p := d.problems(); len(p) != 0 {
+		t.Errorf("page problems: %q", p)
+	}
+	time.Sleep(2 * time.Second) // the gavel and the stamp
+	d.shoot("replay-verdict")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -300,5 +301,142 @@ func TestCourtReplayStoredTrial(t *testing.T) {
 	}
 	if code, _ := r.do("GET", "/api/court/replays/lantern-theft-s9-abcdef", nil); code != http.StatusNotFound {
 		t.Errorf("an unknown trial = %d; want 404", code)
+	}
+}
+
+// simulateStored plays `court simulate` trials of the lantern case (a model defense)
+// into the rig's store, one per seed, as the command does.
+func (r *courtRig) simulateStored(seeds ...int64) *court.SimResult {
+	r.t.Helper()
+	models := testModels
+	models.Defense = "openai/defense"
+	sim := &court.Simulation{Session: r.srv.court.games.Session, Cases: []*court.Case{lanternCase(r.t)}, Seeds: seeds,
+		Settings: court.Settings{Models: models}, Defense: court.ModelDefense{}}
+	res, err := sim.Run(context.Background())
+	if err != nil {
+		r.t.Fatalf("simulate: %v", err)
+	}
+	for _, tr := range res.Trials {
+		if tr.Err != nil || tr.Transcript == nil {
+			r.t.Fatalf("simulate %s: %v", tr.TrialID, tr.Err)
+		}
+	}
+	return res
+}
+
+// The stored simulated trials are listed, each with its case, models, turns and
+// verdict as its replay reaches them; one is described with its public case; a replay
+// from a turn on sends the turns from there; and on --public none of it is served
+// without the owner's token, which the court's pages keep as a cookie once opened
+// with it.
+func TestCourtReplayList(t *testing.T) {
+	// The court finds against the defense: a list that took every trial for won fails.
+	r := newCourtRig(t, rigOptions{respond: func(req *llmtest.Request) (llmtest.Response, bool) {
+		return llmtest.Response{Text: `{"outcome": "loss", "justification": "The pawn ticket decides it."}`}, strings.HasPrefix(req.System, "You decide the outcome")
+	}})
+	r.saveLantern()
+	if code, out := r.do("GET", "/api/court/replays", nil); code != http.StatusOK || len(out["replays"].([]any)) != 0 {
+		t.Fatalf("an empty store's replays = %d %v", code, out)
+	}
+	res := r.simulateStored(3, 4)
+	code, out := r.do("GET", "/api/court/replays", nil)
+	if code != http.StatusOK {
+		t.Fatalf("GET replays = %d %v", code, out)
+	}
+	list := out["replays"].([]any)
+	if len(list) != len(res.Trials) {
+		t.Fatalf("listed %d trials; simulated %d: %v", len(list), len(res.Trials), list)
+	}
+	want := map[string]*court.Transcript{}
+	for _, tr := range res.Trials {
+		want[tr.TrialID] = tr.Transcript
+	}
+	for _, x := range list {
+		e := x.(map[string]any)
+		tx := want[e["trial_id"].(string)]
+		if tx != nil && *tx.Outcome != court.OutcomeLoss {
+			t.Fatalf("the stand-in's court found for the defense: %s", *tx.Outcome)
+		}
+		if tx == nil {
+			t.Errorf("listed %v, not a simulated trial", e)
+			continue
+		}
+		m := e["models"].(map[string]any)
+		if e["case_id"] != "lantern-theft" || e["title"] != lanternCase(t).Title || e["turns"] != float64(len(tx.Turns)) ||
+			e["completed"] != true || e["outcome"] != *tx.Outcome || m["judge"] != "openai/judge" || m["defense"] != "openai/defense" ||
+			e["updated"] == "" || e["seed"] != float64(tx.Seed) {
+			t.Errorf("listed %v; the trial had %d turns, outcome %s", e, len(tx.Turns), *tx.Outcome)
+		}
+	}
+
+	id := res.Trials[0].TrialID
+	code, info := r.do("GET", "/api/court/replays/"+id+"/info", nil)
+	if code != http.StatusOK || info["trial_id"] != id {
+		t.Fatalf("GET info = %d %v", code, info)
+	}
+	raw, _ := json.Marshal(info["case"])
+	if c, _ := info["case"].(map[string]any); c == nil || c["case_id"] != "lantern-theft" || strings.Contains(string(raw), "contradictions") || strings.Contains(string(raw), `"knows"`) {
+		t.Errorf("info's case is not the public case: %s", raw)
+	}
+	if code, _ := r.do("GET", "/api/court/replays/lantern-theft-s9-abcdef/info", nil); code != http.StatusNotFound {
+		t.Errorf("info of an unknown trial = %d; want 404", code)
+	}
+
+	// From turn 3 on: the turns before are not sent, the rest and the verdict are.
+	tx := want[id]
+	resp, err := r.client.Get(r.base + "/api/court/replays/" + id + "?from=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sseStream{res: resp, br: bufio.NewReader(resp.Body)}
+	var idx []int
+	for _, e := range s.until(t, "verdict") {
+		if e.name == "end" {
+			var p struct {
+				Index int        `json:"index"`
+				Turn  court.Turn `json:"turn"`
+			}
+			json.Unmarshal([]byte(e.data), &p)
+			if p.Turn.Text != tx.Turns[p.Index].Text {
+				t.Errorf("turn %d = %q; want %q", p.Index, p.Turn.Text, tx.Turns[p.Index].Text)
+			}
+			idx = append(idx, p.Index)
+		}
+	}
+	s.close()
+	if len(idx) != len(tx.Turns)-3 || idx[0] != 3 {
+		t.Errorf("from=3 sent the turns %v of %d", idx, len(tx.Turns))
+	}
+	if code, _ := r.do("GET", "/api/court/replays/"+id+"?from=-1", nil); code != http.StatusBadRequest {
+		t.Errorf("from=-1 = %d; want 400", code)
+	}
+}
+
+func TestCourtReplayPublic(t *testing.T) {
+	const owner = "the-owners-token"
+	r := newCourtRig(t, rigOptions{public: true, owner: owner})
+	b, _ := os.ReadFile("testdata/lantern.json")
+	if code, out := r.do("POST", "/api/court/cases?token="+owner, map[string]any{"case": json.RawMessage(b)}); code != http.StatusCreated {
+		t.Fatalf("POST cases = %d %v", code, out)
+	}
+	id := r.simulateStored(5).Trials[0].TrialID
+	for _, path := range []string{"/api/court/replays", "/api/court/replays/" + id + "/info", "/api/court/replays/" + id, "/court/replays/" + id} {
+		if code, _ := r.do("GET", path, nil); code != http.StatusForbidden {
+			t.Errorf("a stranger's GET %s = %d; want 403", path, code)
+		}
+		if code, _ := r.do("GET", path+"?token=not-it", nil); code != http.StatusForbidden {
+			t.Errorf("GET %s with a wrong token = %d; want 403", path, code)
+		}
+	}
+	if code, out := r.do("GET", "/api/court/replays?token="+owner, nil); code != http.StatusOK || len(out["replays"].([]any)) != 1 {
+		t.Errorf("the owner's GET replays = %d %v", code, out)
+	}
+	// The owner opens the replay's page with the token: the page's own calls carry it
+	// as a cookie, and no link it shows needs it.
+	if code, _ := r.do("GET", "/court/replays/"+id+"?token="+owner, nil); code != http.StatusOK {
+		t.Fatalf("the owner's replay page = %d", code)
+	}
+	if code, out := r.do("GET", "/api/court/replays/"+id+"/info", nil); code != http.StatusOK {
+		t.Errorf("info with the owner's cookie = %d %v", code, out)
 	}
 }

@@ -167,7 +167,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/court/games/{id}/rest", s.withGame(store.GamePlay, s.apiRest))
 	mux.HandleFunc("POST /api/court/games/{id}/prosecution", s.withGame(store.GamePlay, s.apiProsecution))
 	mux.HandleFunc("POST /api/court/watch", s.apiWatch)
+	mux.HandleFunc("GET /api/court/replays", s.apiReplays)
 	mux.HandleFunc("GET /api/court/replays/{trial}", s.apiReplay)
+	mux.HandleFunc("GET /api/court/replays/{trial}/info", s.apiReplayInfo)
+	mux.HandleFunc("GET /court/replays/{trial}", s.courtReplayPage)
 	for _, control := range []string{"pause", "resume", "skip", "speed"} {
 		mux.HandleFunc("POST /api/court/games/{id}/"+control, s.withGame(store.GamePlay, s.apiPace(control)))
 	}

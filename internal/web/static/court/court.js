@@ -3,6 +3,8 @@
 //
 //   GET /court             court.html       <body data-page="menu">
 //   GET /court/games/{id}  court_game.html  <body data-page="game" data-game-id="{id}">
+//   GET /court/replays/{id} court_game.html <body data-page="game" data-replay-id="{id}">
+//                                           (a stored simulated trial on the same stage)
 //
 // SAFETY: every string a model or a player wrote reaches the page as text only
 // (textContent, createTextNode, attribute values through setAttribute on known-safe
@@ -55,6 +57,16 @@
 //   POST /api/court/games/{id}/rest        {} -> 202 (409 when it cannot rest now)
 //   POST /api/court/games/{id}/restart  *  -> 202: the trial starts again (new seed); the
 //                                          page reloads
+//   GET  /api/court/replays             *  -> {"replays": [{"trial_id", "case_id", "title",
+//                                             "seed", "models", "turns", "completed",
+//                                             "outcome": null|"win"|"loss", "updated"}]}
+//                                             the stored court simulate trials, newest first
+//   GET  /api/court/replays/{id}/info   *  -> one of them with "case" (the public case)
+//   GET  /api/court/replays/{id}?delay_ms=N&from=I
+//                                       *  SSE: the trial replayed from the store, as a
+//                                          game's events from turn I on, N ms after each
+//                                          turn; "stopped" {"message"} when it ends short
+//                                          of a verdict. /court/replays/{id} plays it.
 //   GET  /api/court/games/{id}/transcript  -> transcript JSON (downloaded as a file); its
 //                                          "verdict": {"outcome","justification","summary"}
 //                                          fills the verdict screen after a reload
@@ -554,7 +566,7 @@
       for (const t of tabs) t.setAttribute("aria-current", t.dataset.panel === name ? "true" : "false");
       if (name === "load") loadGames();
       if (name === "new") loadCases();
-      if (name === "watch") loadWatchCases();
+      if (name === "watch") { loadWatchCases(); loadReplays(); }
     };
     for (const t of tabs) t.addEventListener("click", () => show(t.dataset.panel));
 
@@ -770,6 +782,30 @@
       location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
     });
 
+    // Stored trials (court simulate), each replayed on the stage at /court/replays/{id}.
+    async function loadReplays() {
+      const list = $("#replay-list");
+      const status = $("#replays-status");
+      const r = await api("GET", "/api/court/replays");
+      clear(list);
+      if (r.status === 403) { notice(status, "This server is public: the stored trials are its owner's. Open this menu with the owner's token (/court?token=…, printed by serve) to list them.", "warn"); return; }
+      if (!r.ok) { notice(status, r.message, "bad"); return; }
+      const rs = Array.isArray(r.data && r.data.replays) ? r.data.replays : [];
+      notice(status, rs.length ? "" : "No stored trial yet: arbiter court simulate --db on this server's store plays some.");
+      for (const t of rs) {
+        const when = t.updated ? new Date(t.updated) : null;
+        const outcome = t.outcome === "win" ? "The defense won" : t.outcome === "loss" ? "The defense lost" : t.completed ? "No verdict" : "Unfinished";
+        const go = el("a", { class: "btn btn-primary", href: "/court/replays/" + encodeURIComponent(String(t.trial_id)) }, "Replay on the stage");
+        list.appendChild(el("li", { class: "replay-card", "data-trial": String(t.trial_id) },
+          el("h4", {}, String(t.title || t.case_id || t.trial_id)),
+          el("p", { class: "replay-meta" }, el("span", { class: "replay-outcome replay-" + (t.outcome === "win" || t.outcome === "loss" ? t.outcome : "none") }, outcome),
+            " · " + (Number(t.turns) || 0) + " turns · seed " + String(t.seed)),
+          seatList(t.models || {}),
+          el("p", { class: "replay-meta" }, "Stored " + (when && !isNaN(when) ? when.toLocaleString() : String(t.updated || "")) + " as ", el("code", { class: "replay-id" }, String(t.trial_id))),
+          el("div", { class: "actions" }, go)));
+      }
+    }
+
     // Load game
     async function loadGames() {
       const tbody = $("#game-list");
@@ -872,6 +908,16 @@
     return modelsReady;
   }
 
+  // seatRows says who played each seat: one row when one model played them all.
+  function seatRows(m) {
+    const seats = [["judge", "Judge"], ["prosecutor", "Prosecutor"], ["defense", "Defense"], ["witness", "Witnesses"], ["analyzer", "Analyzer"]];
+    const named = seats.filter(([k]) => m[k]);
+    const first = named.length ? String(m[named[0][0]]) : "";
+    return named.length && named.every(([k]) => String(m[k]) === first) ? [["Every seat", first]] : named.map(([k, label]) => [label, String(m[k])]);
+  }
+  const seatList = (m) => el("dl", { class: "replay-seats" }, seatRows(m).map(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]).flat());
+  const seatModels = (m) => seatRows(m).map(([k, v]) => k + ": " + v).join(" · ");
+
   function phaseName(p) {
     const names = { introduction: "Introduction", interrogation: "Interrogation", closing: "Closing", verdict: "Verdict" };
     return names[p] || String(p || "");
@@ -888,6 +934,9 @@
 
   function gamePage(body) {
     const gameID = body.dataset.gameId;
+    // A replay of a stored simulated trial (/court/replays/{id}) plays on this same
+    // stage: its events come from the store, paced by this page alone.
+    const replayID = body.dataset.replayId || "";
     const list = $("#turns");
     const scroller = $("#dialogue-scroll");
     const form = $("#defense-form");
@@ -1350,6 +1399,16 @@
         if (!st.two) { setCred(Number(d.value), true); return; }
         api("GET", gamePath(gameID)).then((g) => { if (g.ok && g.data && g.data.credibilities) setCred(Number(g.data.credibilities[st.side]), true); });
       },
+      // * stopped {"message"}: a replay's stream ends before a verdict (the store holds
+      // no more of the trial).
+      stopped(d) {
+        st.over = true;
+        replayStop();
+        if (st.es) { st.es.close(); st.es = null; }
+        setFloor(false);
+        $("#watch-controls").hidden = true;
+        notice($("#watch-status"), String((d && d.message) || "The replay has ended."), "warn");
+      },
       hold() {
         banner("Hold it!", "hold");
         Sound.objection();
@@ -1364,7 +1423,10 @@
     function hideStatus() { $("#court-status").hidden = true; }
 
     function connect() {
-      const es = new EventSource(gamePath(gameID) + "/events");
+      listen(new EventSource(gamePath(gameID) + "/events"));
+    }
+
+    function listen(es) {
       st.es = es;
       for (const name of Object.keys(on)) {
         es.addEventListener(name, (ev) => {
@@ -1681,7 +1743,7 @@
         panel.scrollTop = 0;
       }
       showDebrief();
-      if ((!v.summary || !v.justification || !st.debrief) && !st.summaryAsked) {
+      if ((!v.summary || !v.justification || !st.debrief) && !st.summaryAsked && !replayID) {
         st.summaryAsked = true;
         api("GET", gamePath(gameID) + "/transcript").then((r) => {
           const tv = r.ok && r.data && r.data.verdict;
@@ -1741,7 +1803,7 @@
       if (!r.ok || !r.data || !r.data.game_id) { btn.disabled = false; notice($("#verdict-status"), r.message || "The court did not open a game.", "bad"); return; }
       location.assign("/court/games/" + encodeURIComponent(r.data.game_id));
     }
-    $("#again-btn").addEventListener("click", () => st.kase && newGameOn(st.kase.case_id, $("#again-btn")));
+    $("#again-btn").addEventListener("click", () => (replayID ? location.reload() : st.kase && newGameOn(st.kase.case_id, $("#again-btn"))));
     $("#next-btn").addEventListener("click", async () => {
       const r = await api("GET", "/api/court/cases");
       const cs = (r.ok && r.data && Array.isArray(r.data.cases)) ? r.data.cases : [];
@@ -1832,11 +1894,68 @@
       if (!$$("option", sel).some((o) => Number(o.value) === d)) sel.appendChild(el("option", { value: String(d) }, (d / 1000) + " s between lines"));
       sel.value = String(d);
     }
+    // A replay: the page paces it by its stream from the store. Pause closes the stream
+    // after the lines already come; resume, a new pace or a skip (the rest with no
+    // pause) open it again from the first turn not yet shown.
+    // The default pace leaves time to read a line of a few sentences before the next.
+    const replay = { delay: 4000, es: null, retry: 0 };
+    function replayMode(info) {
+      body.classList.add("watching", "replaying");
+      $("#defense-form").hidden = true;
+      $("#next-btn").hidden = true;
+      $("#watch-record").addEventListener("click", () => openRecord(!body.classList.contains("record-open")));
+      $("#watch-bar").hidden = false;
+      $("#standing").hidden = true;
+      body.dataset.watchRole = "replay";
+      $("#watch-share").hidden = false;
+      $("#watch-share label").textContent = "Link to this replay";
+      $("#watch-link").value = location.origin + "/court/replays/" + encodeURIComponent(replayID);
+      $("#watch-controls").hidden = false;
+      // After the verdict: the replay again from its first line (there is no transcript
+      // to download nor a checklist to run here: the trial is the store's).
+      $(".after").hidden = true;
+      $("#again-btn").textContent = "Replay from the start";
+      const sel = $("#speed-sel");
+      sel.value = String(replay.delay);
+      paused(false);
+      const when = info.updated ? new Date(info.updated) : null;
+      $("#case-title").textContent = String(info.title || info.case_id || "");
+      $("#watch-label").textContent = replayLabel(false);
+      $("#watch-label").title = String(info.trial_id || replayID) + (when && !isNaN(when) ? " · " + when.toLocaleString() : "") + " · " + seatModels(info.models || {});
+    }
+    function replayLabel(p) {
+      return p ? "Paused: the replay waits for you to resume" : "Replay of a stored trial: every seat was a model";
+    }
+    function replayConnect() {
+      replayStop();
+      if (st.over) return;
+      const q = "?delay_ms=" + encodeURIComponent(String(replay.delay)) + "&from=" + encodeURIComponent(String(st.cursor));
+      const es = new EventSource("/api/court/replays/" + encodeURIComponent(replayID) + q);
+      replay.es = es;
+      listen(es);
+      // The stream ends after the verdict; anything else that closes it is a lost
+      // connection, opened again from where the stage stands.
+      es.onerror = () => {
+        if (replay.es !== es) return;
+        replayStop();
+        if (st.over || st.paused) return;
+        conn.hidden = false;
+        conn.textContent = "Reconnecting to the court…";
+        clearTimeout(replay.retry);
+        replay.retry = setTimeout(() => { if (!st.paused && !st.over) replayConnect(); }, 1500);
+      };
+      es.addEventListener("open", () => { conn.hidden = true; });
+    }
+    function replayStop() {
+      clearTimeout(replay.retry);
+      if (replay.es) { replay.es.close(); if (st.es === replay.es) st.es = null; replay.es = null; }
+    }
+
     function paused(p) {
       st.paused = p;
       const b = $("#pause-btn");
       b.textContent = p ? "Resume" : "Pause";
-      $("#watch-label").textContent = p ? "Paused: the trial waits for you to resume" : "Your watched trial: every seat is a model";
+      $("#watch-label").textContent = replayID ? replayLabel(p) : p ? "Paused: the trial waits for you to resume" : "Your watched trial: every seat is a model";
       b.setAttribute("aria-pressed", p ? "true" : "false");
       body.classList.toggle("paused", p);
     }
@@ -1850,12 +1969,29 @@
       notice($("#watch-status"), r.message, r.status === 409 ? "warn" : "bad");
       return false;
     }
-    $("#pause-btn").addEventListener("click", () => pace(st.paused ? "resume" : "pause"));
-    $("#speed-sel").addEventListener("change", () => pace("speed", { delay_ms: Number($("#speed-sel").value) || 0 }));
+    $("#pause-btn").addEventListener("click", () => {
+      if (!replayID) { pace(st.paused ? "resume" : "pause"); return; }
+      if (st.over) return;
+      paused(!st.paused);
+      if (st.paused) replayStop(); else replayConnect();
+    });
+    $("#speed-sel").addEventListener("change", () => {
+      if (!replayID) { pace("speed", { delay_ms: Number($("#speed-sel").value) || 0 }); return; }
+      replay.delay = Number($("#speed-sel").value) || 0;
+      if (!st.paused) replayConnect();
+    });
     $("#skip-btn").addEventListener("click", async () => {
       const b = $("#skip-btn");
       b.disabled = true;
       Voice.cancel();
+      if (replayID) {
+        replay.delay = 0;
+        $("#speed-sel").value = "0";
+        paused(false);
+        replayConnect();
+        notice($("#watch-status"), "Skipping to the verdict…", "ok");
+        return;
+      }
       if (await pace("skip")) notice($("#watch-status"), "Skipping to the verdict…", "ok");
       else b.disabled = false;
     });
@@ -1925,6 +2061,22 @@
 
     setFloor(false);
     setPhase(body.dataset.phase || "introduction");
+    if (replayID) {
+      return (async () => {
+        const r = await api("GET", "/api/court/replays/" + encodeURIComponent(replayID) + "/info");
+        if (!r.ok || !r.data) {
+          notice($("#trial-error"), r.message || "This stored trial could not be loaded.", "bad");
+          return;
+        }
+        st.kase = r.data.case || null;
+        st.watch = true;
+        seats();
+        replayMode(r.data);
+        showRecord();
+        setFloor(false);
+        replayConnect();
+      })();
+    }
     return (async () => {
       const g = await api("GET", gamePath(gameID));
       if (!g.ok || !g.data) {
