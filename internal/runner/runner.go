@@ -202,7 +202,9 @@ func Run(ctx context.Context, st *store.Store, p Plan) (Summary, error) {
 	var cached, asked, ok, failed, elsewhere atomic.Int64
 	var wg sync.WaitGroup
 	for _, name := range order {
-		jobs := make(chan task)
+		// The feeder works a batch ahead: while the workers take this batch's jobs, it
+		// claims and looks up the next, so that no worker waits for a claim.
+		jobs := make(chan task, p.Concurrency)
 		// modelCtx ends when this model refuses our credentials: its other jobs are
 		// not sent, those in flight finish and are recorded.
 		modelCtx, stopModel := context.WithCancel(askCtx)
