@@ -241,7 +241,12 @@ func TestDefensesOfflineWithBaseline(t *testing.T) {
 	} else if a, b := mustMarshal(t, ds[0]), mustMarshal(t, cmps[1]); a != b {
 		t.Errorf("the report's comparison %s differs from the study's %s", a, b)
 	}
-	bad := arbiter(t, nil, "seduce", "run", "-q", "--defense", "canonicalize", "--db", db)
+	// The study asks here: --enqueue is refused, not dropped (no store is touched).
+	bad := arbiter(t, nil, "seduce", "run", "-q", "--defense", "few-shot:2", "--enqueue", "--db", "postgres://arbiter@127.0.0.1:1/none")
+	if bad.code != 2 || !strings.Contains(bad.stderr, "--defense is not queued") {
+		t.Errorf("--defense with --enqueue: exit %d, stderr %q; want 2 saying the study is not queued", bad.code, bad.stderr)
+	}
+	bad = arbiter(t, nil, "seduce", "run", "-q", "--defense", "canonicalize", "--db", db)
 	if bad.code != 2 || !strings.Contains(bad.stderr, "baseline/keyword cannot be its own guard") || !strings.Contains(bad.stderr, "--guard-model") {
 		t.Errorf("canonicalize with a baseline: exit %d, stderr %q; want 2 saying a baseline cannot be a guard", bad.code, bad.stderr)
 	}

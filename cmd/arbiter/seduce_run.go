@@ -45,8 +45,13 @@ per model and defense; see 'arbiter seduce report') instead of printing a report
 					f.pushback = true
 				}
 			}
-			if _, err := a.enqueueing(cmd, rf.db); err != nil {
+			enq, err := a.enqueueing(cmd, rf.db)
+			if err != nil {
 				return err
+			}
+			if enq && len(f.defense.names) > 0 {
+				// Refused rather than run here: a flag must not be dropped in silence.
+				return badInput("--defense is not queued: the defense study asks here (its canonicalize defense asks the guard model before each target); leave out --enqueue, or use --batch")
 			}
 			return a.seduceRun(cmd.Context(), cmd, &f, &rf)
 		},
