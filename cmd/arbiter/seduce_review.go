@@ -140,20 +140,9 @@ func splitNames(s string) []string {
 
 func (a *app) reviewAssignmentsCmd() *cobra.Command {
 	var f reviewFlags
-	cmd := &cobra.Command{
-		Use:   "assignments",
-		Short: "What a reviewer still has to decide, in their order",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.format != "json" && f.format != "text" {
-				return badInput("--format %q: want json or text", f.format)
-			}
-			p, done, err := a.openProject(cmd.Context(), &f, true)
-			if err != nil {
-				return err
-			}
-			defer done()
-			ids, err := p.Remaining(cmd.Context(), f.reviewer)
+	cmd := a.projectCmd(&cobra.Command{Use: "assignments", Short: "What a reviewer still has to decide, in their order"}, &f, true,
+		f.textOrJSON, func(ctx context.Context, p *review.Project) error {
+			ids, err := p.Remaining(ctx, f.reviewer)
 			if err != nil {
 				return reviewError(err)
 			}
@@ -166,11 +155,40 @@ func (a *app) reviewAssignmentsCmd() *cobra.Command {
 			return json.NewEncoder(a.stdout).Encode(struct {
 				Samples []seduce.SampleID `json:"samples"`
 			}{ids})
-		},
-	}
-	f.register(cmd, true)
+		})
 	cmd.Flags().StringVarP(&f.format, "format", "f", "text", "output format: text (one id a line) or json")
 	return cmd
+}
+
+// projectCmd makes cmd a review subcommand on one open project: valid (when set) checks
+// the flags first, then do runs with the project open (and a reviewer named when
+// needReviewer).
+func (a *app) projectCmd(cmd *cobra.Command, f *reviewFlags, needReviewer bool, valid func() error,
+	do func(ctx context.Context, p *review.Project) error) *cobra.Command {
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if valid != nil {
+			if err := valid(); err != nil {
+				return err
+			}
+		}
+		p, done, err := a.openProject(cmd.Context(), f, needReviewer)
+		if err != nil {
+			return err
+		}
+		defer done()
+		return do(cmd.Context(), p)
+	}
+	f.register(cmd, needReviewer)
+	return cmd
+}
+
+// textOrJSON refuses a --format other than text and json.
+func (f *reviewFlags) textOrJSON() error {
+	if f.format != "json" && f.format != "text" {
+		return badInput("--format %q: want json or text", f.format)
+	}
+	return nil
 }
 
 func (a *app) reviewDecideCmd() *cobra.Command {
@@ -178,34 +196,29 @@ func (a *app) reviewDecideCmd() *cobra.Command {
 	var d review.Decision
 	var sample string
 	var sets []string
-	cmd := &cobra.Command{
-		Use:   "decide",
-		Short: "Record a reviewer's decision on a sample (approve, correct with --set, reject)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if sample == "" || d.Decision == "" {
-				return badInput("--sample and --decision are required")
+	valid := func() error {
+		if sample == "" || d.Decision == "" {
+			return badInput("--sample and --decision are required")
+		}
+		d.Sample, d.Reviewer = seduce.SampleID(sample), f.reviewer
+		for _, s := range sets {
+			k, v, ok := strings.Cut(s, "=")
+			if !ok {
+				return badInput("--set %q: want field=value", s)
 			}
-			d.Sample, d.Reviewer = seduce.SampleID(sample), f.reviewer
-			for _, s := range sets {
-				k, v, ok := strings.Cut(s, "=")
-				if !ok {
-					return badInput("--set %q: want field=value", s)
-				}
-				if d.Set == nil {
-					d.Set = map[string]string{}
-				}
-				if _, dup := d.Set[k]; dup {
-					return badInput("--set %s is given twice", k)
-				}
-				d.Set[k] = v
+			if d.Set == nil {
+				d.Set = map[string]string{}
 			}
-			p, done, err := a.openProject(cmd.Context(), &f, true)
-			if err != nil {
-				return err
+			if _, dup := d.Set[k]; dup {
+				return badInput("--set %s is given twice", k)
 			}
-			defer done()
-			changed, err := p.Decide(cmd.Context(), d)
+			d.Set[k] = v
+		}
+		return nil
+	}
+	cmd := a.projectCmd(&cobra.Command{Use: "decide", Short: "Record a reviewer's decision on a sample (approve, correct with --set, reject)"},
+		&f, true, valid, func(ctx context.Context, p *review.Project) error {
+			changed, err := p.Decide(ctx, d)
 			if err != nil {
 				return reviewError(err)
 			}
@@ -213,9 +226,7 @@ func (a *app) reviewDecideCmd() *cobra.Command {
 				fmt.Fprintf(a.stderr, "%s: %s's decision was already %s; nothing changed\n", sample, f.reviewer, d.Decision)
 			}
 			return nil
-		},
-	}
-	f.register(cmd, true)
+		})
 	cmd.Flags().StringVar(&sample, "sample", "", "sample id")
 	cmd.Flags().StringVar(&d.Decision, "decision", "", "approve, correct or reject")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "field=value a correction sets (statement, context, truth, requires_roll, skill, gold_skill; repeatable)")
@@ -226,21 +237,11 @@ func (a *app) reviewDecideCmd() *cobra.Command {
 func (a *app) reviewUndoCmd() *cobra.Command {
 	var f reviewFlags
 	var sample string
-	cmd := &cobra.Command{
-		Use:   "undo",
-		Short: "Take back a reviewer's decision on a sample (kept in the audit trail)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p, done, err := a.openProject(cmd.Context(), &f, true)
-			if err != nil {
-				return err
-			}
-			defer done()
-			_, err = p.Undo(cmd.Context(), f.reviewer, seduce.SampleID(sample))
+	cmd := a.projectCmd(&cobra.Command{Use: "undo", Short: "Take back a reviewer's decision on a sample (kept in the audit trail)"},
+		&f, true, nil, func(ctx context.Context, p *review.Project) error {
+			_, err := p.Undo(ctx, f.reviewer, seduce.SampleID(sample))
 			return reviewError(err)
-		},
-	}
-	f.register(cmd, true)
+		})
 	cmd.Flags().StringVar(&sample, "sample", "", "sample id")
 	return cmd
 }
