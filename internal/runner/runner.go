@@ -102,6 +102,16 @@ type Summary struct {
 	Interrupted bool
 }
 
+// AddTally counts in s what a gathering of rounds asked (its rounds aside).
+func (s *Summary) AddTally(t Tally) {
+	s.Jobs += t.Jobs
+	s.Resumed += t.Resumed
+	s.Cached += t.Cached
+	s.Asked += t.Asked
+	s.Answered += t.Answered
+	s.Failed += t.Failed
+}
+
 // Progress is told about the run as it goes.
 type Progress interface {
 	Start(total, already int)

@@ -197,13 +197,7 @@ func executePushback(ctx context.Context, sess *runner.Session, run store.RunID,
 	}
 	a := &Asker{Session: sess, Run: run, Prompt: p.Prompt, Generation: p.Generation, Taxonomy: p.Taxonomy, Lexicon: p.Lexicon}
 	_, err = a.pushbackRound(ctx, p.Pushback, p.Models, p.Dataset.Samples, first)
-	t := a.Tally
-	sum.Jobs += t.Jobs
-	sum.Resumed += t.Resumed
-	sum.Cached += t.Cached
-	sum.Asked += t.Asked
-	sum.Answered += t.Answered
-	sum.Failed += t.Failed
+	sum.AddTally(a.Tally)
 	return err
 }
 
