@@ -285,3 +285,43 @@ func TestDefenseExperimentFile(t *testing.T) {
 		t.Errorf("%d comparisons; want 1 (few-shot:1 against none)", n)
 	}
 }
+
+// TestDefenseStudyBatched: a defense study sent through a provider's batch API asks
+// every request in batches (none directly) and reports what the same study asked
+// directly reports.
+func TestDefenseStudyBatched(t *testing.T) {
+	srv := llmtest.NewBatchServer(llmtest.Options{Responder: keeperReply}, llmtest.BatchOptions{})
+	defer srv.Close()
+	data, dir := smallDataset(t, 10), t.TempDir()
+	args := []string{"seduce", "run", "-q", "--dataset", data, "-m", "openai/gpt-4.1", "--defense", "none", "--defense", "few-shot:2",
+		"--defense", "self-consistency:3", "--base-url", srv.URL, "--format", "json", "--bootstrap", "0", "--batch-poll", "1ms"}
+	direct := arbiter(t, nil, append(args, "--db", filepath.Join(dir, "direct.db"))...)
+	if direct.code != 0 {
+		t.Fatalf("direct study: exit %d: %s", direct.code, direct.stderr)
+	}
+	asked := srv.Requests()
+	if asked == 0 || srv.LinesSubmitted() != 0 {
+		t.Fatalf("the direct study sent %d requests and %d batch lines", asked, srv.LinesSubmitted())
+	}
+	batched := arbiter(t, nil, append(args, "--db", filepath.Join(dir, "batch.db"), "--batch")...)
+	if batched.code != 0 {
+		t.Fatalf("batched study: exit %d: %s", batched.code, batched.stderr)
+	}
+	if got := srv.Requests() - asked; got != 0 {
+		t.Errorf("the batched study sent %d requests directly; want every one in a batch", got)
+	}
+	if got := srv.LinesSubmitted(); int64(got) != asked {
+		t.Errorf("the batched study submitted %d lines; the direct study asked %d", got, asked)
+	}
+	// The same report, but for the latency a batch does not measure per request.
+	untimed := func(report string) string {
+		v := decodeJSON(t, report)
+		for _, m := range v["models"].([]any) {
+			delete(m.(map[string]any), "latency")
+		}
+		return mustMarshal(t, v)
+	}
+	if a, b := untimed(batched.stdout), untimed(direct.stdout); a != b {
+		t.Errorf("the batched study's report differs from the direct study's:\n%s\n---\n%s", a, b)
+	}
+}
