@@ -161,8 +161,18 @@ func (gs *Games) Load(ctx context.Context, id string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.saved = rec.Updated
+	g.saved, g.kept = rec.Updated, keptAs(rec)
 	g.replay(ctx)
+	if st.TwoPlayers {
+		g.mu.Lock()
+		if len(g.snap.turns) != rec.Turns {
+			// The replay went past the last save: the process whose court speaks has
+			// stored its calls but not yet saved the turn. The floor is not offered
+			// until it has (join.go): a move made over that save would be refused.
+			g.snap.awaiting, g.snap.offered = false, false
+		}
+		g.mu.Unlock()
+	}
 	return g, nil
 }
 
@@ -233,6 +243,7 @@ type Game struct {
 	// saved is when the store last kept the game as this process knows it (its load
 	// or its own last save): the next save is kept only over it (store.SaveCourtGame).
 	saved time.Time
+	kept  string // keptAs of that save
 }
 
 type snapshot struct {
@@ -533,13 +544,23 @@ func (g *Game) saveLocked(ctx context.Context) error {
 	if g.trial.Done() && g.trial.Verdict() == nil {
 		rec.Outcome = "abandoned"
 	}
+	if !g.saved.IsZero() && keptAs(rec) == g.kept {
+		// Nothing changed since the last save: writing it again would only tell another
+		// process following the game (a person's terminal) that this one moved it.
+		return nil
+	}
 	// The game's state must be kept even when the request that moved it was cancelled.
 	at, err := g.gs.Session.Store.SaveCourtGame(context.WithoutCancel(ctx), rec, g.saved)
 	if err != nil {
 		return err
 	}
-	g.saved = at
+	g.saved, g.kept = at, keptAs(rec)
 	return nil
+}
+
+// keptAs is what of a stored game tells one save from another.
+func keptAs(rec *store.CourtGame) string {
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", rec.Phase, rec.Turns, rec.Outcome, rec.State)
 }
 
 // GameView is a game as the game API's GET shows it.

@@ -33,6 +33,13 @@ func (g *Game) midCourtLocked() bool {
 	return !g.running && !g.busy && !g.snap.done && !g.snap.offered && !g.snap.awaiting
 }
 
+// midCourt is midCourtLocked, taking the lock.
+func (g *Game) midCourt() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.midCourtLocked()
+}
+
 // SpeakingElsewhere says whether another process is letting the court of this
 // two-person game speak: the game stands mid-turn as stored, and was saved less than
 // Games.TakeOver ago. Such a game is not advanced here; Follow shows its turns as they
@@ -64,9 +71,12 @@ func (g *Game) Follow(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	g.mu.Lock()
-	before, idle := g.saved, !g.running && !g.busy
+	// A game held mid-court is loaded again even when no save came since: the other
+	// court's answers are in the store before its last save marks them (the floor it
+	// gives is where replaying its calls stops).
+	before, idle, mid := g.saved, !g.running && !g.busy, g.midCourtLocked()
 	g.mu.Unlock()
-	if at.Equal(before) || !idle {
+	if (at.Equal(before) && !mid) || !idle {
 		return false, nil
 	}
 	fresh, err := g.gs.Load(ctx, g.ID)
@@ -80,10 +90,14 @@ func (g *Game) Follow(ctx context.Context) (bool, error) {
 	}
 	fresh.mu.Lock()
 	defer fresh.mu.Unlock()
-	for _, e := range newEvents(g.log, fresh.log) {
+	evs := newEvents(g.log, fresh.log)
+	if len(evs) == 0 && at.Equal(before) {
+		return false, nil
+	}
+	for _, e := range evs {
 		g.pushLocked(e)
 	}
-	g.trial, g.asker, g.offers, g.saved, g.err = fresh.trial, fresh.asker, fresh.offers, fresh.saved, nil
+	g.trial, g.asker, g.offers, g.saved, g.kept, g.err = fresh.trial, fresh.asker, fresh.offers, fresh.saved, fresh.kept, nil
 	// The case stays g's own: Case reads it without the lock.
 	g.state.Moves, g.state.Restarts, g.state.SkipAt = fresh.state.Moves, fresh.state.Restarts, fresh.state.SkipAt
 	g.snap = fresh.snap
@@ -138,7 +152,9 @@ func (gs *Games) WaitFloor(ctx context.Context, id string, side Side, every time
 		if err != nil {
 			return nil, err
 		}
-		if !at.Equal(seen) || turns != seenTurns || g == nil {
+		// A game mid-court is loaded again at every look: the other court's answers are
+		// in the store before its last save marks them (Follow).
+		if !at.Equal(seen) || turns != seenTurns || g == nil || g.midCourt() {
 			seen, seenTurns = at, turns
 			if g, err = gs.Load(ctx, id); err != nil {
 				return nil, err
