@@ -272,6 +272,9 @@ func TestJoinTerminalMidTurnFollows(t *testing.T) {
 	}()
 	// Either the terminal says it follows, or its own court asks a model too.
 	for !strings.Contains(screen.String(), "(The court answers the other person's move.)") && waiting.Load() < 2 {
+		if ctx.Err() != nil {
+			t.Fatalf("the terminal did not say it follows the other court:\n%s", screen.String())
+		}
 		time.Sleep(time.Millisecond)
 	}
 	holding.Store(false)

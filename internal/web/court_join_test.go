@@ -103,7 +103,9 @@ func TestCourtTwoPlayersJoinedFromATerminal(t *testing.T) {
 			return
 		}
 		term := court.Terminal{In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Out: &screen, Width: 1 << 20, Side: side,
-			Wait: func(ctx context.Context) (*court.Game, error) { return gs.WaitFloor(ctx, id, side, 10*time.Millisecond) }}
+			Wait: func(ctx context.Context) (*court.Game, error) {
+				return gs.WaitFloor(ctx, id, side, 10*time.Millisecond)
+			}}
 		played <- term.Play(ctx, g)
 	}()
 
