@@ -14,7 +14,9 @@ import (
 // floor; each has their own credibility, exposes the contradictions their side may find
 // (Case.FindableBy), has their holds and objections counted, and gets a debrief after
 // the verdict (DebriefFor); and the fair floor returns to whichever person has waited
-// MaxCourtRun turns of others.
+// MaxCourtRun turns of others, so that neither waits more than MaxCourtRun court turns
+// for it, whatever the other does with theirs (waitedOut). The two may play from two
+// processes on one store (join.go).
 
 // opposing is the other counsel's speaker.
 func (sp Speaker) opposing() Speaker {
