@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/arbiter-eval/arbiter/internal/config"
 	"github.com/arbiter-eval/arbiter/internal/court"
 	"github.com/arbiter-eval/arbiter/internal/llm"
+	"github.com/arbiter-eval/arbiter/internal/llm/llmtest"
 	"github.com/arbiter-eval/arbiter/internal/llm/openai"
 	"github.com/arbiter-eval/arbiter/internal/runner"
 	"github.com/arbiter-eval/arbiter/internal/store"
@@ -209,4 +211,126 @@ func (r *courtRig) transcript(id string) court.Transcript {
 		r.t.Fatal(err)
 	}
 	return tx
+}
+
+// A server that loads a game of two while the terminal's court answers the terminal's
+// move (a restart of the server, mid-turn in the store) follows that court instead of
+// letting the same turn be spoken twice, and shows its answer once it is saved.
+func TestCourtTwoPlayersServerLoadsMidTurnElsewhere(t *testing.T) {
+	var holding atomic.Bool
+	var held atomic.Int64
+	release := make(chan struct{})
+	opt := rigOptions{respond: func(req *llmtest.Request) (llmtest.Response, bool) {
+		if req.Model == "judge" && holding.Load() {
+			held.Add(1)
+			<-release
+		}
+		return llmtest.Response{}, false
+	}}
+	r := newCourtRig(t, opt)
+	t.Cleanup(func() {
+		if holding.CompareAndSwap(true, false) {
+			close(release)
+		}
+	})
+	r.saveLantern()
+	code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": 7, "side": "defense", "two_players": true})
+	if code != http.StatusCreated {
+		t.Fatalf("POST games = %d %v", code, out)
+	}
+	id := out["game_id"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	gs := r.joinGames(t)
+	// The two play to the prosecution's floor in the interrogation.
+	var g *court.Game
+	for {
+		var err error
+		if g, err = gs.WaitFloor(ctx, id, court.SideProsecution, 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if v := g.View(); v.Phase == court.PhaseInterrogation {
+			break
+		}
+		if err := g.SubmitFor(court.SideProsecution, court.Move{Kind: court.MoveSpeak, Text: "The people open."}); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Advance(ctx); err != nil {
+			t.Fatal(err)
+		}
+		v := r.waitFloorOf(id, court.SideDefense)
+		if v.Phase != court.PhaseIntroduction {
+			t.Fatalf("the defense's floor after the openings is in the %s", v.Phase)
+		}
+		if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense opens."}); code != http.StatusAccepted {
+			t.Fatalf("the defense's opening = %d %v", code, out)
+		}
+	}
+	r.stop()
+	// The terminal asks the Judge, whose answer is held: its court is mid-turn.
+	holding.Store(true)
+	if err := g.SubmitFor(court.SideProsecution, court.Move{Kind: court.MoveSpeak, Text: "Your Honour, a point of order.", To: court.Judge}); err != nil {
+		t.Fatal(err)
+	}
+	advanced := make(chan error, 1)
+	go func() { advanced <- g.Advance(ctx) }()
+	for held.Load() == 0 {
+		if ctx.Err() != nil {
+			t.Fatal("the Judge was never asked")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	r.start(opt)
+	if v := r.view(id); v.AwaitingPlayer {
+		t.Fatalf("the server offers the %s's floor while the terminal's court speaks", v.Floor)
+	}
+	// A server that let the court speak would ask the Judge too (or, the store's claim
+	// on the call being the terminal's, fail the turn).
+	for range 50 {
+		if held.Load() > 1 {
+			t.Fatal("the server asked the Judge for the turn the terminal's court is speaking")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if v := r.view(id); v.Busy || v.Error != "" {
+		t.Fatalf("the server lets the court speak over the terminal's: busy %v, error %q", v.Busy, v.Error)
+	}
+	holding.Store(false)
+	close(release)
+	if err := <-advanced; err != nil {
+		t.Fatal(err)
+	}
+	want := g.View()
+	got := r.view(id)
+	for deadline := time.Now().Add(10 * time.Second); len(got.Turns) < len(want.Turns) && time.Now().Before(deadline); got = r.view(id) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(got.Turns) != len(want.Turns) || got.Turns[len(got.Turns)-1].Text != want.Turns[len(want.Turns)-1].Text {
+		t.Fatalf("the server shows %d turns; the terminal's court spoke %d", len(got.Turns), len(want.Turns))
+	}
+	results := 0
+	rec, err := gs.Session.Store.CourtGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs.Session.Store.Results(ctx, rec.Run, false, func(*store.Result) error { results++; return nil })
+	if asked := r.asked.Load(); asked != int64(results) {
+		t.Errorf("the stand-in was asked %d times for the game's %d calls", asked, results)
+	}
+}
+
+// waitFloorOf waits until side has the floor (or the verdict), and returns the view.
+func (r *courtRig) waitFloorOf(id string, side court.Side) court.GameView {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		v := r.view(id)
+		if (!v.Busy && v.AwaitingPlayer && v.Floor == side) || v.Outcome != nil {
+			return v
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the %s never got the floor: %+v", side, v.Standing)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
