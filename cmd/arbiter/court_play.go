@@ -62,8 +62,10 @@ stood, and '--list' shows the saved games.
 
 '--join LINK' joins a game of two people as the side its link is for: LINK is the
 invitation (/court/games/ID?token=T, a URL with that path, or "ID T"). Both people must
-use the same store (--db); the other plays in another terminal (a server's live game
-does not yet read moves made here). While the other has the floor, this terminal waits.`,
+use the same store (--db, e.g. the one 'arbiter serve' was started with); the other plays
+in the browser or in another terminal. While the other has the floor this terminal waits,
+then shows their move and the court's answers; the court answers a move in the process
+where it was made, and the browser's page shows the moves made here as they are saved.`,
 		Example: `  arbiter court play --case summit-ridge --model openai/gpt-4.1
   arbiter court play --resume g3f9a1c2e
   arbiter court play --list

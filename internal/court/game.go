@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
 	"github.com/arbiter-eval/arbiter/internal/runner"
@@ -62,7 +63,15 @@ type Games struct {
 	// none when negative. MaxTokensBy overrides it per agent.
 	MaxTokens   int
 	MaxTokensBy map[Agent]int
+	// TakeOver is how long a two-person game may stand mid-turn in the store, saved by
+	// another process that lets its court speak, before this one lets it go on instead
+	// (that process stopped): DefaultTakeOver when 0.
+	TakeOver time.Duration
 }
+
+// DefaultTakeOver is Games.TakeOver unless set: longer than a court's turn takes, a
+// model's retries included.
+const DefaultTakeOver = 3 * time.Minute
 
 // ParseMaxTokens reads max_tokens settings: "N" for every agent, "agent=N" for one
 // (judge, prosecutor, witness, analyzer, summary, evaluation); none leaves the default.
@@ -152,7 +161,18 @@ func (gs *Games) Load(ctx context.Context, id string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.saved, g.kept = rec.Updated, keptAs(rec)
 	g.replay(ctx)
+	if st.TwoPlayers {
+		g.mu.Lock()
+		if len(g.snap.turns) != rec.Turns {
+			// The replay went past the last save: the process whose court speaks has
+			// stored its calls but not yet saved the turn. The floor is not offered
+			// until it has (join.go): a move made over that save would be refused.
+			g.snap.awaiting, g.snap.offered = false, false
+		}
+		g.mu.Unlock()
+	}
 	return g, nil
 }
 
@@ -162,7 +182,7 @@ func (gs *Games) List(ctx context.Context) ([]*store.CourtGame, error) {
 }
 
 func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) {
-	g := &Game{ID: id, Run: run, gs: gs, state: st, changed: make(chan struct{})}
+	g := &Game{ID: id, Run: run, gs: gs, state: st, side: st.Side.Or(), changed: make(chan struct{})}
 	g.asker = &gameAsker{rec: &Recorded{Session: gs.Session, Run: run, Label: "game " + id}, gate: gs.Gate}
 	maxTokens := gs.MaxTokens
 	if maxTokens == 0 {
@@ -173,6 +193,7 @@ func (gs *Games) build(id string, run store.RunID, st GameState) (*Game, error) 
 	side := st.Side
 	if st.Watch {
 		def, side = ModelDefense{}, SideDefense
+		g.side = side
 	}
 	t, err := NewTrial(st.Case, st.Seed, Settings{TrialID: id, Models: st.Models, TurnBudget: st.TurnBudget, OfferRestart: !st.Watch,
 		MaxTokens: max(maxTokens, 0), MaxTokensBy: gs.MaxTokensBy, Side: side, TwoPlayers: st.TwoPlayers && !st.Watch}, g.asker, def)
@@ -196,6 +217,8 @@ type Game struct {
 
 	gs    *Games
 	asker *gameAsker
+	// side is the counsel the game's Player plays (the creator's, in a game of two).
+	side Side
 
 	mu      sync.Mutex
 	state   GameState
@@ -217,6 +240,10 @@ type Game struct {
 	snap snapshot
 	// pace is a watched trial's pacing (game_watch.go).
 	pace pacing
+	// saved is when the store last kept the game as this process knows it (its load
+	// or its own last save): the next save is kept only over it (store.SaveCourtGame).
+	saved time.Time
+	kept  string // keptAs of that save
 }
 
 type snapshot struct {
@@ -382,6 +409,10 @@ func (g *Game) Advance(ctx context.Context) error {
 		if e.Kind == EventEnd || e.Kind == EventError {
 			if err := g.saveLocked(ctx); err != nil && saveErr == nil {
 				saveErr = err
+				if errors.Is(err, store.ErrConflict) {
+					// Another process moved the game on: its court speaks, not this one.
+					stop(err)
+				}
 			}
 		}
 		g.mu.Unlock()
@@ -406,7 +437,7 @@ func (g *Game) Advance(ctx context.Context) error {
 	if errors.Is(err, ErrAwaitingDefense) || errors.Is(err, ErrRestartOffered) {
 		err = nil
 	}
-	if err == nil {
+	if err == nil || errors.Is(saveErr, store.ErrConflict) {
 		err = saveErr
 	}
 	if err == nil {
@@ -426,7 +457,7 @@ var afterRun = func() {}
 // offered instead, and an error naming what is wrong with an unusable move. A move
 // accepted makes the game busy at once, so a second move is refused until the court
 // waits again.
-func (g *Game) Submit(m Move) error { return g.SubmitFor(g.trial.Side(), m) }
+func (g *Game) Submit(m Move) error { return g.SubmitFor(g.side, m) }
 
 // SubmitFor is Submit for one side: in a two-player game, each person's moves; it
 // returns ErrNotYourFloor when the other side has the floor.
@@ -456,7 +487,7 @@ var ErrNoHold = errors.New("court: \"Hold it!\" is called while the court speaks
 // Hold calls "Hold it!" while the court speaks: the defense takes the floor at the end
 // of the current line. It returns ErrOver after the verdict and ErrNoHold when the
 // court is not speaking in the interrogation (the defense has the floor, say).
-func (g *Game) Hold() error { return g.HoldFor(g.trial.Side()) }
+func (g *Game) Hold() error { return g.HoldFor(g.side) }
 
 // HoldFor is Hold for one side: in a two-player game, either person's.
 func (g *Game) HoldFor(side Side) error {
@@ -513,8 +544,23 @@ func (g *Game) saveLocked(ctx context.Context) error {
 	if g.trial.Done() && g.trial.Verdict() == nil {
 		rec.Outcome = "abandoned"
 	}
+	if !g.saved.IsZero() && keptAs(rec) == g.kept {
+		// Nothing changed since the last save: writing it again would only tell another
+		// process following the game (a person's terminal) that this one moved it.
+		return nil
+	}
 	// The game's state must be kept even when the request that moved it was cancelled.
-	return g.gs.Session.Store.PutCourtGame(context.WithoutCancel(ctx), rec)
+	at, err := g.gs.Session.Store.SaveCourtGame(context.WithoutCancel(ctx), rec, g.saved)
+	if err != nil {
+		return err
+	}
+	g.saved, g.kept = at, keptAs(rec)
+	return nil
+}
+
+// keptAs is what of a stored game tells one save from another.
+func keptAs(rec *store.CourtGame) string {
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", rec.Phase, rec.Turns, rec.Outcome, rec.State)
 }
 
 // GameView is a game as the game API's GET shows it.

@@ -92,9 +92,16 @@ func replay(t testing.TB, reps map[string]*llm.Reply) AskerFunc {
 // events collects a trial's events and checks each turn's deltas add up to it.
 type events struct {
 	all []Event
+	// hook, when set, sees each event as it comes (from the trial's goroutine).
+	hook func(Event)
 }
 
-func (e *events) add(ev Event) { e.all = append(e.all, ev) }
+func (e *events) add(ev Event) {
+	e.all = append(e.all, ev)
+	if e.hook != nil {
+		e.hook(ev)
+	}
+}
 
 func (e *events) check(t *testing.T) {
 	t.Helper()

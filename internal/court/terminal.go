@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/arbiter-eval/arbiter/internal/store"
 )
 
 // Terminal is how a game is played in a terminal: In gives the player's lines, Out shows
@@ -82,7 +84,21 @@ type player struct {
 
 func (p *player) loop(ctx context.Context) error {
 	for {
+		if p.wait != nil && p.g.SpeakingElsewhere() {
+			// The other person's process lets the court answer their move: follow it.
+			if err := p.awaitOther(ctx, p.g.View()); err != nil {
+				return p.waitFailed(ctx, err)
+			}
+			continue
+		}
 		err := p.advance(ctx)
+		if p.wait != nil && errors.Is(err, store.ErrConflict) {
+			// The other person's move was saved first: their court speaks, not ours.
+			if err := p.awaitOther(ctx, p.g.View()); err != nil {
+				return p.waitFailed(ctx, err)
+			}
+			continue
+		}
 		if ctx.Err() != nil {
 			return p.quit("interrupted")
 		}
@@ -101,10 +117,7 @@ func (p *player) loop(ctx context.Context) error {
 			}
 		case v.AwaitingPlayer && v.TwoPlayers && v.Floor != p.side:
 			if err := p.awaitOther(ctx, v); err != nil {
-				if ctx.Err() != nil {
-					return p.quit("interrupted")
-				}
-				return err
+				return p.waitFailed(ctx, err)
 			}
 		case v.AwaitingPlayer:
 			if quit := p.defend(ctx, v); quit {
@@ -117,6 +130,14 @@ func (p *player) loop(ctx context.Context) error {
 	}
 }
 
+// waitFailed ends the game in the terminal when waiting for the other person failed.
+func (p *player) waitFailed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return p.quit("interrupted")
+	}
+	return err
+}
+
 // awaitOther waits for the other person's move and goes on with the game as it then
 // stands, showing the turns spoken meanwhile.
 func (p *player) awaitOther(ctx context.Context, v GameView) error {
@@ -124,7 +145,11 @@ func (p *player) awaitOther(ctx context.Context, v GameView) error {
 		return fmt.Errorf("court: the %s has the floor and this terminal plays the %s", v.Floor, p.side)
 	}
 	p.endLine()
-	fmt.Fprintf(p.out, "\n(The %s has the floor: waiting for the other person's move.)\n", v.Floor)
+	if v.Floor != "" {
+		fmt.Fprintf(p.out, "\n(The %s has the floor: waiting for the other person's move.)\n", v.Floor)
+	} else {
+		fmt.Fprintln(p.out, "\n(The court answers the other person's move.)")
+	}
 	g, err := p.wait(ctx)
 	if err != nil {
 		return err

@@ -927,13 +927,19 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 		a.next = Judge
 		return nil
 	}
-	if held := t.holdBy(sp); held != "" {
-		a.next = held
-		return nil
+	// The fair floor comes before a hold: the person who waited it out speaks first,
+	// and the hold, still called, is taken at the end of their line.
+	due := t.waitedOut(sp)
+	fair := due != "" && (!t.plays(sp) || move == nil || move.Kind == MoveSpeak)
+	if !fair {
+		if held := t.holdBy(sp); held != "" {
+			a.next = held
+			return nil
+		}
 	}
 	switch {
-	case t.waitedOut(sp) != "" && (!t.plays(sp) || move == nil || move.Kind == MoveSpeak):
-		a.next = t.waitedOut(sp)
+	case fair:
+		a.next = due
 		return nil
 	case !t.plays(sp) && sp != Judge && a.warnDue:
 		a.next = Judge

@@ -14,7 +14,9 @@ import (
 // floor; each has their own credibility, exposes the contradictions their side may find
 // (Case.FindableBy), has their holds and objections counted, and gets a debrief after
 // the verdict (DebriefFor); and the fair floor returns to whichever person has waited
-// MaxCourtRun turns of others.
+// MaxCourtRun turns of others, so that neither waits more than MaxCourtRun court turns
+// for it, whatever the other does with theirs (waitedOut). The two may play from two
+// processes on one store (join.go).
 
 // opposing is the other counsel's speaker.
 func (sp Speaker) opposing() Speaker {
@@ -102,14 +104,37 @@ func (t *Trial) holdBy(sp Speaker) Speaker {
 
 // waitedOut is the person (other than sp) who has waited MaxCourtRun turns of others
 // for the floor, the longest waiting first; "" for none.
+//
+// With two people a person is waited out one court turn sooner when the other has
+// waited as long (MaxCourtRun-1 each): the first of them to take the floor may present,
+// press or object, and that move is answered before the floor moves on, a court turn
+// the second waits through too. Taking the floor at MaxCourtRun-1, the second waits at
+// most MaxCourtRun; taking it at MaxCourtRun, they would wait one more.
 func (t *Trial) waitedOut(sp Speaker) Speaker {
 	var who Speaker
 	for _, h := range t.humans() {
-		if h != sp && t.cur.run[h] >= MaxCourtRun && (who == "" || t.cur.run[h] > t.cur.run[who]) {
+		if h != sp && t.dueFloor(h) && (who == "" || t.cur.run[h] > t.cur.run[who]) {
 			who = h
 		}
 	}
 	return who
+}
+
+// dueFloor says whether the person playing h has waited long enough for the fair floor.
+func (t *Trial) dueFloor(h Speaker) bool {
+	run := t.cur.run[h]
+	if run >= MaxCourtRun {
+		return true
+	}
+	if run < MaxCourtRun-1 {
+		return false
+	}
+	for _, o := range t.humans() {
+		if o != h && t.cur.run[o] >= MaxCourtRun-1 {
+			return true
+		}
+	}
+	return false
 }
 
 // TwoPlayers says whether both counsels are people.

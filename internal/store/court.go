@@ -120,19 +120,73 @@ type CourtGame struct {
 // PutCourtGame keeps g, replacing the stored game with its id; Created is kept from the
 // first time, Updated set to now.
 func (s *Store) PutCourtGame(ctx context.Context, g *CourtGame) error {
-	if g.ID == "" || len(g.State) == 0 {
-		return errors.New("store: a court game needs an id and a state")
-	}
-	t := now()
-	_, err := s.db.ExecContext(ctx, `INSERT INTO court_games(game_id, case_id, title, run_id, phase, outcome, turns, state, created_at, updated_at)
+	_, err := s.SaveCourtGame(ctx, g, time.Time{})
+	return err
+}
+
+// The statements of SaveCourtGame: a game kept whatever is stored, and one kept only
+// over the save the caller knows.
+const (
+	putCourtGameSQL = `INSERT INTO court_games(game_id, case_id, title, run_id, phase, outcome, turns, state, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(game_id) DO UPDATE SET case_id = excluded.case_id, title = excluded.title, run_id = excluded.run_id,
-		phase = excluded.phase, outcome = excluded.outcome, turns = excluded.turns, state = excluded.state, updated_at = excluded.updated_at`,
-		g.ID, g.CaseID, g.Title, string(g.Run), g.Phase, g.Outcome, g.Turns, string(g.State), t, t)
-	if err != nil {
-		return fmt.Errorf("store court game %s: %w", g.ID, err)
+		phase = excluded.phase, outcome = excluded.outcome, turns = excluded.turns, state = excluded.state, updated_at = excluded.updated_at`
+	swapCourtGameSQL = `UPDATE court_games SET case_id = ?, title = ?, run_id = ?, phase = ?, outcome = ?, turns = ?, state = ?, updated_at = ?
+		WHERE game_id = ? AND updated_at = ?`
+)
+
+// SaveCourtGame keeps g in place of the stored game with its id, but only while the
+// stored game is still the one saved at since (the Updated the caller read or last
+// saved): a compare-and-swap, so that of two processes playing one game (a server and
+// a terminal) only the one that knows the latest save writes the next. A game saved
+// by another meanwhile, or gone, is ErrConflict and stays as it is. A zero since keeps
+// g whatever is stored (and makes the game when there is none). It returns g's Updated,
+// which the caller passes as since next time.
+func (s *Store) SaveCourtGame(ctx context.Context, g *CourtGame, since time.Time) (time.Time, error) {
+	if g.ID == "" || len(g.State) == 0 {
+		return time.Time{}, errors.New("store: a court game needs an id and a state")
 	}
-	return nil
+	at := time.Now().UTC()
+	if since.IsZero() {
+		t := savedAt(at)
+		if _, err := s.db.ExecContext(ctx, putCourtGameSQL, g.ID, g.CaseID, g.Title, string(g.Run), g.Phase, g.Outcome, g.Turns, string(g.State), t, t); err != nil {
+			return time.Time{}, fmt.Errorf("store court game %s: %w", g.ID, err)
+		}
+		return at, nil
+	}
+	if !at.After(since) {
+		// Every save has a stamp of its own: a clock that has not moved on since the
+		// last one must not make the next compare equal to it.
+		at = since.Add(time.Nanosecond)
+	}
+	res, err := s.db.ExecContext(ctx, swapCourtGameSQL, g.CaseID, g.Title, string(g.Run), g.Phase, g.Outcome, g.Turns, string(g.State), savedAt(at),
+		g.ID, savedAt(since))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store court game %s: %w", g.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return time.Time{}, fmt.Errorf("store court game %s: another player's move was saved first (the game moved on since %s): %w",
+			g.ID, savedAt(since), ErrConflict)
+	}
+	return at, nil
+}
+
+// savedAt is how the store writes a time: RFC 3339 in UTC, to the nanosecond, as now().
+func savedAt(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// CourtGameSaved is when the stored game id was last saved and how many turns it had
+// then (a cheap read for a process that follows a game another moves), or ErrNotFound.
+func (s *Store) CourtGameSaved(ctx context.Context, id string) (updated time.Time, turns int, err error) {
+	var at string
+	err = s.db.QueryRowContext(ctx, `SELECT updated_at, turns FROM court_games WHERE game_id = ?`, id).Scan(&at, &turns)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, 0, fmt.Errorf("court game %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return time.Time{}, 0, fmt.Errorf("read court game %s: %w", id, err)
+	}
+	updated, _ = time.Parse(time.RFC3339Nano, at)
+	return updated, turns, nil
 }
 
 // CourtGame returns the stored game id, or ErrNotFound.

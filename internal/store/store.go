@@ -72,6 +72,9 @@ var (
 	ErrNotFound = errors.New("not in the store")
 	// ErrExists: a record with that id is stored already, and is kept.
 	ErrExists = errors.New("already in the store")
+	// ErrConflict: the record was written by another (another process playing the
+	// same game) since the caller read it; the caller's write is not kept.
+	ErrConflict = errors.New("written by another since it was read")
 )
 
 // Store is an open results database. It is safe for concurrent use.

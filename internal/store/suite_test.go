@@ -488,3 +488,47 @@ func TestPostgresPasswordStaysOut(t *testing.T) {
 		t.Errorf("Open(unreadable URL) = %v; want an error without the password", err)
 	}
 }
+
+// Two processes playing one game (a server and a terminal, two Stores on one database)
+// save it by compare-and-swap: of two saves made over the same read, the second is
+// ErrConflict and leaves the first's game; a save over the latest stamp is kept.
+func TestCourtGameSaveConflict(t *testing.T) {
+	eachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
+		ctx := context.Background()
+		loc := fresh(t)
+		a, b := open(t, loc), open(t, loc)
+		g := &CourtGame{ID: "g1", CaseID: "c1", Run: "court-1", Phase: "introduction", Turns: 3, State: json.RawMessage(`{"by":"new"}`)}
+		made, err := a.SaveCourtGame(ctx, g, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, turns, err := b.CourtGameSaved(ctx, "g1")
+		if err != nil || !read.Equal(made) || turns != 3 {
+			t.Fatalf("CourtGameSaved = %v, %d, %v; want %v, 3", read, turns, err, made)
+		}
+		first := *g
+		first.Turns, first.State = 4, json.RawMessage(`{"by":"a"}`)
+		next, err := a.SaveCourtGame(ctx, &first, made)
+		if err != nil || !next.After(made) {
+			t.Fatalf("the first save over %v = %v, %v", made, next, err)
+		}
+		second := *g
+		second.Turns, second.State = 4, json.RawMessage(`{"by":"b"}`)
+		if _, err := b.SaveCourtGame(ctx, &second, read); !errors.Is(err, ErrConflict) {
+			t.Fatalf("the second save over the same read = %v; want ErrConflict", err)
+		}
+		got, err := b.CourtGame(ctx, "g1")
+		if err != nil || string(got.State) != `{"by":"a"}` || !got.Updated.Equal(next) {
+			t.Fatalf("stored %s at %v (%v); want the first save's, at %v", got.State, got.Updated, err, next)
+		}
+		second.Turns = 5
+		if _, err := b.SaveCourtGame(ctx, &second, got.Updated); err != nil {
+			t.Errorf("a save over the latest stamp = %v", err)
+		}
+		gone := *g
+		gone.ID = "nope"
+		if _, err := a.SaveCourtGame(ctx, &gone, next); !errors.Is(err, ErrConflict) {
+			t.Errorf("a save over a game that is not stored = %v; want ErrConflict", err)
+		}
+	})
+}

@@ -70,7 +70,10 @@ type courtState struct {
 	// boot tells this process's event ids from those of an earlier one (court_sse.go).
 	boot      string
 	heartbeat time.Duration
-	log       *slog.Logger
+	// followEvery is how often a stream of a game of two reads the store for the
+	// other person's moves (follow).
+	followEvery time.Duration
+	log         *slog.Logger
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -100,7 +103,7 @@ func newCourtState(opt Options, log *slog.Logger) *courtState {
 	c := &courtState{games: opt.Court, models: opt.CourtModels, names: opt.CourtModelNames, offers: opt.CourtOffers,
 		guard: newGuardrails(opt.Limits, opt.Store), owner: opt.OwnerToken, public: opt.Public, drafts: newDrafts(maxDrafts),
 		generate: opt.GenerateCase, judge: opt.Judge, reachable: opt.CourtReachable, ollama: opt.OllamaURL, boot: randomID(6), heartbeat: 15 * time.Second,
-		log: log, ctx: ctx, cancel: cancel, live: map[string]*liveGame{}}
+		followEvery: 500 * time.Millisecond, log: log, ctx: ctx, cancel: cancel, live: map[string]*liveGame{}}
 	if c.judge == nil && c.games != nil {
 		c.judge = c.checklistJudge
 	}
@@ -128,16 +131,20 @@ func randomID(n int) string {
 
 // game returns the game in play with id, loading it from the store on first sight
 // (after a restart of the server) and letting its court go on; nil when there is none.
+// A game of two people is brought up to the store first (follow): the other person may
+// play it from a terminal on the same store.
 func (c *courtState) game(ctx context.Context, id string) (*court.Game, error) {
 	if !gameID.MatchString(id) {
 		return nil, nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if lg, ok := c.live[id]; ok {
 		lg.used = time.Now()
+		c.mu.Unlock()
+		c.follow(ctx, lg.g)
 		return lg.g, nil
 	}
+	defer c.mu.Unlock()
 	g, err := c.games.Load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -150,8 +157,34 @@ func (c *courtState) game(ctx context.Context, id string) (*court.Game, error) {
 		return g, nil
 	}
 	c.live[id] = &liveGame{g: g, used: time.Now()}
-	c.advanceLocked(id)
+	if !g.SpeakingElsewhere() {
+		// (A game of two whose court another process lets speak is followed, not spoken.)
+		c.advanceLocked(id)
+	}
 	return g, nil
+}
+
+// follow brings a game of two people up to the store (court.Game.Follow): the moves
+// the other person made from another process (court play --join), and the court's
+// answers, are logged as if spoken here and stream to the page. A game left mid-turn
+// there (court.Game.Stalled: that process stopped) goes on here.
+func (c *courtState) follow(ctx context.Context, g *court.Game) {
+	if !g.TwoPlayers() {
+		return
+	}
+	if _, err := g.Follow(ctx); err != nil {
+		if ctx.Err() == nil {
+			c.log.Warn("follow a game of two in the store", "game", g.ID, "err", err)
+		}
+		return
+	}
+	if g.Stalled() {
+		c.mu.Lock()
+		if lg := c.live[g.ID]; lg != nil && lg.g == g {
+			c.advanceLocked(g.ID)
+		}
+		c.mu.Unlock()
+	}
 }
 
 // idleEvict is how long a game waits for its player before it may leave memory to make

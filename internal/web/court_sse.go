@@ -110,6 +110,13 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request, g *court.Game
 	rc.Flush()
 	beat := time.NewTicker(s.court.heartbeat)
 	defer beat.Stop()
+	// A game of two may be moved from another process: the stream reads the store.
+	var poll <-chan time.Time
+	if g.TwoPlayers() {
+		t := time.NewTicker(s.court.followEvery)
+		defer t.Stop()
+		poll = t.C
+	}
 	for {
 		evs, changed := g.Events(n)
 		// Event by event: a stream never builds the whole log in one buffer.
@@ -134,6 +141,8 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request, g *court.Game
 		}
 		select {
 		case <-changed:
+		case <-poll:
+			s.court.follow(r.Context(), g)
 		case <-beat.C:
 			if _, err := fmt.Fprint(w, ": still here\n\n"); err != nil {
 				return
