@@ -408,9 +408,10 @@ func TestCourtBrowserReplay(t *testing.T) {
 	asked := r.asked.Load()
 
 	d := &courtDriver{t: t, ctx: ctx, shots: shotsDir(t)}
-	onNewDocument(t, d, watchScript+"\n"+stageOrder)
+	onNewDocument(t, d, watchScript+"\n"+stageOrder+"\n"+speechStub)
 	d.do("open the menu", chromedp.Navigate(r.base+"/court#watch"))
-	d.do("options", chromedp.Evaluate[chromedp.Void](seatsOptions))
+	// The voices read a replay too.
+	d.do("options", chromedp.Evaluate[chromedp.Void](`localStorage.setItem('llm-court.options', JSON.stringify({textSpeed: 'instant', auto: true, sound: false, voices: true}))`))
 	d.do("reload", chromedp.Reload())
 	card := `#replay-list li.replay-card[data-trial="` + id + `"]`
 	d.until("the stored trial in the watch list", `!document.querySelector('#panel-watch').hidden && document.querySelector('`+card+`') !== null`)
@@ -441,6 +442,17 @@ func TestCourtBrowserReplay(t *testing.T) {
 	lines := `document.querySelectorAll('#turns li.turn.final').length`
 	d.until("the first lines", lines+` >= 3`)
 	d.shoot("replay-stage")
+	type spoken struct {
+		Text, Voice string
+		Pitch, Rate float64
+	}
+	d.until("a line spoken", `window.__speech.calls.length >= 2`)
+	calls := evalIn[[]spoken](d, `window.__speech.calls`)
+	for i, c := range calls {
+		if i >= len(want) || c.Text != strings.TrimSpace(want[i]) || c.Voice == "" || c.Pitch <= 0 || c.Rate <= 0 {
+			t.Errorf("replay speak %d = %+v; want line %d of the trial with a voice", i, c, i)
+		}
+	}
 
 	// Pause: once the stream is closed no new line comes, for longer than the pace.
 	d.do("pause", chromedp.Click(chromedp.ID("pause-btn")))
