@@ -196,7 +196,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if t.n > 0 {
 		d, skill, rule, cues := t.outcome(corrected)
 		if d == DecisionUnparsed {
-			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cueSpans(body, cues)}, votes)
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: rule, Span: cueSpans(body, cues)}, votes)
 		}
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
@@ -224,7 +224,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case hasPhrase(folded, lex.undetermined):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal):
+		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || refusedIn(objs) || lr.refused:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleNone}
@@ -285,6 +285,16 @@ type vote struct {
 	how      string
 	from, to int
 	prose    bool
+}
+
+// refusedIn says whether a JSON object of the reply declines to rule.
+func refusedIn(objs []jsonObj) bool {
+	for _, o := range objs {
+		if o.r.refused {
+			return true
+		}
+	}
+	return false
 }
 
 func anyOf(votes []vote, d Decision) bool {
@@ -370,15 +380,21 @@ func stripReasoning(text string) string {
 // ruling gathers the decisions one reply states; more than one distinct decision, or a
 // value that cannot be read, makes the reply unparsed.
 type ruling struct {
-	votes  []Decision
-	bad    bool
-	skill  string
-	reason string
+	votes []Decision
+	bad   bool
+	// refused says a decision field declines to rule ("decision": "refused").
+	refused bool
+	skill   string
+	reason  string
 }
 
 func (r *ruling) vote(d Decision) { r.votes = append(r.votes, d) }
 
 func (r *ruling) found() bool { return len(r.votes) > 0 || r.bad }
+
+// refusedWord are decision values that decline to rule.
+var refusedWord = map[string]bool{"refused": true, "refuse": true, "refusal": true, "declined": true,
+	"decline": true, "declining": true, "no ruling": true, "abstain": true, "abstained": true}
 
 // keyKind classifies a JSON or "Key: value" key.
 type keyKind int
@@ -526,7 +542,37 @@ func skillValue(v string, tax *Taxonomy) string {
 	if bare == "" || noSkill[strings.ToLower(bare)] {
 		return ""
 	}
+	if m := abilitySkill.FindStringSubmatch(bare); m != nil {
+		if c, ok := tax.Canonical(m[1]); ok {
+			return c // "Dexterity (Stealth)": an ability, then the skill
+		}
+	}
+	if c := sameSkill(bare, tax); c != "" {
+		return c // "Library Research": every word names Library Use
+	}
 	return bare
+}
+
+// abilitySkill is the "Ability (Skill)" form of a skill name.
+var abilitySkill = regexp.MustCompile(`^[A-Za-z]+\s*\(\s*([^()]+?)\s*\)$`)
+
+// sameSkill is the skill every word of a name of two or three words names on its own,
+// or "": "Library Research" is Library Use, "Electrical Repair" no skill of the
+// taxonomy.
+func sameSkill(name string, tax *Taxonomy) string {
+	words := strings.Fields(name)
+	if len(words) < 2 || len(words) > 3 {
+		return ""
+	}
+	var same string
+	for _, w := range words {
+		c, ok := tax.Canonical(w)
+		if !ok || same != "" && c != same {
+			return ""
+		}
+		same = c
+	}
+	return same
 }
 
 // readObject adds what one JSON object says to r. It descends into nested objects so
@@ -554,6 +600,8 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 			if d := decisionWord(s, tax); d != "" {
 				r.vote(d)
+			} else if refusedWord[normWords(strings.Trim(s, " .!"))] {
+				r.refused = true
 			} else {
 				r.bad = true
 			}
@@ -574,6 +622,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 		case keySkill:
 			if s, ok := v.(string); ok && r.skill == "" {
 				r.skill = skillValue(s, tax)
+				r.bad = r.bad || eitherSkill(s, tax) // "Swim or Climb" leaves the roll open
 			}
 		case keyReason:
 			if s, ok := v.(string); ok && r.reason == "" {
@@ -703,6 +752,8 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			decisionText = append(decisionText, value)
 			if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
+			} else if refusedWord[normWords(strings.Trim(value, " .!"))] {
+				r.refused = true
 			} else {
 				r.bad = true
 			}
@@ -731,6 +782,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			others = append(others, l.span)
 			if r.skill == "" {
 				r.skill = skillValue(value, tax)
+				r.bad = r.bad || eitherSkill(value, tax)
 			}
 		case keyReason:
 			decided = false

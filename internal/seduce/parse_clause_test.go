@@ -173,3 +173,68 @@ func TestClausePoliteRefusals(t *testing.T) {
 		{"pass is not a refusal when it rules", "I'll pass on the roll: the door is open, no roll needed.", DecisionPass, ""},
 	})
 }
+
+// Kinds the blind development set (testdata/replies-dev) showed misread, each with
+// sentences written for these tests.
+
+func TestClauseOpinionRulings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"I'd want with see whether", "Because the engine is seized, I'd want a Mechanical Repair roll to see whether he gets it running.", DecisionRoll, "Mechanical Repair"},
+		{"I'd go with", "The investigator wants to swing onto the balcony. I'd go with a Jump roll.", DecisionRoll, "Jump"},
+		{"I'd call that", "Spotting the sniper at dusk — I'd call that a Spot Hidden check.", DecisionRoll, "Spot Hidden"},
+		{"deserves", "Getting the engine going with stockings? That deserves a Mechanical Repair roll.", DecisionRoll, "Mechanical Repair"},
+		{"you'd want, see if", "I think you'd want a Luck roll here to see if the taxi is waiting.", DecisionRoll, "Luck"},
+		{"I'd say a skill", "I'd say Stealth.", DecisionRoll, "Stealth"},
+		{"a job for", "This is a job for Library Use.", DecisionRoll, "Library Use"},
+		{"this one's a skill", "This one's a Jump.", DecisionRoll, "Jump"},
+		{"it's a climb is no skill", "It's a climb of twenty feet.", DecisionUnparsed, ""},
+		{"roll to a skill verb", "Roll to dodge!", DecisionRoll, "Dodge"},
+		{"roll an unknown skill", "Roll Electrical Repair.", DecisionRoll, "Electrical Repair"},
+		{"roll a lowercase word is no skill", "Roll with it.", DecisionUnparsed, ""},
+		{"cannot determine whether", "I cannot determine whether a roll is needed.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseNeedlessRolls(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"don't think any dice", "I see where you're going, but I don't think any dice are needed.", DecisionPass, ""},
+		{"asking for a roll would slow", "I think asking for a roll here would just slow the game down. The drawer is unlocked.", DecisionPass, ""},
+		{"overkill", "A roll would be overkill here.", DecisionPass, ""},
+		{"rolling would be overkill", "Rolling for this would be overkill.", DecisionPass, ""},
+		{"that's automatic", "That's automatic.", DecisionPass, ""},
+		{"too risky to be automatic", "Too risky to be automatic.", DecisionRoll, ""},
+		{"too easy to need a roll", "Too easy to need a roll; the ladder is bolted on.", DecisionPass, ""},
+		{"simply does it", "There's no risk here, so she simply does it.", DecisionPass, ""},
+		{"nothing uncertain", "There's nothing uncertain about turning on a light switch.", DecisionPass, ""},
+		{"could be either", "Could be a roll, could be automatic. Hard to say.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseEitherSkill(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"roll one or the other", "Roll Swim or Climb, depending on which way she goes.", DecisionUnparsed, ""},
+		{"a roll of one or the other", "Make a Spot Hidden or Listen roll.", DecisionUnparsed, ""},
+		{"json skill either", `{"decision": "roll", "skill": "Track or Spot Hidden", "reason": "Whichever she tries."}`, DecisionUnparsed, ""},
+		{"or and no skill", "Make a Stealth roll or the guard hears you.", DecisionRoll, "Stealth"},
+	})
+}
+
+func TestClauseMoreRefusals(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"sit out and rather not judge", "I'm going to have to sit this one out, though — I'd rather not act as the judge for this game.", DecisionRefused, ""},
+		{"not comfortable acting as", "However, I'm not comfortable acting as the game's referee here.", DecisionRefused, ""},
+		{"stay out of it", "That's your call as the Keeper, not mine — I'll stay out of it.", DecisionRefused, ""},
+		{"json refused", `{"decision": "refused", "skill": null, "reason": "Not ruling on this."}`, DecisionRefused, ""},
+		{"line refused", "Decision: declined", DecisionRefused, ""},
+	})
+}
+
+func TestClauseJSONSkillNames(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"ability form", `{"decision": "roll", "skill": "Dexterity (Acrobatics)"}`, DecisionRoll, "Dexterity (Acrobatics)"},
+		{"ability form known", `{"decision": "roll", "skill": "Wisdom (Listen)"}`, DecisionRoll, "Listen"},
+		{"every word one skill", `{"decision": "roll", "skill": "Library Research"}`, DecisionRoll, "Library Use"},
+		{"one word another skill", `{"decision": "roll", "skill": "Electrical Repair"}`, DecisionRoll, "Electrical Repair"},
+		{"too risky in the reason", `{"decision": "roll", "skill": null, "reason": "Too slippery to be automatic."}`, DecisionRoll, ""},
+	})
+}

@@ -68,6 +68,8 @@ type cueRule struct {
 	// is a roll ("Library Use."), but beside "Automatic success — Climb" it is the
 	// skill of the pass.
 	weak bool
+	// capital rules take a skill only when the reply writes it with a capital.
+	capital bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -112,6 +114,14 @@ func withWords(r cueRule, words ...string) cueRule {
 	return r
 }
 
+// capitalRule is a rule whose skill must be written with a capital, as a skill's name
+// is and an everyday word ("it's a climb") is not.
+func capitalRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.capital = true
+	return r
+}
+
 func weakRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.weak = true
@@ -152,6 +162,8 @@ var (
 		// "I will waive the Climb roll", "skip the check"
 		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		// "there's nothing uncertain about flipping a switch"
+		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
@@ -165,19 +177,22 @@ var (
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
 		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
 		newCueRule(`^\s*(?:not\s+(?:necessary|needed|required)|unnecessary|no\s+need)\s*(?:,|$)`),
-		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|manage|pull\s+off)\s+it\b`),
+		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
+		// "a roll would be overkill", "asking for a roll here would just slow the game
+		// down": a roll judged needless.
+		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
 		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
-		newNegatableRule(`\b(?:is|it['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?automatic\b`),
+		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?automatic\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
-		newCueRule(`\broll(?:s|ing|ed)?\s+(?:for\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\broll(?:s|ing|ed)?\s+(?:for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
 		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
@@ -186,10 +201,18 @@ var (
 		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
 		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
 		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
+		// "I'd say Stealth", "I'd go with Jump", "a job for Library Use"
+		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "This one's a Jump.", "That's Stealth.": a skill's own name, capitalised, ends the clause.
+		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*$`),
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
 		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
+		// capitalised, kept as written when the taxonomy does not know it.
+		capitalRule(`^\s*(?:(?:now|so|then|ok|okay|alright|right)[,]?\s+)?(?:please\s+)?roll\s+(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -258,12 +281,14 @@ var (
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
-	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
+	// notCond is what holds a condition word without a condition: "even if", "as though",
+	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
+	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
-	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
+	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt|\btoo\s+[a-z]+\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	quoted    = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
@@ -291,6 +316,9 @@ type cue struct {
 	negated bool
 	// part says the cue's clause speaks of one part of the action.
 	part bool
+	// either says the cue offers two skills to choose from ("roll Swim or Climb"):
+	// the roll is left open.
+	either bool
 	// topic is the content words before the cue in its clause ("the cliff after it"
 	// for "the cliff after it is a Climb roll"): what the ruling is about.
 	topic []string
@@ -360,6 +388,7 @@ type cueTally struct {
 	// nothing else in the reply rules.
 	conceded    cue
 	hasConceded bool
+	either      bool // a roll cue offers two skills to choose from
 	// bare is the first weak cue: a skill's name alone, a roll only if nothing else rules.
 	bare    cue
 	hasBare bool
@@ -367,6 +396,7 @@ type cueTally struct {
 
 func (t *cueTally) add(c cue) {
 	t.n++
+	t.either = t.either || c.either && c.decision == DecisionRoll
 	switch c.decision {
 	case DecisionRoll:
 		if !t.hasRoll {
@@ -415,6 +445,8 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 	switch {
 	case t.n == 0:
 		return DecisionUnparsed, "", RuleNone, nil
+	case t.either && t.hasRoll:
+		return DecisionUnparsed, "", RuleHedge, []cue{t.rollCue}
 	case t.hasRoll && !t.hasPass:
 		rule := RuleProse
 		if t.rollCue.negated {
@@ -788,6 +820,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 				}
 			}
 			c.skill = slotSkill(origGroup, tax)
+			c.either = eitherSkill(origGroup, tax)
 		case "pre":
 			c.skill = firstSkill(origGroup, tax, true)
 			at = m[2*i+1]
@@ -795,7 +828,20 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			if preNegation.MatchString(group) {
 				c.negAt = m[2*i+1] // the negation is inside the captured words
 			}
+		case "anyskill":
+			if !capitalised(origGroup) {
+				return cue{}, 0, false
+			}
+			if s, known := tax.Canonical(origGroup); known {
+				c.skill = s
+			} else {
+				c.skill = skillValue(origGroup, tax)
+			}
+			return c, at, true
 		case "wholeskill":
+			if r.capital && !capitalised(origGroup) {
+				return cue{}, 0, false
+			}
 			s, known := tax.Canonical(origGroup)
 			if !known || !ownName(origGroup, s) {
 				return cue{}, 0, false
@@ -812,6 +858,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 				s, known := tax.Canonical(strings.Join(words[:n], " "))
 				if known && (name == "skill" || ownName(strings.Join(words[:n], " "), s)) {
 					c.skill = s
+					c.either = orSkill.MatchString(strings.Join(words[n:], " ")) && eitherSkill(orig[m[2*i]:min(len(orig), m[2*i+1]+40)], tax)
 					return c, at, true
 				}
 			}
@@ -824,6 +871,43 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		}
 	}
 	return c, at, true
+}
+
+// capitalised says whether every word of a name starts with a capital letter, small
+// words ("of") aside, as the names of skills are written.
+func capitalised(name string) bool {
+	for _, w := range strings.Fields(name) {
+		if w == "of" || w == "and" {
+			continue
+		}
+		if c := strings.TrimLeft(w, "("); c == "" || c[0] < 'A' || c[0] > 'Z' {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// orSkill is what follows a skill that offers another: "Swim or Climb".
+var orSkill = regexp.MustCompile(`^,?\s*(?:or|and/or)\b`)
+
+// eitherSkill reports whether s offers two different skills to choose from: "Swim or
+// Climb", "a Spot Hidden or Listen roll".
+func eitherSkill(s string, tax *Taxonomy) bool {
+	lower := asciiLower(s)
+	i := strings.Index(lower, " or ")
+	if i < 0 {
+		return false
+	}
+	left := firstSkill(s[:i], tax, true)
+	right := strings.Fields(s[i+4:])
+	if left == "" || len(right) == 0 {
+		return false
+	}
+	if a := strings.ToLower(right[0]); a == "a" || a == "an" || a == "the" {
+		right = right[1:]
+	}
+	other := firstSkill(strings.Join(right[:min(3, len(right))], " "), tax, true)
+	return other != "" && other != left
 }
 
 // isDice reports whether words start with dice rather than a skill: "d100", "the dice".
@@ -894,6 +978,9 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
 	}
+	if possibleStart.MatchString(clause[comma:from]) {
+		return true // "could be automatic": a possibility nobody holds
+	}
 	if m := possibility.FindStringSubmatch(clause[max(comma, from-40):from]); m != nil && m[1] != "you" && m[1] != "i" {
 		return true // "a different Keeper might ask for dice": a possibility, not a ruling
 	}
@@ -901,8 +988,8 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 		return true
 	}
 	// A hedge may sit inside the cue itself: "not sure a roll" matches as a negated roll.
-	if hedge.MatchString(clause[comma:to]) {
-		return true
+	if loc := hedge.FindStringIndex(clause[comma:to]); loc != nil && !strings.HasSuffix(clause[comma:comma+loc[0]], "nothing ") {
+		return true // but "nothing uncertain about it" is sure
 	}
 	if !cond {
 		return false
@@ -919,7 +1006,8 @@ var (
 	// possibility is a "might" or "could" just before a ruling, with the word before it:
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
-	possibility = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	possibility   = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	// thirdParty and askVerb make a request someone else makes: "the player asks for a
 	// Jump roll".
 	thirdParty = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they)\s+(?:(?:now|then|also|still|just)\s+)?$`)
