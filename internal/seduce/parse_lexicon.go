@@ -102,7 +102,7 @@ var defaultLexicon = sync.OnceValue(func() *Lexicon {
 })
 
 // DefaultLexicon is the built-in lexicons: English refusals and corrections, French,
-// German and Spanish rulings.
+// German, Spanish, Italian and Portuguese rulings.
 func DefaultLexicon() *Lexicon { return defaultLexicon() }
 
 // LoadLexicons returns the built-in lexicon extended by the files at paths.
