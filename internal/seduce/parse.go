@@ -209,8 +209,14 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
-		if at, phrase := anyPhrase(foldLower(body), lex.open); at >= 0 {
+		folded := foldLower(body)
+		if at, phrase := anyPhrase(folded, lex.open); at >= 0 {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
+		}
+		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
+		// two stances, not a ruling.
+		if at, phrase := anyPhrase(folded, lex.refusal); at >= 0 && (selfCorrection.MatchString(folded) || hasPhrase(folded, lex.correction)) {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
 		}
 	}
 	if unreadable != nil {
@@ -593,8 +599,8 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 		case keyDecision:
 			s, isString := v.(string)
-			if !isString {
-				// "decision": true says nothing about which way.
+			if !isString || strings.Contains(s, "?") {
+				// "decision": true says nothing about which way, "roll (?)" is unsure.
 				r.bad = true
 				continue
 			}
@@ -750,7 +756,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 		case keyDecision:
 			decisionText = append(decisionText, value)
-			if d := decisionWord(value, tax); d != "" {
+			if strings.Contains(value, "?") {
+				r.bad = true // "Decision: roll (?)"
+			} else if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
 			} else if refusedWord[normWords(strings.Trim(value, " .!"))] {
 				r.refused = true

@@ -238,3 +238,61 @@ func TestClauseJSONSkillNames(t *testing.T) {
 		{"too risky in the reason", `{"decision": "roll", "skill": null, "reason": "Too slippery to be automatic."}`, DecisionRoll, ""},
 	})
 }
+
+func TestClauseMoreNegationScope(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"not that there's no need", "It isn't that there's no need for a roll; there is. Climb.", DecisionRoll, "Climb"},
+		{"not skipping would be a mistake", "Not rolling for this would be a mistake: Listen.", DecisionRoll, "Listen"},
+		{"refusing to roll would be silly", "Refusing to roll would be absurd here: Dodge, please.", DecisionRoll, "Dodge"},
+		{"no roll I'd skip", "There's no Climb roll I'd waive on a cliff like this.", DecisionRoll, "Climb"},
+		{"only a fool without", "Only a fool would cross that ice without a Jump roll.", DecisionRoll, "Jump"},
+		{"refuse to believe without", "I refuse to believe he hits it without a Throw roll.", DecisionRoll, "Throw"},
+		{"wrong to make roll", "It would be silly to make him roll Climb on a staircase.", DecisionPass, ""},
+		{"not even would make you roll", "Not even the harshest Keeper would make you roll for this.", DecisionPass, ""},
+		{"decline to make roll", "I decline to make you roll for opening a drawer.", DecisionPass, ""},
+		{"not gonna make you roll", "I'm not going to make you roll for tying your shoes.", DecisionPass, ""},
+		{"refuse to make anyone roll", "I refuse to make anyone roll for this. No roll.", DecisionPass, ""},
+		{"won't tell you to roll", "I won't tell you to roll; you don't need to.", DecisionPass, ""},
+		{"other keepers would", "Some Keepers would call for a Listen roll here. Not me, no roll needed.", DecisionPass, ""},
+	})
+}
+
+func TestClauseOpenRulings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"condition after the skill", "Roll Listen if the music stops, otherwise carry on.", DecisionUnparsed, ""},
+		{"dash then unless", "Roll Swim — unless the boat is still moored, in which case just step aboard.", DecisionUnparsed, ""},
+		{"dash then if you fail stays firm", "Roll Climb — if you fail, you slide back down.", DecisionRoll, "Climb"},
+		{"dash then or else stays firm", "Roll Stealth — or else the dogs wake.", DecisionRoll, "Stealth"},
+		{"dash then another route", "Roll Jump to cross — or walk round by the ford.", DecisionUnparsed, ""},
+		{"as long as after an aside", "No roll needed, I think, as long as the guards stay asleep.", DecisionUnparsed, ""},
+		{"abbreviation keeps the condition", "If Mr. Pike's dog is asleep, you get past automatically.", DecisionUnparsed, ""},
+		{"question-marked decision", "Decision: roll (?)\nSkill: Climb", DecisionUnparsed, ""},
+		{"refusal taken back", "I won't rule on this... actually, fine: roll Dodge.", DecisionUnparsed, ""},
+		{"cut off before an alternative", "Maybe a Swim roll... or", DecisionUnparsed, ""},
+		{"up to you", "You could try a Locksmith roll or look for another door. Up to you.", DecisionUnparsed, ""},
+		{"just kidding", "No roll needed. Just kidding — Dodge!", DecisionUnparsed, ""},
+		{"borderline", "It's borderline; I'd let it slide.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClausePartsAfterColons(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"two labelled parts", "Opening the gate: automatic. Slipping past the watchman unseen: Stealth.", DecisionRoll, "Stealth"},
+		{"no roll for one thing, a skill to do another", "No roll for the ladder. The loose tile at the top, though — Spot Hidden to notice it.", DecisionRoll, "Spot Hidden"},
+		{"a skill to do something needs a lead", "Climb to the top and look around.", DecisionUnparsed, ""},
+		{"a vocative before the roll", "Morgan, Locksmith roll to open it before they arrive.", DecisionRoll, "Locksmith"},
+		{"a roll named after a colon", "Mechanically, though: a First Aid roll.", DecisionRoll, "First Aid"},
+		{"a quote said before", "The player argues: \"I don't need to roll, surely.\" No. Dodge.", DecisionRoll, "Dodge"},
+	})
+}
+
+func TestClauseItalianPortuguese(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"it roll", "Ci vuole un tiro di Nuotare, la corrente è forte.", DecisionRoll, "Swim"},
+		{"it pass", "Nessun tiro, la porta è aperta.", DecisionPass, ""},
+		{"pt roll", "Faça um teste de Escalar: o muro está molhado.", DecisionRoll, "Climb"},
+		{"pt pass", "Sem teste, é só uma escada.", DecisionPass, ""},
+		{"es se is no condition", "Es un éxito automático, no se necesita ninguna tirada.", DecisionPass, ""},
+		{"fr non before a roll", "Non, il faut un jet de Grimper.", DecisionRoll, "Climb"},
+	})
+}

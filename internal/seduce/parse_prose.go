@@ -70,6 +70,8 @@ type cueRule struct {
 	weak bool
 	// capital rules take a skill only when the reply writes it with a capital.
 	capital bool
+	// lead rules read only a clause after a colon or a dash that names what it rules on.
+	lead bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -122,6 +124,13 @@ func capitalRule(expr string) cueRule {
 	return r
 }
 
+// leadRule is a capitalRule read only after a colon or a dash.
+func leadRule(expr string) cueRule {
+	r := capitalRule(expr)
+	r.lead = true
+	return r
+}
+
 func weakRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.weak = true
@@ -141,9 +150,16 @@ var (
 		// A negation of whether it can be done, not of any verb: "I don't see him
 		// managing it without a Dodge roll", but not "he doesn't need help and climbs
 		// without a roll".
-		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to\s+believe|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
 		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+	}
+	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
+	moreDoubleNegation = []cueRule{
+		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
+		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
+		// "not rolling here would be a mistake", "refusing to roll would be silly"
+		newNegatedRule(`\b(?:not|never|refusing\s+to|declining\s+to|failing\s+to)\s+(?:(?:ask|call)\s+(?:for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolling|rolls|check|checking|dice)\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is)\s+(?:be\s+)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|silly|absurd|ridiculous|foolish|crazy|too\s+generous|unfair|out\s+of\s+the\s+question|not\s+an\s+option)\b`),
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
@@ -178,6 +194,10 @@ var (
 		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
 		newCueRule(`^\s*(?:not\s+(?:necessary|needed|required)|unnecessary|no\s+need)\s*(?:,|$)`),
 		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
+		// "it would be wrong to make her roll", "not even the stingiest Keeper would make
+		// you roll for that": a demand for a roll judged wrong.
+		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|mean|cruel|petty|harsh|unnecessary|no\s+reason)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
+		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
 		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
@@ -190,11 +210,12 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
-		newCueRule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
+		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
+		newCueRule(`^\s*(?:[a-z]+,\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
 		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
@@ -210,6 +231,10 @@ var (
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
 		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
+		newCueRule(`^\s*an?\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now))?\s*$`),
+		// "The guard behind it — Fighting (Brawl) to put him down."
+		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
 		// capitalised, kept as written when the taxonomy does not know it.
 		capitalRule(`^\s*(?:(?:now|so|then|ok|okay|alright|right)[,]?\s+)?(?:please\s+)?roll\s+(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
@@ -276,7 +301,7 @@ var (
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
 	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
-	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case)\b`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
@@ -288,10 +313,12 @@ var (
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt|\btoo\s+[a-z]+\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
-	quoted    = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
+	saidBefore = regexp.MustCompile(`\b(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded|writes?|wrote|posts?|posted)\s*[:,]?\s*$`)
+	quoted     = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
@@ -316,6 +343,9 @@ type cue struct {
 	negated bool
 	// part says the cue's clause speaks of one part of the action.
 	part bool
+	// end, when above zero, is where the cue's own words end in its clause, when the
+	// rule's match reached past the skill it names ("roll Stealth if the …").
+	end int
 	// either says the cue offers two skills to choose from ("roll Swim or Climb"):
 	// the roll is left open.
 	either bool
@@ -357,7 +387,8 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 		// Quoted words said by someone ("'No roll is needed,' the player insists") stay
 		// set aside; a quote nobody is said to speak may be the reply's own ruling.
 		said := blankSpans(text, quotes, func(q []int) bool {
-			return saidAfter.MatchString(asciiLower(text[q[1]:min(len(text), q[1]+40)]))
+			return saidAfter.MatchString(asciiLower(text[q[1]:min(len(text), q[1]+40)])) ||
+				saidBefore.MatchString(asciiLower(text[max(0, q[0]-40):q[0]]))
 		})
 		t = proseCues(said, text, tax, lex)
 	}
@@ -526,6 +557,9 @@ func otherTopic(a, b []string) bool {
 var rulingWords = []string{"roll", "rolls", "check", "test", "dice", "automatic", "automatically",
 	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict"}
 
+// danglingWords end a reply only when it was cut off before an alternative.
+var danglingWords = wordSet(`or`)
+
 // truncatedRuling reports whether text stops inside a ruling word: no closing
 // punctuation, and its last word is the start of one of rulingWords but not the word.
 func truncatedRuling(text string) bool {
@@ -535,6 +569,9 @@ func truncatedRuling(text string) bool {
 		i--
 	}
 	last := asciiLower(text[i:])
+	if danglingWords[last] && (i == 0 || text[i-1] == ' ') {
+		return true // "… since the wound is minor... or"
+	}
 	if len(last) < 2 || i < len(text)-12 || slices.Contains(rulingWords, last) {
 		return false
 	}
@@ -563,7 +600,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			return
 		}
 		var q cueTally
-		clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
+		clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, "", &q)
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
@@ -592,7 +629,7 @@ func concede(clause, origClause string, at int, orig string, from int, tax *Taxo
 	var q cueTally
 	// The concession's own "normally" is what is set aside, not its ruling.
 	clause = concessionWord.ReplaceAllStringFunc(clause, blankOut)
-	clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
+	clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, "", &q)
 	if q.n == 0 || q.hasRoll == q.hasPass {
 		return
 	}
@@ -641,7 +678,7 @@ func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 // proseCues tallies the cues of every clause. text is searched; orig (same length)
 // gives the reply's own spelling of an unknown skill.
 func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
-	lower := foldLower(text)
+	lower := keepAbbreviations(foldLower(text))
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
@@ -649,6 +686,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	for _, s := range tax.Skills() {
 		starts[firstWord(asciiLower(s))] = true
 	}
+	lead := ""
 	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
@@ -686,7 +724,18 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			return isPart
 		}
-		if clauseCues(clause, origClause, at, part, tax, starts, &t); t.settled() {
+		if i+1 < len(ends) && leadsOn(sep) && openNext(lower[loc[1]:ends[i+1][0]]) {
+			// "Roll Jump — unless the plank is still there": the ruling is left open.
+			var q cueTally
+			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if q.n > 0 || q.hasBare {
+				t.conditional, t.openRuling = true, true
+			}
+			lead = ""
+			continue
+		}
+		n, bare := t.n, t.hasBare
+		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
 		}
 		if lex != nil {
@@ -694,15 +743,71 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				break
 			}
 		}
+		lead = ""
+		if t.n == n && t.hasBare == bare && leadsOn(sep) {
+			lead = clause[max(0, len(clause)-80):]
+		}
 	}
 	return t
+}
+
+// abbreviations end in a full stop that ends no sentence: "Dr. Harrow".
+var abbreviations = wordSet(`dr mr mrs ms mx prof st mt jr sr capt sgt lt col gen rev fr vs etc`)
+
+// keepAbbreviations blanks the full stop after an abbreviation, so that "If Dr. Harrow's
+// lantern is lit, …" stays one clause.
+func keepAbbreviations(s string) string {
+	var b []byte
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		j := i
+		for j > 0 && s[j-1] >= 'a' && s[j-1] <= 'z' {
+			j--
+		}
+		if i-j >= 2 && abbreviations[s[j:i]] && (j == 0 || !isLetter(s[j-1])) && i+1 < len(s) && s[i+1] == ' ' {
+			if b == nil {
+				b = []byte(s)
+			}
+			b[i] = ' '
+		}
+		k := strings.IndexByte(s[i+1:], '.')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// leadsOn says whether a clause end sets what follows as what it leads into: a colon
+// or a dash.
+func leadsOn(sep string) bool {
+	return strings.ContainsAny(sep, ":-–—")
+}
+
+var (
+	// nextCond opens a clause that leaves the ruling before it open: "— unless the plank
+	// is still there", "— or take the long way round".
+	nextCond = regexp.MustCompile(`^\s*(?:unless|if|except\s+(?:if|when)|provided|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
+	// nextFirm opens a clause that leaves it firm: a roll's outcome ("if you fail, …"),
+	// the player's intent, a threat ("or else").
+	nextFirm = regexp.MustCompile(`^\s*(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
+)
+
+// openNext says whether a clause after a dash leaves the ruling before it open.
+func openNext(next string) bool {
+	return nextCond.MatchString(next) && !nextFirm.MatchString(next) && !intent.MatchString(next)
 }
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
 // starts are the first words of the taxonomy's skill names: a weak rule (a skill's name
 // alone) is tried only on a short clause that opens with one; nil tries none.
-func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, starts map[string]bool, t *cueTally) {
+// lead is the clause before, when it ends in a colon or a dash and rules nothing itself
+// ("Getting through the hedge: Stealth."): what the clause's ruling is about.
+func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, starts map[string]bool, lead string, t *cueTally) {
 	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
 		return // "this could be an automatic success or a roll" rules neither way
 	}
@@ -715,6 +820,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 		for _, r := range rules {
 			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
 				continue // a skill's name alone is a short clause that opens with one
+			}
+			if r.lead && lead == "" {
+				continue
 			}
 			text := string(masked)
 			if !mayMatch(text, r.words) {
@@ -747,10 +855,14 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						cond = 1
 					}
 				}
-				if hypothetical(clause, cat, m[1], cond == 1, &sc) {
+				end := m[1]
+				if c.end > 0 {
+					end = c.end // the words after the skill are not the ruling's
+				}
+				if hypothetical(clause, cat, end, cond == 1, &sc) {
 					continue
 				}
-				if cond == 1 && trailingCondition(clause[m[1]:min(len(clause), m[1]+100)]) {
+				if cond == 1 && trailingCondition(clause[end:min(len(clause), end+100)]) {
 					// "she makes a Swim roll if she falls in": the ruling is left open,
 					// and so is the reply's, whatever else it says.
 					t.conditional, t.openRuling = true, true
@@ -771,8 +883,14 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if c.decision == DecisionRoll && !t.hasRoll || c.decision == DecisionPass && !t.hasPass {
 					c.topic = topicWords(clause[max(0, m[0]-80):m[0]])
+					if len(c.topic) == 0 && lead != "" {
+						c.topic = topicWords(lead)
+					}
+					if len(c.topic) == 0 {
+						c.topic = topicWords(clause[m[1]:min(len(clause), m[1]+80)]) // "no roll for the door"
+					}
 				}
-				if r.weak {
+				if r.weak && (lead == "" || len(topicWords(lead)) == 0) {
 					if !t.hasBare {
 						t.bare, t.hasBare = c, true
 					}
@@ -786,6 +904,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	}
 	find(doubleNegation, DecisionRoll)
 	find(doubleNegationAfter, DecisionRoll)
+	find(moreDoubleNegation, DecisionRoll)
 	find(passRules, DecisionPass)
 	find(rollRules, DecisionRoll)
 }
@@ -858,6 +977,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 				s, known := tax.Canonical(strings.Join(words[:n], " "))
 				if known && (name == "skill" || ownName(strings.Join(words[:n], " "), s)) {
 					c.skill = s
+					c.end = m[2*i] + fieldsEnd(origGroup, n)
 					c.either = orSkill.MatchString(strings.Join(words[n:], " ")) && eitherSkill(orig[m[2*i]:min(len(orig), m[2*i+1]+40)], tax)
 					return c, at, true
 				}
@@ -885,6 +1005,20 @@ func capitalised(name string) bool {
 		}
 	}
 	return name != ""
+}
+
+// fieldsEnd is where the first n fields of s end.
+func fieldsEnd(s string, n int) int {
+	i := 0
+	for k := 0; k < n; k++ {
+		for i < len(s) && isRESpace(s[i]) {
+			i++
+		}
+		for i < len(s) && !isRESpace(s[i]) {
+			i++
+		}
+	}
+	return i
 }
 
 // orSkill is what follows a skill that offers another: "Swim or Climb".
@@ -978,6 +1112,9 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
 	}
+	if otherKeeper.MatchString(clause[max(comma, from-60):from]) {
+		return true // "some Keepers would roll Throw here": another table's ruling
+	}
 	if possibleStart.MatchString(clause[comma:from]) {
 		return true // "could be automatic": a possibility nobody holds
 	}
@@ -1006,6 +1143,7 @@ var (
 	// possibility is a "might" or "could" just before a ruling, with the word before it:
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
+	otherKeeper   = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks|someone|somebody|some)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:(?:well|also|still|even|just)\s+)?$`)
 	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	possibility   = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	// thirdParty and askVerb make a request someone else makes: "the player asks for a
@@ -1014,7 +1152,8 @@ var (
 	askVerb    = regexp.MustCompile(`^(?:asks?|asking|asked|requests?|requesting|requested|wants?|wanted|wanting|demands?|demanded)\b`)
 	// condAfter is a condition after a ruling; condFrame is what before it makes it no
 	// condition on the ruling ("roll to see if", "even if").
-	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case)\b`)
+	aside     = regexp.MustCompile(`^\s*(?:i['’]d\s+say|i\s+think|i\s+reckon|i\s+guess|i\s+suppose|i\s+would\s+say|of\s+course|though|then)\s*$`)
+	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case|as\s+long\s+as|so\s+long\s+as|assuming)\b`)
 	condFrame = regexp.MustCompile(`\b(?:see|tell|notice|check|determine|know|learn|discover|decide|find\s+out|even|as|wonder|whether|what)\s*$`)
 )
 
@@ -1022,8 +1161,19 @@ var (
 // condition: "… if the dog wakes", but not "… to see if the tracks are fresh" or "… if
 // you want to cross".
 func trailingCondition(after string) bool {
-	if end := strings.IndexAny(after, ",;"); end >= 0 {
+	// An aside ("…, I'd say, as long as …") does not end the ruling's words.
+	for {
+		end := strings.IndexAny(after, ",;")
+		if end < 0 {
+			break
+		}
+		next := strings.IndexAny(after[end+1:], ",;")
+		if after[end] == ',' && next >= 0 && aside.MatchString(after[end+1:end+1+next]) {
+			after = after[:end] + " " + after[end+1+next+1:]
+			continue
+		}
 		after = after[:end]
+		break
 	}
 	loc := condAfter.FindStringIndex(after)
 	if loc == nil {
