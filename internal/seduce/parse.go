@@ -426,7 +426,8 @@ func classifyKey(k string) keyKind {
 	case "requires_roll", "require_roll", "roll_required", "needs_roll", "need_roll", "roll_needed",
 		"roll", "dice_roll", "requires_dice_roll", "dice_roll_required", "requires_a_roll",
 		"requires_check", "check_required", "skill_check_required", "needs_check", "roll_necessary",
-		"skill_roll_required", "mandatory_roll", "is_roll_required", "needs_a_roll":
+		"skill_roll_required", "mandatory_roll", "is_roll_required", "needs_a_roll", "needed", "required",
+		"necessary", "roll_it", "dice", "dice_needed", "roll_check":
 		return keyNeedRoll
 	case "automatic_success", "auto_success", "automatic", "succeeds_automatically",
 		"automatically_succeeds", "no_roll", "no_roll_needed", "auto_pass", "automatic_pass":
@@ -474,9 +475,11 @@ var (
 		"no roll necessary": true, "no check": true, "no check needed": true, "no dice": true,
 		"success": true, "succeed": true, "succeeds": true, "no roll automatic success": true,
 		"not required": true, "direct success": true, "automatic successes": true, "no_roll": true,
+		"none needed": true, "none required": true, "not needed": true, "none": true, "nothing needed": true,
+		"unnecessary": true, "no dice needed": true,
 	}
 	// decisionCut ends a decision word where an explanation starts.
-	decisionCut = regexp.MustCompile(`\s+[-–—]\s+|[(,.;:!]|\s+because\s`)
+	decisionCut = regexp.MustCompile(`\s+[-–—·•]\s+|[(,.;:!]|\s+because\s`)
 )
 
 // decisionWord reads a decision value: roll, automatic_success and their synonyms, or a
@@ -730,7 +733,7 @@ func parseLooseJSON(text string, tax *Taxonomy) (jsonObj, bool) {
 var (
 	// lineDecor is what markdown puts around a "Key: value" line.
 	lineDecor = regexp.MustCompile("[*`]+|[\\p{So}\\p{Sk}\\x{FE0F}\\x{200D}]+")
-	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
+	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*(?:\??\s*[:=]|\?)\s*(.+?)\s*,?\s*$`)
 )
 
 // parseLines reads "Decision: roll" / "Skill: Climb" lines, in any case and with
@@ -774,6 +777,14 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 					r.vote(DecisionRoll)
 					if r.skill == "" {
 						r.skill = c
+					}
+					break
+				}
+				if kind == keyNeedRoll && len(strings.Fields(value)) <= 4 && capitalised(strings.TrimRight(value, ".!")) && !skillPrefix(value, tax) {
+					// "Roll: Strength (Athletics)": a skill the taxonomy does not know.
+					r.vote(DecisionRoll)
+					if r.skill == "" {
+						r.skill = skillValue(value, tax)
 					}
 					break
 				}
@@ -919,6 +930,9 @@ func labelPairs(text string) []labelPair {
 			continue
 		}
 		clean := lineDecor.ReplaceAllString(l.text, "")
+		if strings.HasPrefix(strings.TrimSpace(l.text), "|") {
+			clean = lineDecor.ReplaceAllString(checkMarks.Replace(l.text), "") // "| Needs roll | ✔️ |"
+		}
 		span := [2]int{l.from, l.to}
 		if cells := tableCells(clean); cells != nil {
 			if i+1 < len(lines) && isTableRule(lines[i+1].text) {
@@ -976,8 +990,23 @@ func labelPairs(text string) []labelPair {
 	return out
 }
 
+// skillPrefix says whether name is the start of a skill's name cut short ("Swi").
+func skillPrefix(name string, tax *Taxonomy) bool {
+	n := normSkill(name)
+	for _, sk := range tax.Skills() {
+		if k := normSkill(sk); len(n) < len(k) && strings.HasPrefix(k, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMarks read a table cell's tick or cross as yes or no.
+var checkMarks = strings.NewReplacer("✔️", "yes", "✔", "yes", "✅", "yes", "☑️", "yes", "☑", "yes", "✓", "yes",
+	"❌", "no", "❎", "no", "✗", "no", "✘", "no", "✖️", "no", "✖", "no")
+
 // pairSep separates "Key: value" pairs written on one line: "Decision: roll / Skill: Climb".
-var pairSep = regexp.MustCompile(`\s+[/|]\s+`)
+var pairSep = regexp.MustCompile(`\s+[/|·•]\s+`)
 
 // splitPairs splits a line at pairSep when every piece after the first is a "Key: value"
 // pair with a key parseLines reads; any other line is kept whole.
@@ -985,8 +1014,12 @@ func splitPairs(lines []string) []string {
 	var out []string
 	for _, line := range lines {
 		parts := pairSep.Split(line, -1)
-		for _, p := range parts[1:] {
+		for i, p := range parts[1:] {
 			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(p, ""))
+			if m == nil && i == len(parts)-2 && i > 0 || m == nil && len(parts) == 2 && keyLine.MatchString(lineDecor.ReplaceAllString(parts[0], "")) {
+				parts = parts[:len(parts)-1] // "Roll: no · tossing a coin": a note after the pairs
+				break
+			}
 			if m == nil || classifyKey(m[1]) == keyOther {
 				parts = []string{line}
 				break

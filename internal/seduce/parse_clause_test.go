@@ -296,3 +296,40 @@ func TestClauseItalianPortuguese(t *testing.T) {
 		{"fr non before a roll", "Non, il faut un jet de Grimper.", DecisionRoll, "Climb"},
 	})
 }
+
+func TestClauseMoreGameMasterPhrasing(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"roll me", "Right, Tom, roll me Listen.", DecisionRoll, "Listen"},
+		{"rolls on", "*rolls* 73 on Track. Over your 40, the trail goes cold.", DecisionRoll, "Track"},
+		{"result was", "Your Listen result was 8, a hard success.", DecisionRoll, "Listen"},
+		{"grab your skill and roll", "Fine — grab your Rifle skill and roll.", DecisionRoll, "Firearms"},
+		{"gimme an alias", "Gimme Library.", DecisionRoll, "Library Use"},
+		{"give me an unknown skill", "Everyone give me Luck.", DecisionRoll, "Luck"},
+		{"give me a thing is no skill", "Give me a minute to think.", DecisionUnparsed, ""},
+		{"everybody roll", "Everybody roll Sanity.", DecisionRoll, "Sanity"},
+		{"roll an unknown skill to do something", "Roll Occult to recognise the sigil.", DecisionRoll, "Occult"},
+		{"make it a roll", "Make it a Swim roll, the current's strong.", DecisionRoll, "Swim"},
+		{"need to a skill", "The truck is on you: you need to Dodge!", DecisionRoll, "Dodge"},
+		{"don't need to a skill", "You don't need to Climb, there's a ladder.", DecisionPass, ""},
+		{"a lowercase verb is no skill", "You need to climb the ladder first.", DecisionUnparsed, ""},
+		{"specialisation alone", "Firearms (Shotgun), obviously.", DecisionRoll, "Firearms"},
+		{"ability form check", "Wisdom (Listen) check, DC 12.", DecisionRoll, "Listen"},
+		{"unknown skill roll kept", "The horses bolt — Ride roll!", DecisionRoll, "Ride"},
+		{"an article is no skill", "A Climb roll seems fair, though not strictly needed.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseMarkdownLabels(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"question key", "- **Roll?** Yes\n- **Skill:** Track", DecisionRoll, "Track"},
+		{"question key no", "- **Roll?** No\n- **Why:** It's a doorway.", DecisionPass, ""},
+		{"middle dot pairs", "**Roll: yes** · **Skill: Listen** · the hall is noisy", DecisionRoll, "Listen"},
+		{"middle dot note", "**Roll: no** · walking down a corridor", DecisionPass, ""},
+		{"tick in a table", "| | |\n|---|---|\n| Needs roll | ✅ |\n| Skill | Swim |", DecisionRoll, "Swim"},
+		{"cross in a table", "| | |\n|---|---|\n| Needs roll | ❌ |\n| Skill | — |", DecisionPass, ""},
+		{"needed key", "**Skill check:** `Locksmith`\n**Needed:** yes", DecisionRoll, "Locksmith"},
+		{"none needed", "**Ruling:** none needed, the path is clear.", DecisionPass, ""},
+		{"unknown skill as a roll's value", "**Roll:** Strength (Athletics)", DecisionRoll, "Strength (Athletics)"},
+		{"a cut skill", "**Roll required:** Jum", DecisionUnparsed, ""},
+	})
+}

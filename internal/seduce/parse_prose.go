@@ -70,6 +70,8 @@ type cueRule struct {
 	weak bool
 	// capital rules take a skill only when the reply writes it with a capital.
 	capital bool
+	// keepUnknown rules keep a capitalised skill the taxonomy does not know.
+	keepUnknown bool
 	// lead rules read only a clause after a colon or a dash that names what it rules on.
 	lead bool
 }
@@ -121,6 +123,14 @@ func withWords(r cueRule, words ...string) cueRule {
 func capitalRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.capital = true
+	return r
+}
+
+// keepUnknownRule is a rule whose skill, when the taxonomy does not know it, is kept as
+// written if it is capitalised as a skill's name is ("Drive Auto roll!").
+func keepUnknownRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.keepUnknown = true
 	return r
 }
 
@@ -210,12 +220,12 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
-		newCueRule(`\broll(?:s|ing|ed)?\s+(?:for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
-		newCueRule(`^\s*(?:[a-z]+,\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
+		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+)?[a-z]+,\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
 		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
@@ -237,7 +247,19 @@ var (
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
 		// capitalised, kept as written when the taxonomy does not know it.
-		capitalRule(`^\s*(?:(?:now|so|then|ok|okay|alright|right)[,]?\s+)?(?:please\s+)?roll\s+(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone)[,]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
+		// "Gimme Spot.", "Everyone give me Sanity."
+		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
+		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
+		// "grab your Handgun skill and roll"
+		newCueRule(`\b(?:grab|use|take|get)\s+(?:your\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:skill\s+)?and\s+roll\b`),
+		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
+		// don't even have to Track" is its negation.
+		capitalRule(`\b(?:need\s+to|needs\s+to|have\s+to|has\s+to|must|gotta|got\s+to)\s+(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "Fighting (Axe), obviously.": a specialisation names a skill.
+		capitalRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -968,6 +990,9 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			c.skill = s
 			return c, at, true
 		case "skill", "skillname":
+			if r.capital && !capitalised(strings.Fields(origGroup + " x")[0]) {
+				return cue{}, 0, false
+			}
 			words := strings.Fields(origGroup)
 			if name == "skill" && len(words) > 0 && isDice(words) {
 				c.skill = firstSkill(orig[m[2*i]:], tax, false)
@@ -975,12 +1000,19 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			}
 			for n := len(words); n > 0; n-- {
 				s, known := tax.Canonical(strings.Join(words[:n], " "))
+				if am := abilitySkill.FindStringSubmatch(strings.Join(words[:n], " ")); !known && am != nil {
+					s, known = tax.Canonical(am[1]) // "Dexterity (Stealth)"
+				}
 				if known && (name == "skill" || ownName(strings.Join(words[:n], " "), s)) {
 					c.skill = s
 					c.end = m[2*i] + fieldsEnd(origGroup, n)
 					c.either = orSkill.MatchString(strings.Join(words[n:], " ")) && eitherSkill(orig[m[2*i]:min(len(orig), m[2*i+1]+40)], tax)
 					return c, at, true
 				}
+			}
+			if r.keepUnknown && len(words) > 0 && capitalised(origGroup) && !stopWords[strings.ToLower(words[0])] && !skillModifiers[strings.ToLower(words[0])] && !notSkill[strings.ToLower(words[0])] {
+				c.skill = skillValue(origGroup, tax)
+				return c, at, true
 			}
 			return cue{}, 0, false
 		}
@@ -1058,6 +1090,10 @@ func ownName(name, canonical string) bool {
 	}
 	return normSkill(name) == normSkill(canonical)
 }
+
+// notSkill are capitalised words that open a sentence, not a skill's name.
+var notSkill = wordSet(`everybody everyone all ok okay now so then please right alright well first next
+	just quick go let let's time this that it`)
 
 // skillModifiers are slot words that qualify a roll rather than name its skill.
 var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
