@@ -85,6 +85,7 @@ const (
 	RuleUndetermined  = "undetermined"  // the reply says the ruling cannot be told
 	RuleThinkOnly     = "think-only"    // nothing but a reasoning block
 	RuleEmpty         = "empty"         // no text at all
+	RuleNarrated      = "narrated"      // the reply only narrates the action succeeding
 	RuleNone          = "none"          // no ruling found
 )
 
@@ -181,8 +182,9 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		blankSpan(sp[0], sp[1])
 	}
 
+	blankUnchecked(blank)
 	for i, c := range blank {
-		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' {
+		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
 			blank[i] = ' ' // formatting is not meaning
 		}
 	}
@@ -230,8 +232,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case hasPhrase(folded, lex.undetermined):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || refusedIn(objs) || lr.refused:
+		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || refusedIn(objs) || lr.refused ||
+			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		if at, to := narratedSuccess(folded); at >= 0 {
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleNone}
 	}
@@ -271,6 +277,17 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && first.prose {
 		p.Skill = firstSkill(orig, tax, false) // "**Roll** — Swim"
 	}
+	if p.Skill == "" && p.Decision == DecisionRoll && !lr.either {
+		p.Skill = lr.skill // "- [x] Roll needed … Skill: Climb"
+	}
+	if p.Decision == DecisionRoll && (t.either || lr.either || slices.ContainsFunc(objs, func(o jsonObj) bool { return o.r.either })) {
+		// A roll of one skill or another: the roll is the ruling and its skill is left
+		// open, unless the reply says the choice depends on something.
+		if strings.Contains(foldLower(body), "depend") {
+			return Parsed{Decision: DecisionUnparsed, How: p.How, Rule: RuleHedge, Span: p.Span}
+		}
+		p.Skill = ""
+	}
 	for _, o := range objs {
 		if o.r.reason != "" {
 			p.Reason = o.r.reason
@@ -281,6 +298,43 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		p.Reason = lr.reason
 	}
 	return p
+}
+
+// uncheckedBox is a markdown task-list item left unticked: an option not chosen.
+var uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
+
+// blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
+// so that only the ticked one rules.
+func blankUnchecked(b []byte) {
+	if !strings.Contains(string(b), "[ ]") {
+		return
+	}
+	for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
+		copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+	}
+}
+
+// narration is a reply's sentence that tells the action done, in the second person and
+// with nothing in the way: "You wade into the stream.", "Sure, you find it." A reply that
+// says nothing of a roll and narrates the action succeeding rules it automatic.
+var (
+	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?you\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|let\s+yourself|tear|bind|slip|walk|stroll|make\s+it|manage|unlock|push|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|finish)\b`)
+	// narrationBlock are words that make a narration no plain success: an attempt, a
+	// failure, a condition, a question of rolling.
+	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while)\b|\?`)
+)
+
+// narratedSuccess finds a narration of the action succeeding in a reply that says
+// nothing else of how it goes; at is -1 when there is none.
+func narratedSuccess(folded string) (at, to int) {
+	if len(folded) > 1200 || narrationBlock.MatchString(folded) {
+		return -1, -1
+	}
+	loc := narration.FindStringIndex(folded)
+	if loc == nil {
+		return -1, -1
+	}
+	return loc[0], loc[1]
 }
 
 // vote is one ruling found in a reply, and where.
@@ -390,8 +444,10 @@ type ruling struct {
 	bad   bool
 	// refused says a decision field declines to rule ("decision": "refused").
 	refused bool
-	skill   string
-	reason  string
+	// either says the skill offers two to choose from ("Swim or Climb").
+	either bool
+	skill  string
+	reason string
 }
 
 func (r *ruling) vote(d Decision) { r.votes = append(r.votes, d) }
@@ -631,7 +687,9 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 		case keySkill:
 			if s, ok := v.(string); ok && r.skill == "" {
 				r.skill = skillValue(s, tax)
-				r.bad = r.bad || eitherSkill(s, tax) // "Swim or Climb" leaves the roll open
+				if eitherSkill(s, tax) {
+					r.skill, r.either = "", true // "Swim or Climb": a roll, its skill left open
+				}
 			}
 		case keyReason:
 			if s, ok := v.(string); ok && r.reason == "" {
@@ -801,7 +859,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			others = append(others, l.span)
 			if r.skill == "" {
 				r.skill = skillValue(value, tax)
-				r.bad = r.bad || eitherSkill(value, tax)
+				if eitherSkill(value, tax) {
+					r.skill, r.either = "", true
+				}
 			}
 		case keyReason:
 			decided = false

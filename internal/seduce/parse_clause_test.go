@@ -212,9 +212,10 @@ func TestClauseNeedlessRolls(t *testing.T) {
 
 func TestClauseEitherSkill(t *testing.T) {
 	runRuleCases(t, []ruleCase{
-		{"roll one or the other", "Roll Swim or Climb, depending on which way she goes.", DecisionUnparsed, ""},
-		{"a roll of one or the other", "Make a Spot Hidden or Listen roll.", DecisionUnparsed, ""},
-		{"json skill either", `{"decision": "roll", "skill": "Track or Spot Hidden", "reason": "Whichever she tries."}`, DecisionUnparsed, ""},
+		{"roll one or the other depending", "Roll Swim or Climb, depending on which way she goes.", DecisionUnparsed, ""},
+		{"a roll of one or the other", "Make a Spot Hidden or Listen roll.", DecisionRoll, ""},
+		{"json skill either", `{"decision": "roll", "skill": "Track or Spot Hidden", "reason": "Whichever she tries."}`, DecisionRoll, ""},
+		{"json skill either depends", `{"decision": "roll", "skill": "Track or Spot Hidden", "reason": "Depends what she tries."}`, DecisionUnparsed, ""},
 		{"or and no skill", "Make a Stealth roll or the guard hears you.", DecisionRoll, "Stealth"},
 	})
 }
@@ -331,5 +332,52 @@ func TestClauseMarkdownLabels(t *testing.T) {
 		{"none needed", "**Ruling:** none needed, the path is clear.", DecisionPass, ""},
 		{"unknown skill as a roll's value", "**Roll:** Strength (Athletics)", DecisionRoll, "Strength (Athletics)"},
 		{"a cut skill", "**Roll required:** Jum", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseEitherSkillIsRollWithoutSkill(t *testing.T) {
+	tax := DefaultTaxonomy()
+	for _, text := range []string{
+		"Make a Spot Hidden or Listen roll.",
+		"Roll Jump or Climb, whichever you like — it's a roll either way.",
+		`{"decision": "roll", "skill": "Track or Spot Hidden", "reason": "Whichever she tries."}`,
+	} {
+		if got := ParseReply(text, tax); got.Decision != DecisionRoll || got.Skill != "" {
+			t.Errorf("ParseReply(%q) = %v; want roll with no skill", text, got)
+		}
+	}
+}
+
+func TestClauseNarratedSuccess(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"you find it", "You find the ledger on the second shelf, right where the clerk said.", DecisionPass, ""},
+		{"keeper narrates", "Keeper: You hop the fence and cross the yard.", DecisionPass, ""},
+		{"sure you do", "Sure, you open it. The hinges are oiled.", DecisionPass, ""},
+		{"an attempt is no success", "You try to climb the wall.", DecisionUnparsed, ""},
+		{"a failure is no success", "You reach for the ledge but slip.", DecisionUnparsed, ""},
+		{"a question is no success", "You find the door. What now?", DecisionUnparsed, ""},
+		{"description is no ruling", "The wall looms over you in the rain.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseSoftAndCheckboxRulings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"would be most fair", "I suppose a Listen roll would be fairest.", DecisionRoll, "Listen"},
+		{"seems right, though not necessary", "A Jump roll seems right, though not strictly needed.", DecisionUnparsed, ""},
+		{"neither nor without a roll word", "Neither Swim nor Climb is needed; there's a bridge.", DecisionPass, ""},
+		{"ticked box", "- [ ] Roll needed\n- [x] Automatic success", DecisionPass, ""},
+		{"ticked roll with a skill line", "- [x] Roll needed\n- [ ] Automatic success\n\nSkill: Track", DecisionRoll, "Track"},
+		{"dice command", "/roll d100 Listen", DecisionRoll, "Listen"},
+		{"bracketed skill", "The lock is rusted shut. [Locksmith, Hard]", DecisionRoll, "Locksmith"},
+		{"post your roll", "Post your roll for this one.", DecisionRoll, ""},
+		{"one word refusal", "Declined.", DecisionRefused, ""},
+	})
+}
+
+func TestClauseSingleQuotes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"a claim in single quotes overruled", "Ah, the old 'I'm a pro so it's automatic' line. Nope. Climb roll.", DecisionRoll, "Climb"},
+		{"a said quote in single marks", "'No roll is needed,' the player insists. Make a Stealth roll.", DecisionRoll, "Stealth"},
+		{"apostrophes are no quotes", "The players' lantern's out; you don't need a roll to find the door.", DecisionPass, ""},
 	})
 }

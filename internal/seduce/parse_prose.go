@@ -208,6 +208,11 @@ var (
 		// you roll for that": a demand for a roll judged wrong.
 		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|mean|cruel|petty|harsh|unnecessary|no\s+reason)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
 		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
+		// "Neither Jump nor Climb is needed"
+		newCueRule(`\bneither\s+(?:an?\s+)?[a-z][a-z'’/() -]{0,30}?\s+nor\s+(?:an?\s+)?[a-z][a-z'’/() -]{0,30}?\s+(?:is|are)\s+(?:really\s+)?(?:needed|required|necessary|called\s+for|warranted)\b`),
+		// "a Swim roll seems reasonable, though not strictly necessary": a roll called
+		// needless in the same breath.
+		newCueRule(`\b(?:though|but|if)\s+not\s+(?:strictly|really|absolutely|entirely)\s+(?:necessary|needed|required)\b`),
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
 		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
@@ -220,7 +225,7 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
@@ -241,13 +246,17 @@ var (
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
 		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		// "a Dodge roll would be most fair", "a Stealth roll seems right"
+		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:would|seems|feels|is|sounds)\s+(?:be\s+)?(?:(?:most|the\s+most|more|only|quite|very|about)\s+)?(?:fair|fairest|right|appropriate|reasonable|best|sensible|proper)\b`),
+		// "/r 1d100 Spot Hidden": a dice command.
+		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
 		newCueRule(`^\s*an?\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now))?\s*$`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
 		// capitalised, kept as written when the taxonomy does not know it.
-		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone)[,]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
+		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone|keeper|gm)[,:]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "Gimme Spot.", "Everyone give me Sanity."
 		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
 		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
@@ -305,7 +314,7 @@ var (
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
 	// through, yet …".
-	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|lean|leaning|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
@@ -340,7 +349,10 @@ var (
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
 	saidBefore = regexp.MustCompile(`\b(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded|writes?|wrote|posts?|posted)\s*[:,]?\s*$`)
-	quoted     = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	// singleQuoted is a quote in single marks: opened after a space, closed before one or
+	// a stop, with apostrophes inside words ("I'm") allowed.
+	singleQuoted = regexp.MustCompile(`(?:^|[\s(])('(?:[^'\n]|'[a-z]){1,300}?')(?:[\s.,!?;:)]|$)`)
+	quoted       = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
@@ -402,6 +414,15 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 	unquoted := text
 	if mayMatch(text, quoteMarks) {
 		quotes = quoted.FindAllStringIndex(text, -1)
+	}
+	if strings.Contains(text, " '") || strings.HasPrefix(text, "'") {
+		// 'Single quotes' hold words too: the group is the quote, without what bounds it.
+		for _, m := range singleQuoted.FindAllStringSubmatchIndex(text, -1) {
+			quotes = append(quotes, m[2:4])
+		}
+		slices.SortFunc(quotes, func(a, b []int) int { return a[0] - b[0] })
+	}
+	if quotes != nil {
 		unquoted = blankSpans(text, quotes, func([]int) bool { return true })
 	}
 	t := proseCues(unquoted, text, tax, lex)
@@ -498,8 +519,6 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 	switch {
 	case t.n == 0:
 		return DecisionUnparsed, "", RuleNone, nil
-	case t.either && t.hasRoll:
-		return DecisionUnparsed, "", RuleHedge, []cue{t.rollCue}
 	case t.hasRoll && !t.hasPass:
 		rule := RuleProse
 		if t.rollCue.negated {
@@ -909,7 +928,11 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						c.topic = topicWords(lead)
 					}
 					if len(c.topic) == 0 {
-						c.topic = topicWords(clause[m[1]:min(len(clause), m[1]+80)]) // "no roll for the door"
+						after := clause[m[1]:min(len(clause), m[1]+80)]
+						if k := strings.IndexByte(after, ','); k >= 0 {
+							after = after[:k]
+						}
+						c.topic = topicWords(after) // "no roll for the door"
 					}
 				}
 				if r.weak && (lead == "" || len(topicWords(lead)) == 0) {
@@ -1093,7 +1116,7 @@ func ownName(name, canonical string) bool {
 
 // notSkill are capitalised words that open a sentence, not a skill's name.
 var notSkill = wordSet(`everybody everyone all ok okay now so then please right alright well first next
-	just quick go let let's time this that it`)
+	just quick go let let's time this that it keeper gm dm`)
 
 // skillModifiers are slot words that qualify a roll rather than name its skill.
 var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
