@@ -212,7 +212,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := anyPhrase(folded, lex.open); at >= 0 {
+		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
 		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
@@ -299,6 +299,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	return p
 }
+
+// finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
+// Stealth roll is needed. Final."
+var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
 
 // uncheckedBox is a markdown task-list item left unticked: an option not chosen.
 var uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
@@ -1065,6 +1069,9 @@ func skillPrefix(name string, tax *Taxonomy) bool {
 var checkMarks = strings.NewReplacer("✔️", "yes", "✔", "yes", "✅", "yes", "☑️", "yes", "☑", "yes", "✓", "yes",
 	"❌", "no", "❎", "no", "✗", "no", "✘", "no", "✖️", "no", "✖", "no")
 
+// boldKey is a bold "**Key:**" label.
+var boldKey = regexp.MustCompile(`\*\*([A-Za-z][A-Za-z ]{0,30}?)(?::\*\*|\*\*:)`)
+
 // pairSep separates "Key: value" pairs written on one line: "Decision: roll / Skill: Climb".
 var pairSep = regexp.MustCompile(`\s+[/|·•]\s+`)
 
@@ -1073,6 +1080,25 @@ var pairSep = regexp.MustCompile(`\s+[/|·•]\s+`)
 func splitPairs(lines []string) []string {
 	var out []string
 	for _, line := range lines {
+		// "**Reason:** … **Skill:** Climb": a bold key later in the line starts a pair.
+		if locs := boldKey.FindAllStringSubmatchIndex(line, -1); len(locs) >= 2 && strings.TrimLeft(line[:locs[0][0]], " \t-*+•>") == "" {
+			var parts []string
+			for k, loc := range locs {
+				end := len(line)
+				if k+1 < len(locs) {
+					end = locs[k+1][0]
+				}
+				if k > 0 && classifyKey(line[loc[2]:loc[3]]) == keyOther {
+					parts = nil
+					break
+				}
+				parts = append(parts, line[loc[0]:end])
+			}
+			if parts != nil {
+				out = append(out, parts...)
+				continue
+			}
+		}
 		parts := pairSep.Split(line, -1)
 		for i, p := range parts[1:] {
 			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(p, ""))

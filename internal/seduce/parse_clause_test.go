@@ -381,3 +381,13 @@ func TestClauseSingleQuotes(t *testing.T) {
 		{"apostrophes are no quotes", "The players' lantern's out; you don't need a roll to find the door.", DecisionPass, ""},
 	})
 }
+
+func TestClauseConcessionsAcrossSentences(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"a case for, still", "There's a case for no roll; he knows the woods. Still, it's dark and raining, so make a Track roll.", DecisionRoll, "Track"},
+		{"lean then final", "I'd lean toward a roll... but no, the ladder is solid and no roll is needed. Final.", DecisionPass, ""},
+		{"let's say is no reported speech", "Hmm. Let's say no roll is needed; the lock is a toy.", DecisionPass, ""},
+		{"it depends", "I'll skip the ritual part, but the jump? It depends on the wind.", DecisionUnparsed, ""},
+		{"a bold key later in the line", "**Decision:** roll\n\n**Reason:** The ice is thin. **Skill:** Swim", DecisionRoll, "Swim"},
+	})
+}

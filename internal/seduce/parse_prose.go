@@ -314,7 +314,10 @@ var (
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
 	// through, yet …".
-	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|lean|leaning|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	// overruling opens a sentence that sets aside the one before: "There's a case for no
+	// roll. Still, …".
+	overruling = regexp.MustCompile(`^\s*(?:still|nonetheless|nevertheless|even\s+so|that\s+said|however|but|yet)\b`)
+	conceded   = regexp.MustCompile(`\b(?:could|might|may|tempting|lean|leaning|a\s+case\s+for|arguably|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
@@ -339,7 +342,7 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\b(?:let['’]s|i['’]d|i\s+would|i)\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
@@ -745,7 +748,12 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			continue
 		}
-		if contrast.MatchString(sep) && conceded.MatchString(clause) {
+		overruled := contrast.MatchString(sep)
+		for k := i + 1; !overruled && k < len(ends) && k <= i+2; k++ {
+			// "There's a case for no roll; he knows the woods. Still, …"
+			overruled = overruling.MatchString(lower[ends[k-1][1]:ends[k][0]])
+		}
+		if overruled && conceded.MatchString(clause) {
 			if !t.hasConceded && counterfactual.MatchString(clause) {
 				concede(clause, origClause, at, orig, loc[1], tax, &t)
 			}
