@@ -162,7 +162,7 @@ var (
 		// without a roll".
 		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to\s+believe|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:do|does|did)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
@@ -208,6 +208,9 @@ var (
 		// you roll for that": a demand for a roll judged wrong.
 		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|mean|cruel|petty|harsh|unnecessary|no\s+reason)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
 		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
+		// "there's no question of a roll", "the dice stay in the bag"
+		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b|\bput\s+(?:the|your)\s+dice\s+away\b`),
 		// "Neither Jump nor Climb is needed"
 		newCueRule(`\bneither\s+(?:an?\s+)?[a-z][a-z'’/() -]{0,30}?\s+nor\s+(?:an?\s+)?[a-z][a-z'’/() -]{0,30}?\s+(?:is|are)\s+(?:really\s+)?(?:needed|required|necessary|called\s+for|warranted)\b`),
 		// "a Swim roll seems reasonable, though not strictly necessary": a roll called
@@ -220,14 +223,16 @@ var (
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
-		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?automatic\b`),
+		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
+		// "that's a freebie"; "it isn't a gimme" is a roll
+		newNegatableRule(`\ban?\s+(?:freebie|gimme|given)\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
-		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|worth|worthy\s+of|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
 		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+)?[a-z]+,\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
@@ -258,7 +263,7 @@ var (
 		// capitalised, kept as written when the taxonomy does not know it.
 		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone|keeper|gm)[,:]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "Gimme Spot.", "Everyone give me Sanity."
-		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		capitalRule(`\b(?:give\s+me|gimme|let['’]s\s+(?:see|have|get))\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
 		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
 		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
@@ -267,6 +272,8 @@ var (
 		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
 		// don't even have to Track" is its negation.
 		capitalRule(`\b(?:need\s+to|needs\s+to|have\s+to|has\s+to|must|gotta|got\s+to)\s+(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "First Aid it is."
+		capitalRule(`(?:^\s*|,\s*)(?:so\s+|then\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+it\s+is\s*$`),
 		// "Fighting (Axe), obviously.": a specialisation names a skill.
 		capitalRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
@@ -317,7 +324,7 @@ var (
 	// overruling opens a sentence that sets aside the one before: "There's a case for no
 	// roll. Still, …".
 	overruling = regexp.MustCompile(`^\s*(?:still|nonetheless|nevertheless|even\s+so|that\s+said|however|but|yet)\b`)
-	conceded   = regexp.MustCompile(`\b(?:could|might|may|tempting|lean|leaning|a\s+case\s+for|arguably|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	conceded   = regexp.MustCompile(`\b(?:could|might|may|tempting|tempted|lean|leaning|a\s+case\s+for|arguably|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
@@ -359,7 +366,7 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
