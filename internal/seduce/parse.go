@@ -221,6 +221,18 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
 		}
 	}
+	if len(votes) > 0 {
+		// A structured answer, then words that hand the choice back: "{…} Then again, a
+		// Jump roll might be fair."
+		end := 0
+		for _, v := range votes {
+			end = max(end, v.to)
+		}
+		tail := foldLower(body[end:])
+		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !finalWord.MatchString(tail[at:]) {
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
+		}
+	}
 	if unreadable != nil {
 		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
 	}
