@@ -289,10 +289,13 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && first.prose {
 		p.Skill = firstSkill(orig, tax, false) // "**Roll** — Swim"
 	}
-	if p.Skill == "" && p.Decision == DecisionRoll && !lr.either {
+	if p.Skill == "" && first.prose {
+		p.Skill = capitalAlias(orig, tax) // "your Rifle shot … Roll it."
+	}
+	if p.Skill == "" && p.Decision == DecisionRoll {
 		p.Skill = lr.skill // "- [x] Roll needed … Skill: Climb"
 	}
-	if p.Decision == DecisionRoll && (t.either || lr.either || slices.ContainsFunc(objs, func(o jsonObj) bool { return o.r.either })) {
+	if p.Decision == DecisionRoll && t.either && first.prose {
 		// A roll of one skill or another: the roll is the ruling and its skill is left
 		// open, unless the reply says the choice depends on something.
 		if strings.Contains(foldLower(body), "depend") {
@@ -310,6 +313,24 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		p.Reason = lr.reason
 	}
 	return p
+}
+
+// capitalAlias is the first skill text names by an alias written with a capital, as a
+// skill's name is ("Rifle", "Spot"), or "". Only the first 400 bytes are read.
+func capitalAlias(text string, tax *Taxonomy) string {
+	text = text[:min(len(text), 400)]
+	locs := skillWord.FindAllStringIndex(text, -1)
+	for i, loc := range locs {
+		if c := text[loc[0]]; c < 'A' || c > 'Z' || i == 0 || !strings.ContainsAny(text[locs[i-1][1]:loc[0]], " ") || strings.ContainsAny(text[locs[i-1][1]:loc[0]], ".!?\n") {
+			continue // a capital that opens a sentence says nothing
+		}
+		for n := min(3, len(locs)-i); n > 0; n-- {
+			if c, ok := tax.Canonical(text[loc[0]:locs[i+n-1][1]]); ok {
+				return c
+			}
+		}
+	}
+	return ""
 }
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
@@ -460,10 +481,8 @@ type ruling struct {
 	bad   bool
 	// refused says a decision field declines to rule ("decision": "refused").
 	refused bool
-	// either says the skill offers two to choose from ("Swim or Climb").
-	either bool
-	skill  string
-	reason string
+	skill   string
+	reason  string
 }
 
 func (r *ruling) vote(d Decision) { r.votes = append(r.votes, d) }
@@ -702,10 +721,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 		case keySkill:
 			if s, ok := v.(string); ok && r.skill == "" {
-				r.skill = skillValue(s, tax)
-				if eitherSkill(s, tax) {
-					r.skill, r.either = "", true // "Swim or Climb": a roll, its skill left open
-				}
+				r.skill = skillValue(s, tax) // "Swim or Climb" is kept as written
 			}
 		case keyReason:
 			if s, ok := v.(string); ok && r.reason == "" {
@@ -875,9 +891,6 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			others = append(others, l.span)
 			if r.skill == "" {
 				r.skill = skillValue(value, tax)
-				if eitherSkill(value, tax) {
-					r.skill, r.either = "", true
-				}
 			}
 		case keyReason:
 			decided = false
