@@ -231,6 +231,8 @@ var (
 		// "that's a freebie"; "it isn't a gimme" is a roll
 		newNegatableRule(`\ban?\s+(?:freebie|gimme|given)\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
+		// "the investigator simply finds the diary"; "she can't simply walk in" is a roll
+		newNegatableRule(`\bsimply\s+(?:finds?|opens?|reads?|crosses|cross|spots?|sees?|hears?|walks?\s+(?:in|through|across|over|up|down)|climbs?\s+(?:up|over|in|down)|gets?\s+(?:in|through|across|over))\b`),
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
@@ -254,7 +256,9 @@ var (
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
-		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?(?:,?\s*(?:obviously|of\s+course|clearly|surely|naturally|definitely|then|please|i\s+think|i['’]d\s+say|i['’]m\s+afraid))?\s*$`),
+		// "…, so Track at Hard difficulty."
+		capitalRule(`,\s*so\s+(?:an?\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
 		// "a Dodge roll would be most fair", "a Stealth roll seems right"
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:would|seems|feels|is|sounds)\s+(?:be\s+)?(?:(?:most|the\s+most|more|only|quite|very|about)\s+)?(?:fair|fairest|right|appropriate|reasonable|best|sensible|proper)\b`),
 		// "/r 1d100 Spot Hidden": a dice command.
@@ -330,14 +334,16 @@ var (
 	// overruling opens a sentence that sets aside the one before: "There's a case for no
 	// roll. Still, …".
 	overruling = regexp.MustCompile(`^\s*(?:still|nonetheless|nevertheless|even\s+so|that\s+said|however|but|yet)\b`)
-	conceded   = regexp.MustCompile(`\b(?:could|might|may|tempting|tempted|lean|leaning|a\s+case\s+for|arguably|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	conceded   = regexp.MustCompile(`\b(?:could|might|may|tempting|tempted|temptation|lean|leaning|a\s+case\s+for|arguably|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
-	answerNo  = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
+	// askedIf reports a question as a statement: "You ask if this needs a roll."
+	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
+	answerNo = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -657,7 +663,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			return
 		}
 		var q cueTally
-		clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, "", &q)
+		clauseCues(askedIf.ReplaceAllStringFunc(clause, blankOut), origClause, at, func() bool { return false }, tax, nil, "", &q)
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
@@ -747,7 +753,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
-		question := strings.Contains(sep, "?")
+		question := strings.Contains(sep, "?") || askedIf.MatchString(clause)
 		origClause := orig[start:loc[0]]
 		at := start
 		start = loc[1]
@@ -1189,6 +1195,9 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if cond && requirement.MatchString(clause[max(comma, to-120):to]) {
 		return false // "he won't slip past unless he makes a Stealth roll": the roll is the way
 	}
+	if reportedThat.MatchString(clause[max(0, from-200):from]) {
+		return true // "the player argues that, being a climber, she shouldn't need to roll"
+	}
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
 	}
@@ -1224,6 +1233,7 @@ var (
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
 	otherKeeper   = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks|someone|somebody|some)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:(?:well|also|still|even|just)\s+)?$`)
+	reportedThat  = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they|who)\s+(?:(?:also|still|now|just|clearly)\s+)?(?:claims?|says?|argues?|insists?|suggests?|asserts?|believes?|feels?|thinks?|reckons?|contends?|maintains?)\s+that\s+(?:since|because|as|given|being|with)\b[^;]*$`)
 	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	possibility   = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	// thirdParty and askVerb make a request someone else makes: "the player asks for a
@@ -1246,6 +1256,9 @@ func trailingCondition(after string) bool {
 		end := strings.IndexAny(after, ",;")
 		if end < 0 {
 			break
+		}
+		if after[end] == ',' && openNext(after[end+1:]) {
+			return true // "…doesn't take a Throw roll, unless she's throwing it"
 		}
 		next := strings.IndexAny(after[end+1:], ",;")
 		if after[end] == ',' && next >= 0 && aside.MatchString(after[end+1:end+1+next]) {
