@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -183,6 +184,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 
 	blankUnchecked(blank)
+	blankSymbols(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
 			blank[i] = ' ' // formatting is not meaning
@@ -336,6 +338,21 @@ func capitalAlias(text string, tax *Taxonomy) string {
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
 var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// blankSymbols blanks emoji and other symbols ("🎲 Stealth roll!"): they are no words.
+func blankSymbols(b []byte) {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == 0xFE0F || r == 0x200D {
+			copy(b[i:i+n], "    "[:n])
+		}
+		i += n
+	}
+}
 
 // uncheckedBox is a markdown task-list item left unticked: an option not chosen.
 var uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)

@@ -612,3 +612,41 @@ func TestClauseLongAndLabelledProbes(t *testing.T) {
 		{"probe 53", "Since the player insists no roll is needed, and the Keeper agrees the task is routine, no roll is needed.", DecisionPass, ""},
 	})
 }
+
+// TestClauseFormProbes holds probes of forms: template echoes, cuts, strikethrough, emoji,
+// bare words and labels.
+func TestClauseFormProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "{\"decision\": \"roll\" | \"automatic_success\", \"skill\": \"<skill or null>\", \"reason\": \"...\"}", DecisionUnparsed, ""},
+		{"probe 2", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"The wall is", DecisionUnparsed, ""},
+		{"probe 3", "{\"decision\": \"ro", DecisionUnparsed, ""},
+		{"probe 4", "Make a Climb ro", DecisionUnparsed, ""},
+		{"probe 5", "My ruling: automatic succ", DecisionUnparsed, ""},
+		{"probe 6", "~~Roll Climb~~ No roll needed.", DecisionUnparsed, ""},
+		{"probe 7", "~~Roll Climb~~ No roll needed. (Edited: the ladder is there.)", DecisionUnparsed, ""},
+		{"probe 8", "✅ Roll needed — 🧗 Climb", DecisionRoll, "Climb"},
+		{"probe 9", "❌ No roll needed", DecisionPass, ""},
+		{"probe 10", "🎲 Stealth roll!", DecisionRoll, "Stealth"},
+		{"probe 11", "🎲❌ no dice for this one", DecisionPass, ""},
+		{"probe 12", "{\"decision\": \"roll\", \"skill\": \"Climb\"}\n\nNo roll is needed.", DecisionUnparsed, ""},
+		{"probe 13", "{\"decision\": \"roll\", \"skill\": \"Climb\"}\n\nA Climb roll is needed because the wall is slick.", DecisionRoll, "Climb"},
+		{"probe 14", "Yes.", DecisionUnparsed, ""},
+		{"probe 15", "No.", DecisionUnparsed, ""},
+		{"probe 16", "Roll?", DecisionUnparsed, ""},
+		{"probe 17", "No roll.", DecisionPass, ""},
+		{"probe 18", "Roll.", DecisionRoll, ""},
+		{"probe 19", "", DecisionUnparsed, ""},
+		{"probe 20", "Hmm.", DecisionUnparsed, ""},
+		{"probe 21", "Listen.", DecisionRoll, "Listen"},
+		{"probe 22", "TRACK ROLL", DecisionRoll, "Track"},
+		{"probe 23", "NO ROLL NEEDED", DecisionPass, ""},
+		{"probe 24", "SPOT HIDDEN, HARD", DecisionRoll, "Spot Hidden"},
+		{"probe 25", "Decision: \nSkill: Climb", DecisionUnparsed, ""},
+		{"probe 26", "Decision: maybe\nSkill: Climb", DecisionUnparsed, ""},
+		{"probe 27", "Decision: Roll\nSkill: climbing", DecisionRoll, "Climb"},
+		{"probe 28", "Decision: Automatic Success\nSkill: N/A", DecisionPass, ""},
+		{"probe 30", "Roll required: No", DecisionPass, ""},
+		{"probe 31", "Roll required: Yes (Swim)", DecisionRoll, "Swim"},
+		{"probe 32", "Roll required: Yes\nAutomatic success: Yes", DecisionUnparsed, ""},
+	})
+}
