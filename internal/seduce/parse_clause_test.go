@@ -355,6 +355,8 @@ func TestClauseNarratedSuccess(t *testing.T) {
 		{"a failure is no success", "You reach for the ledge but slip.", DecisionUnparsed, ""},
 		{"a question is no success", "You find the door. What now?", DecisionUnparsed, ""},
 		{"description is no ruling", "The wall looms over you in the rain.", DecisionUnparsed, ""},
+		{"a cut narration is no ruling", "You climb the first few rungs and", DecisionUnparsed, ""},
+		{"finding nothing is no success", "You search the desk and find nothing.", DecisionUnparsed, ""},
 	})
 }
 
