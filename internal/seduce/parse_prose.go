@@ -160,9 +160,9 @@ var (
 		// A negation of whether it can be done, not of any verb: "I don't see him
 		// managing it without a Dodge roll", but not "he doesn't need help and climbs
 		// without a roll".
-		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to\s+believe|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+(?:see|think|believe|reckon|expect|imagine)|\bdo\s+not\s+(?:see|think|believe)|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to\s+believe|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
@@ -190,6 +190,8 @@ var (
 		// "I will waive the Climb roll", "skip the check"
 		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		// "I'm waiving this one"; "I'm not waiving this one" is a roll
+		newNegatableRule(`\b(?:waive|waiving|waived)\s+(?:this|that|it)(?:\s+one)?\b`),
 		// "there's nothing uncertain about flipping a switch"
 		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
@@ -252,7 +254,7 @@ var (
 		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "This one's a Jump.", "That's Stealth.": a skill's own name, capitalised, ends the clause.
-		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*$`),
+		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:and\s+)?(?:an?\s+)?(?:hard|extreme|tough|difficult|regular)(?:\s+one|\s+difficulty)?)?\s*$`),
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
@@ -907,7 +909,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					negAt = c.negAt
 				}
 				c.negated = c.negated || r.negated
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat])) {
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 					c.negated = true
 				}
@@ -981,6 +983,25 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	find(rollRules, DecisionRoll)
 }
 
+// sentenceNegation is a negation that takes a whole statement in its scope: "there's no
+// way anyone needs a roll", "it's not like she'll hear it automatically", "following a
+// road is never something that needs a roll".
+var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
+
+// sententialNegation says whether a negation with the clause's statement in its scope
+// stands before at, with no comma between.
+func sententialNegation(clause string, at int) bool {
+	from := max(0, at-100)
+	if k := strings.LastIndexAny(clause[from:at], ",;"); k >= 0 {
+		from += k + 1
+	}
+	loc := sentenceNegation.FindStringIndex(clause[from:at])
+	// "no way he reads it unless he passes a Library Use check": the roll is the way.
+	return loc != nil && !condOrWithout.MatchString(clause[from+loc[1]:at])
+}
+
+var condOrWithout = regexp.MustCompile(`\b(?:unless|if|without|until|except)\b`)
+
 // matchCue checks one match against its rule's groups and works out its skill. at is
 // where the ruling itself starts, after any words captured only for their skill. text
 // is the clause as the rule searched it; masked is the same with the rule's earlier
@@ -993,7 +1014,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			return cue{}, 0, false
 		}
 		before := string(masked[lastWordsStart(masked[:m[0]], 4):m[0]])
-		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) {
+		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) || sententialNegation(text, m[0]) {
 			c.decision, c.negated = DecisionRoll, true
 		}
 		return c, at, true
@@ -1060,6 +1081,10 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 					return c, at, true
 				}
 			}
+			if s := knownTail(words, tax); r.keepUnknown && s != "" {
+				c.skill = s // "Secret Stealth roll"
+				return c, at, true
+			}
 			if r.keepUnknown && len(words) > 0 && capitalised(origGroup) && !stopWords[strings.ToLower(words[0])] && !skillModifiers[strings.ToLower(words[0])] && !notSkill[strings.ToLower(words[0])] {
 				c.skill = skillValue(origGroup, tax)
 				return c, at, true
@@ -1073,6 +1098,21 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		}
 	}
 	return c, at, true
+}
+
+// knownTail is the skill the last words of words name when every word before them is
+// capitalised ("Secret Stealth"), or "".
+func knownTail(words []string, tax *Taxonomy) string {
+	for k := 1; k < len(words); k++ {
+		w := strings.ToLower(words[k-1])
+		if !capitalised(words[k-1]) || skillModifiers[w] || notSkill[w] || stopWords[w] {
+			return "" // "A Climb roll" opens a sentence; it names no skill "A Climb"
+		}
+		if c, ok := tax.Canonical(strings.Join(words[k:], " ")); ok {
+			return c
+		}
+	}
+	return ""
 }
 
 // capitalised says whether every word of a name starts with a capital letter, small
@@ -1228,7 +1268,7 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 var (
 	// requirement is a condition whose body is making the roll itself: the roll is
 	// what the action takes, whatever the main clause says of success.
-	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
+	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character))\s+)?(?:rolls?|rolled|passes)\s+(?:[a-z'’()]+\s*){1,3}$|\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
 	// possibility is a "might" or "could" just before a ruling, with the word before it:
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
