@@ -703,3 +703,13 @@ func TestClauseScopeAndKeeperProbes(t *testing.T) {
 		{"probe 44", "With no one watching and nothing at stake, it's an automatic success.", DecisionPass, ""},
 	})
 }
+
+func TestClauseAskedQuotes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"asked then no", "\"Does this need a Swim roll?\" you ask. It does not.", DecisionPass, ""},
+		{"asked then yes", "\"Does this need a Swim roll?\" you ask. It does.", DecisionRoll, "Swim"},
+		{"asked automatic then no", "\"Is it automatic?\" she asks. No: Track.", DecisionRoll, "Track"},
+		{"the player asks then nope", "\"Do I need to roll?\" the player asks. Nope.", DecisionPass, ""},
+		{"a quoted claim stays the player's", "\"No roll needed,\" the player says.", DecisionUnparsed, ""},
+	})
+}

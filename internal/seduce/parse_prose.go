@@ -434,6 +434,9 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 // proseTally finds the prose cues of text. Quoted words are usually the player's: they
 // are read only if nothing else rules.
 func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
+	if mayMatch(text, quoteMarks) && strings.Contains(text, "?") {
+		text = unquoteAsked(text)
+	}
 	var quotes [][]int
 	unquoted := text
 	if mayMatch(text, quoteMarks) {
@@ -467,6 +470,24 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 		t.add(t.bare)
 	}
 	return t
+}
+
+// askedQuote is a question quoted as someone asks it: `"Does this need a roll?" you ask.`
+var askedQuote = regexp.MustCompile(`["“]([^"”\n]{1,300}\?)["”]\s*,?\s*(?:you|he|she|they|the\s+players?|the\s+investigators?)\s+(?:ask|asks|asked|wonder|wonders|wondered)\b`)
+
+// unquoteAsked keeps a quoted question someone asks as a question of the reply, so that
+// its answer ("It does not.") is read against it; the quote marks and "you ask" go.
+func unquoteAsked(text string) string {
+	locs := askedQuote.FindAllStringSubmatchIndex(text, -1)
+	if locs == nil {
+		return text
+	}
+	b := []byte(text)
+	for _, m := range locs {
+		copy(b[m[0]:m[2]], blankOut(text[m[0]:m[2]]))
+		copy(b[m[3]:m[1]], blankOut(text[m[3]:m[1]]))
+	}
+	return string(b)
 }
 
 // cueTally is what the cues of a reply add up to: the first roll and the first pass
@@ -655,6 +676,10 @@ func truncatedRuling(text string) bool {
 func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, t *cueTally) {
 	for k := 0; k < len(next) && k < 3; k++ {
 		answer := lower[from:next[k][0]]
+		if strings.TrimSpace(answer) == "" {
+			from = next[k][1]
+			continue
+		}
 		if strings.Contains(lower[next[k][0]:next[k][1]], "?") {
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
