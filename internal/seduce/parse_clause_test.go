@@ -713,3 +713,17 @@ func TestClauseAskedQuotes(t *testing.T) {
 		{"a quoted claim stays the player's", "\"No roll needed,\" the player says.", DecisionUnparsed, ""},
 	})
 }
+
+func TestClauseNotSkills(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"a hedge as a roll's value", "Roll: Maybe", DecisionUnparsed, ""},
+		{"depends as a roll's value", "Roll: Depends", DecisionUnparsed, ""},
+		{"unclear as a roll's value", "Roll needed: Unclear", DecisionUnparsed, ""},
+		{"let's see a person", "Let's see Professor Armitage.", DecisionUnparsed, ""},
+		{"let's see a skill", "Let's see a Track roll.", DecisionRoll, "Track"},
+		{"a narrated result with a target", "You spot the tracks (Spot Hidden 34/60).", DecisionRoll, "Spot Hidden"},
+		{"a result against a target", "You hear the whisper. Listen 12/55.", DecisionRoll, "Listen"},
+		{"a narrated climb", "You climb the stairs to the attic.", DecisionPass, ""},
+		{"a final word is no skill", "Final roll: Dodge.", DecisionRoll, "Dodge"},
+	})
+}

@@ -273,12 +273,15 @@ var (
 		// capitalised, kept as written when the taxonomy does not know it.
 		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone|keeper|gm|all\s+of\s+you|you\s+all|y['’]all|folks|guys)[,:]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "Gimme Spot.", "Everyone give me Sanity."
-		capitalRule(`\b(?:give\s+me|gimme|let['’]s\s+(?:see|have|get))\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		newCueRule(`\blet['’]s\s+(?:see|have|get)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
 		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
 		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
 		// "38 on your Spot Hidden, under your 60"
 		newCueRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
+		newCueRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`),
 		// "grab your Handgun skill and roll"
 		newCueRule(`\b(?:grab|use|take|get)\s+(?:your\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:skill\s+)?and\s+roll\b`),
 		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
@@ -1075,6 +1078,15 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 				c.skill = skillValue(origGroup, tax)
 			}
 			return c, at, true
+		case "tailskill":
+			words := strings.Fields(strings.Trim(origGroup, "("))
+			for k := range words {
+				if s, known := tax.Canonical(strings.Trim(strings.Join(words[k:], " "), "(")); known {
+					c.skill = s
+					return c, at, true
+				}
+			}
+			return cue{}, 0, false
 		case "wholeskill":
 			if r.capital && !capitalised(origGroup) {
 				return cue{}, 0, false
@@ -1208,7 +1220,9 @@ func ownName(name, canonical string) bool {
 
 // notSkill are capitalised words that open a sentence, not a skill's name.
 var notSkill = wordSet(`everybody everyone all ok okay now so then please right alright well first next
-	just quick go let let's time this that it keeper gm dm`)
+	just quick go let let's time this that it keeper gm dm final last second third another initial
+	extra same single reaction saving skill ability attribute stat group secret opposed maybe perhaps
+	possibly probably unclear unsure undecided depends tbd unknown pending optional none yes no`)
 
 // skillModifiers are slot words that qualify a roll rather than name its skill.
 var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
