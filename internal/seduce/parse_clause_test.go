@@ -357,6 +357,7 @@ func TestClauseNarratedSuccess(t *testing.T) {
 		{"description is no ruling", "The wall looms over you in the rain.", DecisionUnparsed, ""},
 		{"a cut narration is no ruling", "You climb the first few rungs and", DecisionUnparsed, ""},
 		{"finding nothing is no success", "You search the desk and find nothing.", DecisionUnparsed, ""},
+		{"finding it locked is no success", "You find the cellar door locked.", DecisionUnparsed, ""},
 	})
 }
 

@@ -231,7 +231,7 @@ var (
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
 		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
 		// "that's a freebie"; "it isn't a gimme" is a roll
-		newNegatableRule(`\ban?\s+(?:freebie|gimme|given)\b`),
+		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
 		// "the investigator simply finds the diary"; "she can't simply walk in" is a roll
 		newNegatableRule(`\bsimply\s+(?:finds?|opens?|reads?|crosses|cross|spots?|sees?|hears?|walks?\s+(?:in|through|across|over|up|down)|climbs?\s+(?:up|over|in|down)|gets?\s+(?:in|through|across|over))\b`),
