@@ -728,3 +728,39 @@ func TestClauseNotSkills(t *testing.T) {
 		{"a final word is no skill", "Final roll: Dodge.", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestClauseSoftSpokenProbes holds probes of rulings said softly or in a Keeper's shorthand:
+// they still rule.
+func TestClauseSoftSpokenProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Tentatively: roll Climb.", DecisionRoll, "Climb"},
+		{"probe 2", "I think a Climb roll.", DecisionRoll, "Climb"},
+		{"probe 3", "I reckon no roll.", DecisionPass, ""},
+		{"probe 4", "Seems like a Stealth roll to me.", DecisionRoll, "Stealth"},
+		{"probe 5", "Sounds like a Listen check.", DecisionRoll, "Listen"},
+		{"probe 6", "I'd want to see a Dodge roll.", DecisionRoll, "Dodge"},
+		{"probe 7", "Feels like an automatic success.", DecisionPass, ""},
+		{"probe 8", "Pretty sure it's automatic.", DecisionPass, ""},
+		{"probe 9", "I'm fairly confident no roll is needed.", DecisionPass, ""},
+		{"probe 10", "My call: Track.", DecisionRoll, "Track"},
+		{"probe 11", "My call: no roll.", DecisionPass, ""},
+		{"probe 12", "Ruling — Swim roll.", DecisionRoll, "Swim"},
+		{"probe 13", "Ruling — automatic.", DecisionPass, ""},
+		{"probe 14", "Call it a Jump roll.", DecisionRoll, "Jump"},
+		{"probe 15", "Call it automatic.", DecisionPass, ""},
+		{"probe 16", "I'll need you to roll Locksmith.", DecisionRoll, "Locksmith"},
+		{"probe 17", "Go on then, roll Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"probe 18", "Go on then, no need to roll.", DecisionPass, ""},
+		{"probe 19", "Roll your Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
+		{"probe 21", "Patch him up, no roll needed — it's a scratch.", DecisionPass, ""},
+		{"probe 22", "Chuck it! Throw roll!", DecisionRoll, "Throw"},
+		{"probe 23", "Swing away — Fighting roll.", DecisionRoll, "Fighting"},
+		{"probe 24", "Take the shot: Firearms.", DecisionRoll, "Firearms"},
+		{"probe 25", "Hit the books: Library Use.", DecisionRoll, "Library Use"},
+		{"probe 26", "Up you go. Climb roll, please.", DecisionRoll, "Climb"},
+		{"probe 27", "Up you go, no roll.", DecisionPass, ""},
+		{"probe 28", "Sneak check.", DecisionRoll, "Stealth"},
+		{"probe 30", "Listening roll.", DecisionRoll, "Listen"},
+		{"probe 31", "Medical roll.", DecisionRoll, "Medicine"},
+	})
+}

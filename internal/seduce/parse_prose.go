@@ -229,7 +229,7 @@ var (
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
-		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
+		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that)|call\s+(?:it|that|this))\s+(?:not\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
 		// "that's a freebie"; "it isn't a gimme" is a roll
 		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
@@ -238,7 +238,7 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|worth|worthy\s+of|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
@@ -298,7 +298,7 @@ var (
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		// "Absolutely a roll." "Definitely a Dodge check."
-		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs)[,]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
+		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs|i\s+think|i\s+reckon|i\s+believe|i\s+guess|i['’]d\s+say|tentatively|honestly|frankly)[,:]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
 		newCueRule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
 		newCueRule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
