@@ -764,3 +764,44 @@ func TestClauseSoftSpokenProbes(t *testing.T) {
 		{"probe 31", "Medical roll.", DecisionRoll, "Medicine"},
 	})
 }
+
+// TestClauseLanguageProbes holds probes in French, German, Spanish, Italian and Portuguese:
+// rolls, passes, a roll no one passes without, refusals and hedges.
+func TestClauseLanguageProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Un jet d'Escalade est nécessaire, la paroi est humide.", DecisionRoll, "Climb"},
+		{"probe 2", "Pas besoin de jet : l'échelle est solide.", DecisionPass, ""},
+		{"probe 3", "Impossible de nager jusque-là sans un jet de Natation.", DecisionRoll, "Swim"},
+		{"probe 4", "Je ne peux pas vous aider avec ça.", DecisionRefused, ""},
+		{"probe 5", "Peut-être un jet, peut-être pas.", DecisionUnparsed, ""},
+		{"probe 6", "Eine Probe auf Heimlichkeit, bitte.", DecisionRoll, "Stealth"},
+		{"probe 7", "Dafür braucht es keine Probe.", DecisionPass, ""},
+		{"probe 8", "Würfel auf Horchen.", DecisionRoll, "Listen"},
+		{"probe 9", "Ich kann dir dabei nicht helfen.", DecisionRefused, ""},
+		{"probe 10", "Vielleicht eine Probe, vielleicht nicht.", DecisionUnparsed, ""},
+		{"probe 11", "Haz una tirada de Rastrear.", DecisionRoll, "Track"},
+		{"probe 12", "No hace falta tirada para abrir una puerta abierta.", DecisionPass, ""},
+		{"probe 13", "Sin una tirada de Saltar no cruzas.", DecisionRoll, "Jump"},
+		{"probe 14", "No puedo ayudarte con esto.", DecisionRefused, ""},
+		{"probe 15", "Quizás una tirada, quizás no.", DecisionUnparsed, ""},
+		{"probe 16", "Fai un tiro di Schivare!", DecisionRoll, "Dodge"},
+		{"probe 17", "Non serve nessun tiro, la porta è aperta.", DecisionPass, ""},
+		{"probe 18", "Senza un tiro di Nuotare non ce la fai.", DecisionRoll, "Swim"},
+		{"probe 19", "Mi dispiace, non posso aiutarti.", DecisionRefused, ""},
+		{"probe 20", "Forse un tiro, forse no.", DecisionUnparsed, ""},
+		{"probe 21", "Faça um teste de Escutar.", DecisionRoll, "Listen"},
+		{"probe 22", "Sem teste, a porta está aberta.", DecisionPass, ""},
+		{"probe 23", "Sem um teste de Escalar, não dá para subir.", DecisionRoll, "Climb"},
+		{"probe 24", "Desculpe, não posso ajudar com isso.", DecisionRefused, ""},
+		{"probe 25", "Talvez um teste, talvez não.", DecisionUnparsed, ""},
+		{"probe 26", "Tira un dado de Descubrir (Spot Hidden).", DecisionRoll, "Spot Hidden"},
+		{"probe 27", "Réussite automatique.", DecisionPass, ""},
+		{"probe 28", "Automatischer Erfolg.", DecisionPass, ""},
+		{"probe 29", "Éxito automático.", DecisionPass, ""},
+		{"probe 30", "Successo automatico.", DecisionPass, ""},
+		{"probe 31", "Sucesso automático.", DecisionPass, ""},
+		{"probe 32", "Non, un jet de Grimper.", DecisionRoll, "Climb"},
+		{"probe 33", "No, una tirada de Trepar.", DecisionRoll, "Climb"},
+		{"probe 34", "Non, pas de jet.", DecisionPass, ""},
+	})
+}
