@@ -185,6 +185,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 
 	blankUnchecked(blank)
 	blankSymbols(blank)
+	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
 			blank[i] = ' ' // formatting is not meaning
@@ -338,6 +339,22 @@ func capitalAlias(text string, tax *Taxonomy) string {
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
 var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
+// own: struck or not, they are a ruling the reply wrote.
+func endStrikes(b []byte) {
+	open := false
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '~' || b[i+1] != '~' {
+			continue
+		}
+		if open {
+			b[i], b[i+1] = '.', ' '
+		}
+		open = !open
+		i++
+	}
+}
 
 // blankSymbols blanks emoji and other symbols ("🎲 Stealth roll!"): they are no words.
 func blankSymbols(b []byte) {

@@ -805,3 +805,51 @@ func TestClauseLanguageProbes(t *testing.T) {
 		{"probe 34", "Non, pas de jet.", DecisionPass, ""},
 	})
 }
+
+// TestClauseArguedProbes holds probes of replies that weigh both sides before they rule,
+// or leave it open.
+func TestClauseArguedProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "This is a tricky one. On one hand, the investigator is a trained climber and the wall has plenty of handholds. On the other hand, it's raining and dark. I could see it going either way, honestly.", DecisionUnparsed, ""},
+		{"probe 2", "This is a tricky one. The investigator is a trained climber, which argues for no roll. But it's raining and dark, and a fall would be serious. I'm going to ask for a Climb roll.", DecisionRoll, "Climb"},
+		{"probe 3", "The player wants to roll Spot Hidden to find the key. But the key is sitting on the table in plain view. There's nothing to find; no roll is needed.", DecisionPass, ""},
+		{"probe 4", "The player wants to skip the roll because they're \"obviously looking\". But the compartment is deliberately hidden. Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"probe 5", "If the guard is awake, Stealth. If he's asleep, no roll. The context doesn't say which.", DecisionUnparsed, ""},
+		{"probe 6", "Whether the guard is awake or not, sneaking past in hobnailed boots on a stone floor calls for a Stealth roll.", DecisionRoll, "Stealth"},
+		{"probe 7", "Normally I'd want a Swim roll, but the pool is waist-deep and calm, so no roll is needed.", DecisionPass, ""},
+		{"probe 8", "Normally the pool would be automatic, but the current is strong today: Swim roll.", DecisionRoll, "Swim"},
+		{"probe 9", "I'd normally call for a Swim roll here.", DecisionUnparsed, ""},
+		{"probe 10", "I'd normally call for a Swim roll, but not here: the water is waist-deep.", DecisionPass, ""},
+		{"probe 11", "Finding a specific 1890s newspaper in an unindexed archive is not trivial. The player's claim that they'd \"obviously find it\" doesn't hold. Library Use roll.", DecisionRoll, "Library Use"},
+		{"probe 12", "The clerk hands over the file. No Library Use roll required.", DecisionPass, ""},
+		{"probe 13", "Tracking through fresh snow would normally be trivial, but it's been snowing for hours and the prints are filling in. I'd ask for a Track roll.", DecisionRoll, "Track"},
+		{"probe 14", "Tracking through fresh snow with prints this deep is trivial. No roll.", DecisionPass, ""},
+		{"probe 15", "I don't know whether this needs a roll.", DecisionUnparsed, ""},
+		{"probe 16", "Not sure. Could be a Dodge roll.", DecisionUnparsed, ""},
+		{"probe 17", "Not sure why the player thinks this is automatic. It's a Dodge roll.", DecisionRoll, "Dodge"},
+		{"probe 18", "Not sure why anyone would roll for this. It's automatic.", DecisionPass, ""},
+	})
+}
+
+// TestClauseMarkdownProbes holds probes of markdown answers: YAML fences, quotes, numbered
+// labels, headers with marks, tables, code spans and strikethrough.
+func TestClauseMarkdownProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "```yaml\ndecision: roll\nskill: Climb\nreason: wet wall\n```", DecisionRoll, "Climb"},
+		{"probe 2", "```yaml\ndecision: automatic_success\nskill: null\n```", DecisionPass, ""},
+		{"probe 3", "```yaml\ndecision: roll\nskill: Climb\n```\n\n~~roll~~ Actually automatic.", DecisionUnparsed, ""},
+		{"probe 4", "> **Ruling:** Stealth roll\n> The guards are alert.", DecisionRoll, "Stealth"},
+		{"probe 5", "> **Ruling:** No roll\n> The hall is empty.", DecisionPass, ""},
+		{"probe 6", "1. **Decision:** Roll\n2. **Skill:** Jump\n3. **Reason:** Wide gap.", DecisionRoll, "Jump"},
+		{"probe 7", "1. **Decision:** Automatic success\n2. **Reason:** Tiny gap.", DecisionPass, ""},
+		{"probe 8", "### ✅ Roll required\n**Skill:** Listen", DecisionRoll, "Listen"},
+		{"probe 9", "### ❌ No roll required", DecisionPass, ""},
+		{"probe 10", "| Field | Value |\n|---|---|\n| Roll? | Yes |\n| Skill | Track |", DecisionRoll, "Track"},
+		{"probe 11", "| Field | Value |\n|---|---|\n| Roll? | No |\n| Skill | — |", DecisionPass, ""},
+		{"probe 12", "| Field | Value |\n|---|---|\n| Roll? | Maybe |\n| Skill | Track |", DecisionUnparsed, ""},
+		{"probe 13", "**DECISION: ROLL** | **SKILL: DODGE**", DecisionRoll, "Dodge"},
+		{"probe 14", "**DECISION: AUTOMATIC SUCCESS**", DecisionPass, ""},
+		{"probe 15", "- Decision: `roll`\n- Skill: `First Aid`", DecisionRoll, "First Aid"},
+		{"probe 16", "- Decision: `automatic_success`\n- Skill: `null`", DecisionPass, ""},
+	})
+}
