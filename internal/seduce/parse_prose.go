@@ -16,7 +16,11 @@ import (
 //     searched first and blanked, so "no Climb roll is needed" is a pass and never also
 //     a roll; two negations are a roll ("there's no way across without a Swim roll",
 //     "the roll can't be waived", "I don't see him managing it without a Dodge roll");
-//     "doubt" and a negated opinion ("I don't think it needs a roll") negate too.
+//     "doubt" and a negated opinion ("I don't think it needs a roll") negate too, and
+//     so does a negation whose scope is the whole statement, with no comma between
+//     ("there's no way anyone needs a roll", "it's not like she hears it automatically"),
+//     unless a condition or "without" stands between ("no way he reads it unless he
+//     passes a Library Use check" is a roll).
 //   - modality: a demand (make, call for, needs, give me, that'll be, go ahead and roll,
 //     a skill's name alone as the answer) rules; a possibility someone else holds ("a
 //     different Keeper might ask for dice") or a request the player makes does not.
@@ -24,12 +28,25 @@ import (
 //     after it ("she rolls if the dog wakes"), leaves the ruling open and the reply
 //     unparsed; a condition whose body is making the roll ("unless he makes a Stealth
 //     roll", "if you make a Jump roll you clear it") is the roll; the player's intent
-//     ("if you want to cross, roll Jump") leaves it firm.
+//     ("if you want to cross, roll Jump") leaves it firm. A clause after a dash or a
+//     comma that opens with a condition or another route ("— unless the plank is still
+//     there", "— or walk round by the ford") leaves the ruling before it open; a roll's
+//     outcome ("— if you fail, you fall") or a threat ("— or else") does not.
 //   - concession: a clause granted and then overruled ("one could wave it through,
 //     yet …") does not count; a counterfactual one ("a garden fence wouldn't need dice,
 //     but this one …") implies the other ruling when nothing else rules.
 //   - questions: a question's cue counts only through the reply's own answer to it
-//     ("Needs a roll? It does: Track" is a roll, "Automatic? No." a roll).
+//     ("Needs a roll? It does: Track" is a roll, "Automatic? No." a roll), also when
+//     the question is quoted as someone asks it ("\"Does this need a roll?\" you ask.
+//     It does not.").
+//   - leads: a clause after a colon or a dash that rules nothing itself names what the
+//     next clause rules on ("Getting through the hedge: Stealth."), so a roll and a
+//     pass about two such things are a roll for part of the action.
+//   - skills: a skill's own name, an alias, a specialisation in parentheses or an
+//     "Ability (Skill)" form gives the taxonomy's skill; a capitalised name the taxonomy
+//     does not know is kept as written ("Roll Luck", "Drive Auto roll!"); a roll of one
+//     skill or another ("Make a Spot Hidden or Listen roll") is a roll without a skill,
+//     unparsed when the reply says the choice depends on something.
 //
 // The reply's cues then combine (outcome): one kind only is that ruling; a roll and a
 // pass about different parts or things ("the ditch is nothing, no dice; the cliff is a
