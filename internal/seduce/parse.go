@@ -106,6 +106,8 @@ func ParseReply(text string, tax *Taxonomy) Parsed {
 // action and none for another is a roll; any other disagreement is unparsed. A reply
 // with no ruling but a refusal is refused; one that says the ruling cannot be told,
 // leaves it open on a condition, echoes the template or stops mid-answer is unparsed.
+// A reply that only narrates the action succeeding ("You wade into the stream."), with
+// no word of a roll, an attempt, a failure or a condition, rules it automatic.
 // A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon.
 func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if tax == nil {
