@@ -394,7 +394,7 @@ var (
 	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?you\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|let\s+yourself|tear|bind|slip|walk|stroll|make\s+it|manage|unlock|push|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|finish)\b`)
 	// narrationBlock are words that make a narration no plain success: an attempt, a
 	// failure, a condition, a question of rolling.
-	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though)\b|\b(?:find|see|hear|notice|spot)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
+	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:find|see|hear|notice|spot)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
 )
 
 // notObstacle is an obstacle denied: "it isn't even locked".

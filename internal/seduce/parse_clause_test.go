@@ -853,3 +853,30 @@ func TestClauseMarkdownProbes(t *testing.T) {
 		{"probe 16", "- Decision: `automatic_success`\n- Skill: `null`", DecisionPass, ""},
 	})
 }
+
+// TestClausePlayByPostProbes holds probes of play-by-post Keeper posts: roll tags, OOC
+// notes, group rolls and narration.
+func TestClausePlayByPostProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "The study is cluttered. !roll 1d100 Spot Hidden", DecisionRoll, "Spot Hidden"},
+		{"probe 2", "@Marcus roll Stealth please, the guards are close.", DecisionRoll, "Stealth"},
+		{"probe 3", "(Climb roll, please.)", DecisionRoll, "Climb"},
+		{"probe 4", "[roll Library Use]", DecisionRoll, "Library Use"},
+		{"probe 5", "Roll: Listen (55)", DecisionRoll, "Listen"},
+		{"probe 6", "**Track roll** needed to follow them.", DecisionRoll, "Track"},
+		{"probe 7", "(No roll needed — you just walk in.)", DecisionPass, ""},
+		{"probe 8", "OOC: no roll for this, go ahead and post your entry.", DecisionPass, ""},
+		{"probe 9", "OOC: Jump roll before you post the landing.", DecisionRoll, "Jump"},
+		{"probe 10", "Posting for the group: everyone in the water, Swim rolls each round.", DecisionRoll, "Swim"},
+		{"probe 11", "Keeper: Doors open easily. No rolls this post.", DecisionPass, ""},
+		{"probe 12", "Keeper: The beast lunges. Dodge rolls, everyone.", DecisionRoll, "Dodge"},
+		{"probe 13", "Roll for Stealth.", DecisionRoll, "Stealth"},
+		{"probe 14", "Roll for Listen, Hard.", DecisionRoll, "Listen"},
+		{"probe 15", "Make your Spot Hidden rolls.", DecisionRoll, "Spot Hidden"},
+		{"probe 16", "Make your rolls, everyone.", DecisionRoll, ""},
+		{"probe 17", "You make it across without incident.", DecisionPass, ""},
+		{"probe 18", "You make it up the ladder easily.", DecisionPass, ""},
+		{"probe 19", "You make it halfway up before the rope creaks.", DecisionUnparsed, ""},
+		{"probe 20", "[Locksmith roll, Hard difficulty — the lock is rusted]", DecisionRoll, "Locksmith"},
+	})
+}
