@@ -880,3 +880,12 @@ func TestClausePlayByPostProbes(t *testing.T) {
 		{"probe 20", "[Locksmith roll, Hard difficulty — the lock is rusted]", DecisionRoll, "Locksmith"},
 	})
 }
+
+func TestClauseSkillAnswers(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"one no, one yes", "Listen: no. Spot Hidden: yes — the note is tucked away.", DecisionRoll, "Spot Hidden"},
+		{"all no", "Climb: no. Jump: no. It's a staircase.", DecisionPass, ""},
+		{"yes", "Stealth: yes.", DecisionRoll, "Stealth"},
+		{"needed", "Locksmith: needed, the lock is old.", DecisionRoll, "Locksmith"},
+	})
+}

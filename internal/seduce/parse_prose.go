@@ -839,6 +839,22 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			return isPart
 		}
+		if i+1 < len(ends) && strings.Contains(sep, ":") {
+			// "First Aid: no. Medicine: yes": a skill's name answered yes or no.
+			if sk, ok := tax.Canonical(strings.TrimSpace(origClause)); ok && len(clause) <= maxBareClause {
+				next := lower[loc[1]:ends[i+1][0]]
+				yes, no := skillYes.MatchString(next), skillNo.MatchString(next)
+				if yes || no {
+					c := cue{decision: DecisionRoll, skill: sk, from: at, to: loc[0]}
+					if no {
+						c.decision, c.negated = DecisionPass, true
+					}
+					t.add(c)
+					lead = ""
+					continue
+				}
+			}
+		}
 		if i+1 < len(ends) && leadsOn(sep) && openNext(lower[loc[1]:ends[i+1][0]]) {
 			// "Roll Jump — unless the plank is still there": the ruling is left open.
 			var q cueTally
@@ -895,6 +911,11 @@ func keepAbbreviations(s string) string {
 	}
 	return string(b)
 }
+
+var (
+	skillYes = regexp.MustCompile(`^\s*(?:yes|yep|needed|required|roll|roll\s+it)\b`)
+	skillNo  = regexp.MustCompile(`^\s*(?:no|nope|not\s+needed|not\s+required|none|no\s+roll)\b`)
+)
 
 // leadsOn says whether a clause end sets what follows as what it leads into: a colon
 // or a dash.
