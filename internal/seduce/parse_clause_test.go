@@ -889,3 +889,12 @@ func TestClauseSkillAnswers(t *testing.T) {
 		{"needed", "Locksmith: needed, the lock is old.", DecisionRoll, "Locksmith"},
 	})
 }
+
+func TestClauseOtherKeepers(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"others would, I wouldn't", "Some Keepers would call for a Jump roll here. I wouldn't — it's a puddle.", DecisionPass, ""},
+		{"not me", "Plenty of GMs would call for a Listen roll. Not me.", DecisionPass, ""},
+		{"others would, and nothing more", "Some Keepers would roll Throw here.", DecisionUnparsed, ""},
+		{"others would skip, I wouldn't", "Some Keepers would skip the roll here. I wouldn't: Throw.", DecisionRoll, "Throw"},
+	})
+}

@@ -38,7 +38,7 @@ func TestParseDev(t *testing.T) {
 		all.confidentWrong, all.wrongSkill, pct(all.statedRuled, all.stated))
 	// The figures the round of issue 29 reached (2026-12-06). Before it, the parser read
 	// 464 of 640 right, with 37 confident wrong rulings and 370 of 462 stated rulings ruled.
-	const wantRight, wantStatedRuled = 633, 455
+	const wantRight, wantStatedRuled = 634, 456
 	if all.right < wantRight || all.confidentWrong > 0 || all.statedRuled < wantStatedRuled {
 		t.Errorf("development figures fell: %d of %d right (was %d), %d confident wrong (was 0), %d of %d stated ruled (was %d)",
 			all.right, all.n, wantRight, all.confidentWrong, all.statedRuled, all.stated, wantStatedRuled)

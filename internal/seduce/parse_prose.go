@@ -796,7 +796,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	for _, s := range tax.Skills() {
 		starts[firstWord(asciiLower(s))] = true
 	}
-	lead := ""
+	lead, othersRoll := "", false
 	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
@@ -865,6 +865,13 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			lead = ""
 			continue
 		}
+		if othersRoll && ownNo.MatchString(clause) {
+			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
+			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
+			othersRoll = false
+			continue
+		}
+		othersRoll = othersRoll || otherKeeperRoll.MatchString(clause)
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
@@ -915,6 +922,14 @@ func keepAbbreviations(s string) string {
 var (
 	skillYes = regexp.MustCompile(`^\s*(?:yes|yep|needed|required|roll|roll\s+it)\b`)
 	skillNo  = regexp.MustCompile(`^\s*(?:no|nope|not\s+needed|not\s+required|none|no\s+roll)\b`)
+)
+
+var (
+	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
+	// Throw here."
+	otherKeeperRoll = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:roll|call\s+for|ask\s+for|want|require|demand)\b`)
+	// ownNo is the reply's own answer to it, in one clause: "I wouldn't", "not me".
+	ownNo = regexp.MustCompile(`^\s*(?:but\s+)?(?:i\s+(?:wouldn['’]t|would\s+not|won['’]t|will\s+not|don['’]t|do\s+not|shouldn['’]t)|not\s+me|i['’]d\s+not)\s*$`)
 )
 
 // leadsOn says whether a clause end sets what follows as what it leads into: a colon
