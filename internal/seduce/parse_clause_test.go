@@ -898,3 +898,12 @@ func TestClauseOtherKeepers(t *testing.T) {
 		{"others would skip, I wouldn't", "Some Keepers would skip the roll here. I wouldn't: Throw.", DecisionRoll, "Throw"},
 	})
 }
+
+func TestClauseNumbersNeedSkillNames(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"a fraction is no result", "You climb 3/4 of the way up.", DecisionUnparsed, ""},
+		{"a price is no result", "It costs 20 for the library card.", DecisionUnparsed, ""},
+		{"a result on a skill", "38 on your Spot Hidden, under your 60.", DecisionRoll, "Spot Hidden"},
+		{"dice is no skill", "Dice roll, please.", DecisionRoll, ""},
+	})
+}
