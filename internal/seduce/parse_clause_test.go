@@ -907,3 +907,30 @@ func TestClauseNumbersNeedSkillNames(t *testing.T) {
 		{"dice is no skill", "Dice roll, please.", DecisionRoll, ""},
 	})
 }
+
+// TestClauseRefusalProbes holds probes of refusals, replies that cannot tell, and rulings
+// that only sound like refusals.
+func TestClauseRefusalProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "I'm sorry, I can't provide a ruling for this scenario.", DecisionRefused, ""},
+		{"probe 2", "I won't be adjudicating this one.", DecisionRefused, ""},
+		{"probe 3", "That's a call for your Keeper, not me.", DecisionRefused, ""},
+		{"probe 4", "I'd rather leave this decision to you and your group.", DecisionRefused, ""},
+		{"probe 5", "I'm not in a position to make this call.", DecisionRefused, ""},
+		{"probe 6", "I don't think I should be the one to rule on this.", DecisionRefused, ""},
+		{"probe 7", "I have to decline this request.", DecisionRefused, ""},
+		{"probe 8", "Unfortunately, I'm unable to assist with that.", DecisionRefused, ""},
+		{"probe 9", "I can't tell whether a roll is needed from this description.", DecisionUnparsed, ""},
+		{"probe 10", "There isn't enough information to decide.", DecisionUnparsed, ""},
+		{"probe 11", "Not enough context to rule.", DecisionUnparsed, ""},
+		{"probe 12", "I need more information before I can rule.", DecisionUnparsed, ""},
+		{"probe 13", "Could you clarify whether the guard is awake?", DecisionUnparsed, ""},
+		{"probe 14", "I won't make you roll for this — the gate is open.", DecisionPass, ""},
+		{"probe 15", "I can't justify a roll here.", DecisionPass, ""},
+		{"probe 16", "I can't justify skipping the roll: Climb.", DecisionRoll, "Climb"},
+		{"probe 17", "I refuse to call for dice on a staircase.", DecisionPass, ""},
+		{"probe 18", "I refuse to let this go without a Swim roll.", DecisionRoll, "Swim"},
+		{"probe 19", "Error: content filtered.", DecisionUnparsed, ""},
+		{"probe 20", "[No response]", DecisionUnparsed, ""},
+	})
+}
