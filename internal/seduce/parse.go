@@ -865,7 +865,9 @@ func parseLooseJSON(text string, tax *Taxonomy) (jsonObj, bool) {
 var (
 	// lineDecor is what markdown puts around a "Key: value" line.
 	lineDecor = regexp.MustCompile("[*`]+|[\\p{So}\\p{Sk}\\x{FE0F}\\x{200D}]+")
-	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*(?:\??\s*[:=]|\?)\s*(.+?)\s*,?\s*$`)
+	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
+	// keyQuestion is a key asked and answered yes or no on its line: "- **Roll?** Yes".
+	keyQuestion = regexp.MustCompile(`(?i)^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*\?\s*(yes|no|yep|nope|true|false|required|not\s+required|needed|not\s+needed)\W*$`)
 )
 
 // parseLines reads "Decision: roll" / "Skill: Climb" lines, in any case and with
@@ -1113,6 +1115,9 @@ func labelPairs(text string) []labelPair {
 		}
 		for _, part := range splitPairs([]string{l.text}) {
 			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
+			if m == nil {
+				m = keyQuestion.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
+			}
 			if m == nil {
 				continue
 			}

@@ -934,3 +934,33 @@ func TestClauseRefusalProbes(t *testing.T) {
 		{"probe 20", "[No response]", DecisionUnparsed, ""},
 	})
 }
+
+// TestClauseIssueExamples holds issue 29's own examples of each kind, word for word.
+func TestClauseIssueExamples(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"example 1", "I can't see her managing it without a Dodge roll", DecisionRoll, "Dodge"},
+		{"example 2", "the ditch is nothing, no dice; the cliff after it is a Climb roll", DecisionRoll, "Climb"},
+		{"example 3", "she rolls if the dog stirs; otherwise not", DecisionUnparsed, ""},
+		{"example 4", "could go either way", DecisionUnparsed, ""},
+		{"example 5", "The answer is no ro", DecisionUnparsed, ""},
+		{"example 6", "Give me a Listen roll.", DecisionRoll, "Listen"},
+		{"example 7", "Afraid that one's a Swim roll.", DecisionRoll, "Swim"},
+		{"example 8", "Mechanical Repair, please, go ahead and roll.", DecisionRoll, "Mechanical Repair"},
+		{"example 9", "Needs a roll? It does: Stealth.", DecisionRoll, "Stealth"},
+		{"example 10", "Check required: yes, Climb.", DecisionRoll, "Climb"},
+		{"example 11", "Dice? Yes. Which? Library Use.", DecisionRoll, "Library Use"},
+		{"example 12", "A garden fence wouldn't need dice, but this one is rotten: Climb.", DecisionRoll, "Climb"},
+		{"example 13", "Let me roll Spot Hidden for you... *rolls* 41", DecisionRoll, "Spot Hidden"},
+		{"example 14", "that calls for several Stealth rolls", DecisionRoll, "Stealth"},
+		{"example 15", "Listen check result: 27", DecisionRoll, "Listen"},
+		{"example 16", "You don't need dice for this; the key is in the lock.", DecisionPass, ""},
+		{"example 17", "It just works, nothing stands in the way.", DecisionPass, ""},
+		{"example 18", "Make a Firearms (Crossbow) roll.", DecisionRoll, "Firearms"},
+		{"example 19", "Handgun roll.", DecisionRoll, "Firearms"},
+		{"example 20", "Library Research roll.", DecisionRoll, "Library Use"},
+		{"example 21", "Fighting (Axe) roll.", DecisionRoll, "Fighting"},
+		{"example 22", "Wisdom (Perception) roll.", DecisionRoll, "Wisdom (Perception)"},
+		{"example 23", "I'll pass on judging this scene.", DecisionRefused, ""},
+		{"example 24", "For safety reasons I won't weigh in on this.", DecisionRefused, ""},
+	})
+}

@@ -87,6 +87,9 @@ type cueRule struct {
 	weak bool
 	// capital rules take a skill only when the reply writes it with a capital.
 	capital bool
+	// innerCapital rules need a capital past the clause's first word: they are not
+	// tried on a clause without one.
+	innerCapital bool
 	// keepUnknown rules keep a capitalised skill the taxonomy does not know.
 	keepUnknown bool
 	// lead rules read only a clause after a colon or a dash that names what it rules on.
@@ -138,6 +141,13 @@ func withWords(r cueRule, words ...string) cueRule {
 // capitalRule is a rule whose skill must be written with a capital, as a skill's name
 // is and an everyday word ("it's a climb") is not.
 func capitalRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.capital, r.innerCapital = true, true
+	return r
+}
+
+// capitalStartRule is a capitalRule whose skill may open its clause ("First Aid it is").
+func capitalStartRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.capital = true
 	return r
@@ -298,16 +308,16 @@ var (
 		// "38 on your Spot Hidden, under your 60"
 		capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
-		capitalRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`),
+		capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`),
 		// "grab your Handgun skill and roll"
 		newCueRule(`\b(?:grab|use|take|get)\s+(?:your\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:skill\s+)?and\s+roll\b`),
 		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
 		// don't even have to Track" is its negation.
 		capitalRule(`\b(?:need\s+to|needs\s+to|have\s+to|has\s+to|must|gotta|got\s+to)\s+(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "First Aid it is."
-		capitalRule(`(?:^\s*|,\s*)(?:so\s+|then\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+it\s+is\s*$`),
+		capitalStartRule(`(?:^\s*|,\s*)(?:so\s+|then\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+it\s+is\s*$`),
 		// "Fighting (Axe), obviously.": a specialisation names a skill.
-		capitalRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
+		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -965,7 +975,8 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	masked := []byte(clause)
 	// cond is hypothetical's test of the whole clause, the same for every cue in it.
 	cond := -1
-	open := -1 // whether the clause opens with a condition on the world
+	open := -1     // whether the clause opens with a condition on the world
+	innerCap := -1 // whether a word past the clause's first is capitalised
 	var sc scopeCache
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
@@ -974,6 +985,17 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 			}
 			if r.lead && lead == "" {
 				continue
+			}
+			if r.innerCapital {
+				if innerCap < 0 {
+					innerCap = 0
+					if hasInnerCapital(orig) {
+						innerCap = 1
+					}
+				}
+				if innerCap == 0 {
+					continue
+				}
 			}
 			text := string(masked)
 			if !mayMatch(text, r.words) {
@@ -1191,6 +1213,22 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		}
 	}
 	return c, at, true
+}
+
+// hasInnerCapital says whether a word of s other than its first starts with a capital.
+func hasInnerCapital(s string) bool {
+	seenWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) {
+			continue
+		}
+		if (i == 0 || !isLetter(s[i-1]) && s[i-1] != '\'' && s[i-1] < 0x80) && seenWord && c >= 'A' && c <= 'Z' {
+			return true
+		}
+		seenWord = true
+	}
+	return false
 }
 
 // knownTail is the skill the last words of words name when every word before them is
