@@ -881,7 +881,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			othersRoll = false
 			continue
 		}
-		othersRoll = othersRoll || otherKeeperRoll.MatchString(clause)
+		othersRoll = othersRoll || mayMatch(clause, otherKeeperWords) && otherKeeperRoll.MatchString(clause)
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
@@ -938,6 +938,7 @@ var (
 	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
 	// Throw here."
 	otherKeeperRoll = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:roll|call\s+for|ask\s+for|want|require|demand)\b`)
+	otherKeeperWords = requiredWords(otherKeeperRoll)
 	// ownNo is the reply's own answer to it, in one clause: "I wouldn't", "not me".
 	ownNo = regexp.MustCompile(`^\s*(?:but\s+)?(?:i\s+(?:wouldn['’]t|would\s+not|won['’]t|will\s+not|don['’]t|do\s+not|shouldn['’]t)|not\s+me|i['’]d\s+not)\s*$`)
 )
@@ -978,6 +979,8 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	open := -1     // whether the clause opens with a condition on the world
 	innerCap := -1 // whether a word past the clause's first is capitalised
 	var sc scopeCache
+	// text is masked as a string, made again only after a match has blanked words.
+	text, dirty := clause, false
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
 			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
@@ -997,7 +1000,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					continue
 				}
 			}
-			text := string(masked)
+			if dirty {
+				text, dirty = string(masked), false
+			}
 			if !mayMatch(text, r.words) {
 				continue
 			}
@@ -1007,6 +1012,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					continue
 				}
 				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
+				dirty = true
 				negAt := cat
 				if c.negAt > 0 {
 					negAt = c.negAt
