@@ -126,6 +126,9 @@ func firstWord(s string) string {
 	return s[i:j]
 }
 
+// digits are the words of a rule that reads a number: one of them stands in every match.
+var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
 // maxBareClause bounds the clauses a weak rule reads: a skill's name alone, with a
 // difficulty, is short; the rule has no word to look for first, so it would otherwise
 // run on every clause.
@@ -306,9 +309,9 @@ var (
 		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
 		// "38 on your Spot Hidden, under your 60"
-		capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
 		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
-		capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`),
+		withWords(capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`), digits...),
 		// "grab your Handgun skill and roll"
 		newCueRule(`\b(?:grab|use|take|get)\s+(?:your\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:skill\s+)?and\s+roll\b`),
 		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
