@@ -940,7 +940,7 @@ var (
 var (
 	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
 	// Throw here."
-	otherKeeperRoll = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:roll|call\s+for|ask\s+for|want|require|demand)\b`)
+	otherKeeperRoll  = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:roll|call\s+for|ask\s+for|want|require|demand)\b`)
 	otherKeeperWords = requiredWords(otherKeeperRoll)
 	// ownNo is the reply's own answer to it, in one clause: "I wouldn't", "not me".
 	ownNo = regexp.MustCompile(`^\s*(?:but\s+)?(?:i\s+(?:wouldn['’]t|would\s+not|won['’]t|will\s+not|don['’]t|do\s+not|shouldn['’]t)|not\s+me|i['’]d\s+not)\s*$`)
