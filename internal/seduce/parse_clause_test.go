@@ -964,3 +964,25 @@ func TestClauseIssueExamples(t *testing.T) {
 		{"example 24", "For safety reasons I won't weigh in on this.", DecisionRefused, ""},
 	})
 }
+
+// TestClausePartsProbes holds probes of replies that rule part by part, after colons and
+// dashes.
+func TestClausePartsProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Walking to the door: no roll. Opening it: no roll either.", DecisionPass, ""},
+		{"probe 2", "Step one: cross the room — automatic. Step two: pick the lock — Locksmith.", DecisionRoll, "Locksmith"},
+		{"probe 3", "The roll: Climb.", DecisionRoll, "Climb"},
+		{"probe 4", "Reason: the wall is wet. Decision: roll. Skill: Climb.", DecisionRoll, "Climb"},
+		{"probe 5", "Note: no roll is needed for the first part, but the second part needs a Jump roll.", DecisionRoll, "Jump"},
+		{"probe 6", "Crossing the yard: no roll. Crossing the yard at night: maybe Stealth.", DecisionUnparsed, ""},
+		{"probe 7", "The boat trip: automatic. Falling in: Swim.", DecisionRoll, "Swim"},
+		{"probe 8", "The boat trip: automatic. The walk back: automatic.", DecisionPass, ""},
+		{"probe 9", "The door: automatic. The door: Locksmith.", DecisionUnparsed, ""},
+		{"probe 10", "Approach: no roll. The swing: Dodge.", DecisionRoll, "Dodge"},
+		{"probe 11", "Getting in the car: no roll. Driving to the shop: no roll.", DecisionPass, ""},
+		{"probe 12", "Quiet approach — Stealth. Opening the gate — automatic.", DecisionRoll, "Stealth"},
+		{"probe 13", "Listening at the door — Listen, regular difficulty.", DecisionRoll, "Listen"},
+		{"probe 14", "Opening the unlocked door — automatic, no roll.", DecisionPass, ""},
+		{"probe 15", "The wall: Climb. Actually no, the wall: automatic.", DecisionUnparsed, ""},
+	})
+}

@@ -878,6 +878,13 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			lead = ""
 			continue
 		}
+		if m := hedgedSkill.FindStringSubmatchIndex(clause); m != nil {
+			if _, ok := tax.Canonical(origClause[m[2]:m[3]]); ok {
+				t.conditional, t.openRuling = true, true // "…: maybe Stealth"
+				lead = ""
+				continue
+			}
+		}
 		if othersRoll && ownNo.MatchString(clause) {
 			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
 			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
@@ -936,6 +943,10 @@ var (
 	skillYes = regexp.MustCompile(`^\s*(?:yes|yep|needed|required|roll|roll\s+it)\b`)
 	skillNo  = regexp.MustCompile(`^\s*(?:no|nope|not\s+needed|not\s+required|none|no\s+roll)\b`)
 )
+
+// hedgedSkill is a clause that offers a skill unsure: "maybe Stealth", "perhaps a Climb
+// roll".
+var hedgedSkill = regexp.MustCompile(`^\s*(?:maybe|perhaps|possibly|probably)\s+(?:an?\s+)?([a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s+(?:roll|check|test))?\s*[?]?\s*$`)
 
 var (
 	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
