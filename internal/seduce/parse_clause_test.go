@@ -986,3 +986,32 @@ func TestClausePartsProbes(t *testing.T) {
 		{"probe 15", "The wall: Climb. Actually no, the wall: automatic.", DecisionUnparsed, ""},
 	})
 }
+
+// TestClauseJSONProbes holds probes of JSON answers: other keys, nesting, arrays, reasons
+// that agree or disagree, broken and cut objects, skill names.
+func TestClauseJSONProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "{\"roll_required\": true, \"skill\": \"Climb\"}", DecisionRoll, "Climb"},
+		{"probe 2", "{\"needs_roll\": \"yes\"}", DecisionRoll, ""},
+		{"probe 3", "{\"decision\": \"Roll\", \"skill\": \"Spot Hidden (Hard)\"}", DecisionRoll, "Spot Hidden"},
+		{"probe 4", "{\"decision\": \"roll\", \"skill\": \"climb\"}", DecisionRoll, "Climb"},
+		{"probe 5", "{\"decision\": \"no_roll\"}", DecisionPass, ""},
+		{"probe 6", "{\"result\": \"automatic success\"}", DecisionPass, ""},
+		{"probe 7", "{\"ruling\": {\"decision\": \"roll\", \"skill\": \"Jump\"}}", DecisionRoll, "Jump"},
+		{"probe 8", "[{\"decision\": \"roll\", \"skill\": \"Stealth\"}]", DecisionRoll, "Stealth"},
+		{"probe 9", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"No automatic success: the wall is slick.\"}", DecisionRoll, "Climb"},
+		{"probe 10", "{\"decision\": \"automatic_success\", \"skill\": null, \"reason\": \"There is no need for a Climb roll; the ladder is fixed.\"}", DecisionPass, ""},
+		{"probe 11", "{\"decision\": \"automatic_success\", \"skill\": \"Climb\", \"reason\": \"She must make a Climb roll.\"}", DecisionUnparsed, ""},
+		{"probe 12", "{\"decision\": \"roll\", \"skill\": \"Track\", \"reason\": \"The player says no roll is needed, but the trail is old.\"}", DecisionRoll, "Track"},
+		{"probe 13", "{'decision': 'roll', 'skill': 'Listen'}", DecisionRoll, "Listen"},
+		{"probe 14", "{\"decision\": \"roll\", \"skill\": \"Dodge\",}", DecisionRoll, "Dodge"},
+		{"probe 15", "{\"decision\": \"roll\", \"skill\": \"Dodge\", \"reason\": \"The blade is fa", DecisionUnparsed, ""},
+		{"probe 16", "{\"decision\":\"roll\",\"skill\":\"Firearms (Rifle/Shotgun)\",\"reason\":\"Long shot.\"}", DecisionRoll, "Firearms"},
+		{"probe 17", "{\"decision\":\"roll\",\"skill\":\"Brawl\",\"reason\":\"Fistfight.\"}", DecisionRoll, "Fighting"},
+		{"probe 18", "{\"decision\":\"roll\",\"skill\":\"Lockpicking\"}", DecisionRoll, "Locksmith"},
+		{"probe 19", "{\"decision\":\"automatic_success\",\"skill\":\"\",\"reason\":\"\"}", DecisionPass, ""},
+		{"probe 20", "{\"decision\":\"\",\"skill\":\"Climb\"}", DecisionUnparsed, ""},
+		{"probe 21", "{\"decision\": null}", DecisionUnparsed, ""},
+		{"probe 22", "{\"decision\":\"roll\",\"skill\":\"Persuade\"}", DecisionRoll, "Persuade"},
+	})
+}
