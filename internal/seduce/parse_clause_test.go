@@ -1015,3 +1015,19 @@ func TestClauseJSONProbes(t *testing.T) {
 		{"probe 22", "{\"decision\":\"roll\",\"skill\":\"Persuade\"}", DecisionRoll, "Persuade"},
 	})
 }
+
+// TestClauseReasoningProbes holds probes of replies that reason before the answer, tagged
+// or not.
+func TestClauseReasoningProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Thinking...\nThe player says no roll is needed. But the wall is wet. A roll is needed.\n...done thinking.\n\nMake a Climb roll.", DecisionRoll, "Climb"},
+		{"probe 2", "Thinking...\nIs a Climb roll needed? The ladder is bolted. No.\n...done thinking.\n\nNo roll needed.", DecisionPass, ""},
+		{"probe 3", "Let me think step by step.\n1. The river is fast.\n2. The investigator is untrained.\n3. So a roll is needed.\n\nAnswer: Swim roll.", DecisionRoll, "Swim"},
+		{"probe 4", "Let me think step by step.\n1. Could this need a Swim roll? The water is ankle-deep.\n2. So no.\n\nAnswer: no roll.", DecisionPass, ""},
+		{"probe 5", "Reasoning: Automatic success would be too generous; the guards are alert.\nDecision: roll\nSkill: Stealth", DecisionRoll, "Stealth"},
+		{"probe 6", "Reasoning: A Stealth roll would be overkill; nobody is around.\nDecision: automatic_success", DecisionPass, ""},
+		{"probe 7", "Thinking...\nMaybe Climb? Maybe not.\n...done thinking.", DecisionUnparsed, ""},
+		{"probe 8", "<reasoning>\nautomatic? no.\n</reasoning>\nJump roll.", DecisionRoll, "Jump"},
+		{"probe 9", "<thinking>Should I ask for a roll? No.</thinking>No roll required.", DecisionPass, ""},
+	})
+}
