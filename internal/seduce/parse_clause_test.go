@@ -1031,3 +1031,20 @@ func TestClauseReasoningProbes(t *testing.T) {
 		{"probe 9", "<thinking>Should I ask for a roll? No.</thinking>No roll required.", DecisionPass, ""},
 	})
 }
+
+// TestClauseBanterProbes holds probes of a Keeper's quick banter, each roll beside its pass.
+func TestClauseBanterProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Hmm, the clue is tucked inside the book's spine. I'd say that calls for Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"probe 3", "Nope, not automatic — the butler's right there. Stealth.", DecisionRoll, "Stealth"},
+		{"probe 4", "Yep, automatic. The butler's asleep.", DecisionPass, ""},
+		{"probe 5", "Oof. The truck's coming fast — Dodge!", DecisionRoll, "Dodge"},
+		{"probe 7", "She'll need patching up: First Aid.", DecisionRoll, "First Aid"},
+		{"probe 8", "She's fine, it's a scratch. No need for First Aid.", DecisionPass, ""},
+		{"probe 9", "That's a Climb, I'm afraid.", DecisionRoll, "Climb"},
+		{"probe 11", "You'd have to Listen for it.", DecisionRoll, "Listen"},
+		{"probe 12", "You'd hear it anyway; no Listen roll.", DecisionPass, ""},
+		{"probe 13", "Fixing it needs Mechanical Repair.", DecisionRoll, "Mechanical Repair"},
+		{"probe 15", "Fixing it needs... hmm.", DecisionUnparsed, ""},
+	})
+}

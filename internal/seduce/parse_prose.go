@@ -255,7 +255,9 @@ var (
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
 		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
-		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		// "No need for First Aid."
+		capitalRule(`\bno\s+need\s+(?:for|to)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
@@ -284,7 +286,7 @@ var (
 		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "This one's a Jump.", "That's Stealth.": a skill's own name, capitalised, ends the clause.
-		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:and\s+)?(?:an?\s+)?(?:hard|extreme|tough|difficult|regular)(?:\s+one|\s+difficulty)?)?\s*$`),
+		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:and\s+)?(?:an?\s+)?(?:hard|extreme|tough|difficult|regular)(?:\s+one|\s+difficulty)?)?(?:,?\s*(?:i['’]m\s+afraid|i\s+think|i['’]d\s+say|then|please))?\s*$`),
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
