@@ -234,7 +234,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			end = max(end, v.to)
 		}
 		tail := foldLower(body[end:])
-		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !finalWord.MatchString(tail[at:]) {
+		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
 	}
@@ -337,6 +337,11 @@ func capitalAlias(text string, tax *Taxonomy) string {
 	}
 	return ""
 }
+
+// handBack are open phrases that, after a structured answer, hand over a detail of the
+// scene ("whether to add a penalty die is your call"), not the ruling.
+var handBack = map[string]bool{"your call": true, "up to you": true, "your choice": true,
+	"judgment call": true, "judgement call": true, "hard to say": true}
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."

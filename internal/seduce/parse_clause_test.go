@@ -1048,3 +1048,10 @@ func TestClauseBanterProbes(t *testing.T) {
 		{"probe 15", "Fixing it needs... hmm.", DecisionUnparsed, ""},
 	})
 }
+
+func TestClauseNotesAfterAnswers(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"a detail handed over", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"Wet wall.\"}\n\nWhether to add a penalty die is your call.", DecisionRoll, "Climb"},
+		{"the ruling taken back", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"Wet wall.\"}\n\nThen again, the rope is good.", DecisionUnparsed, ""},
+	})
+}
