@@ -1055,3 +1055,24 @@ func TestClauseNotesAfterAnswers(t *testing.T) {
 		{"the ruling taken back", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"Wet wall.\"}\n\nThen again, the rope is good.", DecisionUnparsed, ""},
 	})
 }
+
+// TestClauseHedgeProbes holds probes of hedges: split minds, trailing conditions, might
+// and could, and the firm rulings beside them.
+func TestClauseHedgeProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Honestly, I'm split on this one. Could be Stealth, could be automatic.", DecisionUnparsed, ""},
+		{"probe 2", "My gut says roll, my head says automatic.", DecisionUnparsed, ""},
+		{"probe 3", "I keep going back and forth. Roll Jump? Or let it slide?", DecisionUnparsed, ""},
+		{"probe 4", "Roll Climb — or don't, if the ladder is still there.", DecisionUnparsed, ""},
+		{"probe 5", "No roll... unless the guard looks up.", DecisionUnparsed, ""},
+		{"probe 6", "A roll might be wise.", DecisionUnparsed, ""},
+		{"probe 7", "A Spot Hidden roll might be needed.", DecisionUnparsed, ""},
+		{"probe 8", "A Spot Hidden roll is needed.", DecisionRoll, "Spot Hidden"},
+		{"probe 9", "I'd probably skip the roll, but I'm not certain.", DecisionUnparsed, ""},
+		{"probe 10", "I'd skip the roll.", DecisionPass, ""},
+		{"probe 11", "Could be worth a Dodge roll, could be nothing.", DecisionUnparsed, ""},
+		{"probe 12", "Not 100% sure, but maybe a Track roll.", DecisionUnparsed, ""},
+		{"probe 13", "I'm 100% sure: Track roll.", DecisionRoll, "Track"},
+		{"probe 14", "50/50 on this one.", DecisionUnparsed, ""},
+	})
+}

@@ -870,7 +870,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				}
 			}
 		}
-		if i+1 < len(ends) && leadsOn(sep) && openNext(lower[loc[1]:ends[i+1][0]]) {
+		if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) && openNext(lower[loc[1]:ends[i+1][0]]) {
 			// "Roll Jump — unless the plank is still there": the ruling is left open.
 			var q cueTally
 			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
@@ -1429,7 +1429,7 @@ var (
 	// dice" does not.
 	otherKeeper   = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks|someone|somebody|some)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:(?:well|also|still|even|just)\s+)?$`)
 	reportedThat  = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they|who)\s+(?:(?:also|still|now|just|clearly)\s+)?(?:claims?|says?|argues?|insists?|suggests?|asserts?|believes?|feels?|thinks?|reckons?|contends?|maintains?)\s+that\s+(?:since|because|as|given|being|with)\b[^;]*$`)
-	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even|be)\s+)*$`)
 	possibility   = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	// thirdParty and askVerb make a request someone else makes: "the player asks for a
 	// Jump roll".
