@@ -1076,3 +1076,15 @@ func TestClauseHedgeProbes(t *testing.T) {
 		{"probe 14", "50/50 on this one.", DecisionUnparsed, ""},
 	})
 }
+
+// TestClauseLongChattyProbes holds probes of long, chatty replies that weigh the player's
+// claim and what other tables do before they rule.
+func TestClauseLongChattyProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Thanks for the detailed setup! Here's how I'd handle it.\n\nThe player wants to slip past the cultists at the gate. They're arguing that their character is \"basically a ghost\" and shouldn't need to roll. I get the appeal, and on a quiet night with distracted guards I might agree.\n\nBut the context says the cultists are alert, torches are lit, and the ground is gravel. That's exactly the kind of situation where failure is interesting and likely.\n\n**Ruling:** Stealth roll. If they fail, the nearest cultist turns and calls out.", DecisionRoll, "Stealth"},
+		{"probe 2", "Great scene! Let's break it down.\n\nThe investigator wants to read a newspaper headline in a well-lit café. There's no time pressure, no opposition, and nothing hidden about it. Some Keepers call for Library Use whenever reading comes up, but that skill is for research, not for reading a headline.\n\nSo: no roll. She reads it and learns the ship went down off Devil Reef.", DecisionPass, ""},
+		{"probe 3", "Great scene! Let's break it down.\n\nOn one hand, the investigator is an expert climber. On the other hand, the rock is wet. I could honestly see a Climb roll or no roll at all here; it depends on how harsh your table likes to play.", DecisionUnparsed, ""},
+		{"probe 4", "I love this kind of situation. So, the player says: \"I'm a hunter, I follow the tracks, no roll needed.\" Fair enough in ideal conditions. But it rained all night, the ground is rocky, and the quarry is deliberately covering its trail. Under those conditions, I'd definitely want a Track roll — possibly even at Hard difficulty.", DecisionRoll, "Track"},
+		{"probe 5", "Okay! Looking at this: the door is unlocked, the hallway is empty, and the investigator is just walking to the kitchen. I don't see any reason to involve dice. She gets there and finds the note on the fridge.", DecisionPass, ""},
+	})
+}

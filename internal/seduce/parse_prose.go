@@ -1396,7 +1396,7 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
 	}
-	if otherKeeper.MatchString(clause[max(comma, from-60):from]) {
+	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
 		return true // "some Keepers would roll Throw here": another table's ruling
 	}
 	if possibleStart.MatchString(clause[comma:from]) {
@@ -1427,8 +1427,11 @@ var (
 	// possibility is a "might" or "could" just before a ruling, with the word before it:
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
-	otherKeeper   = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks|someone|somebody|some)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:(?:well|also|still|even|just)\s+)?$`)
-	reportedThat  = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they|who)\s+(?:(?:also|still|now|just|clearly)\s+)?(?:claims?|says?|argues?|insists?|suggests?|asserts?|believes?|feels?|thinks?|reckons?|contends?|maintains?)\s+that\s+(?:since|because|as|given|being|with)\b[^;]*$`)
+	otherKeeper  = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks|someone|somebody|some)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:(?:well|also|still|even|just)\s+)?$`)
+	reportedThat = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they|who)\s+(?:(?:also|still|now|just|clearly)\s+)?(?:claims?|says?|argues?|insists?|suggests?|asserts?|believes?|feels?|thinks?|reckons?|contends?|maintains?)\s+that\s+(?:since|because|as|given|being|with)\b[^;]*$`)
+	// otherKeepers are other tables as a class, whatever their verb's mood: "some Keepers
+	// call for Library Use whenever reading comes up".
+	otherKeepers  = regexp.MustCompile(`\b(?:some|many|other|most|plenty\s+of|a\s+lot\s+of|lots\s+of)\s+(?:keepers|gms|dms|referees|tables|groups|people|players)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably|always|just)\s+)*$`)
 	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even|be)\s+)*$`)
 	possibility   = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	// thirdParty and askVerb make a request someone else makes: "the player asks for a
