@@ -1088,3 +1088,24 @@ func TestClauseLongChattyProbes(t *testing.T) {
 		{"probe 5", "Okay! Looking at this: the door is unlocked, the hallway is empty, and the investigator is just walking to the kitchen. I don't see any reason to involve dice. She gets there and finds the note on the fridge.", DecisionPass, ""},
 	})
 }
+
+// TestClauseResultProbes holds probes of rolls reported with their results, and of grudging
+// rulings.
+func TestClauseResultProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "You rolled a 34 on Climb — success.", DecisionRoll, "Climb"},
+		{"probe 2", "The player rolled Climb and got 34.", DecisionRoll, "Climb"},
+		{"probe 3", "Result of your Listen check: 12. You hear it.", DecisionRoll, "Listen"},
+		{"probe 4", "Spot Hidden: rolled 88 — failure. You miss it.", DecisionRoll, "Spot Hidden"},
+		{"probe 5", "Rolled Dodge: 15, success.", DecisionRoll, "Dodge"},
+		{"probe 6", "Track (45%): rolled 30. You follow the trail.", DecisionRoll, "Track"},
+		{"probe 7", "You don't roll; you just see it.", DecisionPass, ""},
+		{"probe 9", "I guess that's a Swim roll.", DecisionRoll, "Swim"},
+		{"probe 10", "I guess no roll, then.", DecisionPass, ""},
+		{"probe 11", "Fine, fine — Climb roll.", DecisionRoll, "Climb"},
+		{"probe 12", "Fine, fine — no roll.", DecisionPass, ""},
+		{"probe 14", "Eh, automatic.", DecisionPass, ""},
+		{"probe 15", "Lo siento, pero es una tirada de Library Use.", DecisionRoll, "Library Use"},
+		{"probe 17", "Tut mir leid, aber das ist eine Probe auf Stealth.", DecisionRoll, "Stealth"},
+	})
+}

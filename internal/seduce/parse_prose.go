@@ -255,7 +255,7 @@ var (
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
 		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
-		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		// "No need for First Aid."
 		capitalRule(`\bno\s+need\s+(?:for|to)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
@@ -314,6 +314,8 @@ var (
 		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
 		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
 		withWords(capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`), digits...),
+		// "Result of your Listen check: 12."
+		newCueRule(`\bresults?\s+(?:of|for|on)\s+(?:your|the|his|her|their)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check|roll|test)\b`),
 		// "grab your Handgun skill and roll"
 		newCueRule(`\b(?:grab|use|take|get)\s+(?:your\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:skill\s+)?and\s+roll\b`),
 		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
