@@ -1109,3 +1109,25 @@ func TestClauseResultProbes(t *testing.T) {
 		{"probe 17", "Tut mir leid, aber das ist eine Probe auf Stealth.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestClauseRhetoricProbes holds probes of rhetoric: questions answered "absolutely",
+// "only a fool would", "anything but", "far from".
+func TestClauseRhetoricProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "The safe's behind the painting, but she has to notice it first: Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"probe 2", "Climbing the drainpipe? Definitely a roll. Climb.", DecisionRoll, "Climb"},
+		{"probe 3", "Climbing the stairs? Definitely not a roll.", DecisionPass, ""},
+		{"probe 4", "It's a long way across; you'll want a Jump roll to be safe — actually no, it's required: Jump.", DecisionRoll, "Jump"},
+		{"probe 5", "Swimming across in a storm without a Swim roll? Absolutely not.", DecisionRoll, "Swim"},
+		{"probe 6", "Swimming across a paddling pool without a Swim roll? Absolutely.", DecisionPass, ""},
+		{"probe 7", "Only a Locksmith roll gets that safe open.", DecisionRoll, "Locksmith"},
+		{"probe 8", "Only a fool would ask for a roll to open an unlocked door.", DecisionPass, ""},
+		{"probe 9", "Hitting a moving target in fog is anything but automatic. Firearms.", DecisionRoll, "Firearms"},
+		{"probe 10", "Hitting a barn door from three feet is anything but hard. No roll.", DecisionPass, ""},
+		{"probe 11", "It'd be nice to wave it through, but the guards are alert: Stealth roll.", DecisionRoll, "Stealth"},
+		{"probe 12", "It'd be harsh to ask for a roll here. Automatic.", DecisionPass, ""},
+		{"probe 13", "Far from automatic: Track roll.", DecisionRoll, "Track"},
+		{"probe 14", "This is far from automatic.", DecisionRoll, ""},
+		{"probe 15", "It is anything but automatic.", DecisionRoll, ""},
+	})
+}

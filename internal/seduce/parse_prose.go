@@ -240,7 +240,7 @@ var (
 		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
 		// "it would be wrong to make her roll", "not even the stingiest Keeper would make
 		// you roll for that": a demand for a roll judged wrong.
-		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
+		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
 		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
 		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
@@ -261,7 +261,7 @@ var (
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
-		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that)|call\s+(?:it|that|this))\s+(?:not\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
+		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that)|call\s+(?:it|that|this))\s+(?:not\s+|far\s+from\s+|anything-but\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
 		// "that's a freebie"; "it isn't a gimme" is a roll
 		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
@@ -330,6 +330,7 @@ var (
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
+		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),
 		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		// "Absolutely a roll." "Definitely a Dodge check."
 		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs|i\s+think|i\s+reckon|i\s+believe|i\s+guess|i['’]d\s+say|tentatively|honestly|frankly)[,:]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
@@ -403,7 +404,7 @@ var (
 	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i\s+would|i)\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
-	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
+	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
 	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
@@ -805,7 +806,7 @@ func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 // proseCues tallies the cues of every clause. text is searched; orig (same length)
 // gives the reply's own spelling of an unknown skill.
 func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
-	lower := keepAbbreviations(foldLower(text))
+	lower := joinIdioms(keepAbbreviations(foldLower(text)))
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
@@ -961,6 +962,15 @@ var (
 	ownNo = regexp.MustCompile(`^\s*(?:but\s+)?(?:i\s+(?:wouldn['’]t|would\s+not|won['’]t|will\s+not|don['’]t|do\s+not|shouldn['’]t)|not\s+me|i['’]d\s+not)\s*$`)
 )
 
+// joinIdioms joins "anything but" with a hyphen: its "but" joins no two clauses
+// ("anything but automatic" is a roll).
+func joinIdioms(s string) string {
+	if !strings.Contains(s, "anything but ") {
+		return s
+	}
+	return strings.ReplaceAll(s, "anything but ", "anything-but ")
+}
+
 // leadsOn says whether a clause end sets what follows as what it leads into: a colon
 // or a dash.
 func leadsOn(sep string) bool {
@@ -1113,7 +1123,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 // sentenceNegation is a negation that takes a whole statement in its scope: "there's no
 // way anyone needs a roll", "it's not like she'll hear it automatically", "following a
 // road is never something that needs a roll".
-var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
+var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
 
 // sententialNegation says whether a negation with the clause's statement in its scope
 // stands before at, with no comma between.
@@ -1141,7 +1151,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			return cue{}, 0, false
 		}
 		before := string(masked[lastWordsStart(masked[:m[0]], 4):m[0]])
-		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) || sententialNegation(text, m[0]) {
+		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || strings.Contains(text[m[0]:m[1]], "far from") || strings.Contains(text[m[0]:m[1]], "anything-but") || negatedNext.MatchString(text[m[1]:]) || sententialNegation(text, m[0]) {
 			c.decision, c.negated = DecisionRoll, true
 		}
 		return c, at, true
