@@ -1131,3 +1131,25 @@ func TestClauseRhetoricProbes(t *testing.T) {
 		{"probe 15", "It is anything but automatic.", DecisionRoll, ""},
 	})
 }
+
+// TestClauseConditionProbes holds probes of "if" that leaves a ruling open and "if" that
+// does not: outcomes, intent, what a roll finds out, "even if", "when".
+func TestClauseConditionProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Roll Stealth. If you fail, the guard spots you.", DecisionRoll, "Stealth"},
+		{"probe 2", "Make a Climb roll; on a failure you fall.", DecisionRoll, "Climb"},
+		{"probe 3", "Roll Jump, and if you botch it you land in the water.", DecisionRoll, "Jump"},
+		{"probe 4", "If you want to try, it's a Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"probe 5", "When the guard turns away, roll Stealth.", DecisionRoll, "Stealth"},
+		{"probe 6", "Once you're at the top, no more rolls are needed; getting there is a Climb roll.", DecisionRoll, "Climb"},
+		{"probe 7", "Dodge roll — if it fails, you take 1D6.", DecisionRoll, "Dodge"},
+		{"probe 8", "Swim roll, and if you succeed you reach the boat.", DecisionRoll, "Swim"},
+		{"probe 9", "If the rope holds, you're fine; if not, Climb.", DecisionUnparsed, ""},
+		{"probe 10", "Listen roll to see whether you hear the footsteps.", DecisionRoll, "Listen"},
+		{"probe 11", "Spot Hidden to find out if there's a hidden drawer.", DecisionRoll, "Spot Hidden"},
+		{"probe 12", "Track, to tell whether the prints are fresh.", DecisionRoll, "Track"},
+		{"probe 13", "No roll, even if it's raining.", DecisionPass, ""},
+		{"probe 14", "Even if she's an expert, it's a Climb roll in this rain.", DecisionRoll, "Climb"},
+		{"probe 15", "No roll if she has a rope; Climb if she doesn't.", DecisionUnparsed, ""},
+	})
+}
