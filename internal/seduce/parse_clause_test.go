@@ -1153,3 +1153,39 @@ func TestClauseConditionProbes(t *testing.T) {
 		{"probe 15", "No roll if she has a rope; Climb if she doesn't.", DecisionUnparsed, ""},
 	})
 }
+
+// TestClauseOwnTaxonomyForms reads the forms a Keeper uses with a taxonomy of the user's
+// own: labels, Ability (Skill), aliases, a skill the file does not hold (kept as written).
+func TestClauseOwnTaxonomyForms(t *testing.T) {
+	tax, err := ParseTaxonomy([]byte(`settings: [Fantasy]
+categories:
+  - id: WIS
+    name: Wisdom
+    skills: [Perception, Insight]
+  - id: STR
+    name: Strength
+    skills: [Athletics]
+aliases:
+  Noticing: Perception
+`), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ text, d, skill string }{
+		{"Make an Athletics check.", "roll", "Athletics"},
+		{"Perception roll.", "roll", "Perception"},
+		{"Roll Perception.", "roll", "Perception"},
+		{"Athletics: yes.", "roll", "Athletics"},
+		{"Strength (Athletics) check, DC 15.", "roll", "Athletics"},
+		{"No Insight roll needed.", "pass", ""},
+		{"Give me Noticing.", "roll", "Perception"},
+		{"Roll Stealth.", "roll", "Stealth"},
+		{`{"decision": "roll", "skill": "Wisdom (Insight)"}`, "roll", "Insight"},
+		{"This one's an Athletics.", "roll", "Athletics"},
+	} {
+		got := ParseReply(tt.text, tax)
+		if string(got.Decision) != tt.d || tt.skill != "" && got.Skill != tt.skill {
+			t.Errorf("ParseReply(%q) = %v [%s]; want %s %s", tt.text, got, got.Rule, tt.d, tt.skill)
+		}
+	}
+}
