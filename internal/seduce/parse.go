@@ -1123,6 +1123,9 @@ func labelPairs(text string) []labelPair {
 			if m == nil {
 				m = keyQuestion.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
 			}
+			if marked := checkMarks.Replace(part); (m == nil || strings.TrimSpace(m[2]) == "") && marked != part {
+				m = keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(marked, "")) // "- Roll: ✅"
+			}
 			if m == nil {
 				continue
 			}

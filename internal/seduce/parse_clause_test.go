@@ -1189,3 +1189,22 @@ aliases:
 		}
 	}
 }
+
+// TestClauseMarksProbes holds probes of labels with headers, ticks, crosses, code spans and
+// dashes.
+func TestClauseMarksProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "## Roll: Yes\n## Skill: Climb", DecisionRoll, "Climb"},
+		{"probe 2", "**Verdict: Roll (Climb)**", DecisionRoll, "Climb"},
+		{"probe 3", "> Roll Climb.", DecisionRoll, "Climb"},
+		{"probe 4", "- Roll: ✅\n- Skill: Track", DecisionRoll, "Track"},
+		{"probe 5", "- Roll: ❌", DecisionPass, ""},
+		{"probe 6", "**Roll needed** ✅ — Stealth", DecisionRoll, "Stealth"},
+		{"probe 7", "**No roll needed** ✅", DecisionPass, ""},
+		{"probe 8", "`roll` — Dodge", DecisionRoll, "Dodge"},
+		{"probe 9", "`automatic_success`", DecisionPass, ""},
+		{"probe 10", "Decision — **Roll**\nSkill — **Listen**", DecisionRoll, "Listen"},
+		{"probe 11", "Decision — **Automatic success**", DecisionPass, ""},
+		{"probe 12", "1) Roll? Yes. 2) Skill? First Aid.", DecisionRoll, "First Aid"},
+	})
+}
