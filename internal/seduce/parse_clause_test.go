@@ -1208,3 +1208,29 @@ func TestClauseMarksProbes(t *testing.T) {
 		{"probe 12", "1) Roll? Yes. 2) Skill? First Aid.", DecisionRoll, "First Aid"},
 	})
 }
+
+// TestClauseTableTalkProbes holds probes of terse table talk: a cue, a dash or colon, a skill.
+func TestClauseTableTalkProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Sorry, mate, that one's a Swim roll.", DecisionRoll, "Swim"},
+		{"probe 2", "Go on, give us a Listen roll.", DecisionRoll, "Listen"},
+		{"probe 3", "Right then — Stealth, everyone.", DecisionRoll, "Stealth"},
+		{"probe 4", "Climb roll. No arguments.", DecisionRoll, "Climb"},
+		{"probe 5", "No arguments, no roll.", DecisionPass, ""},
+		{"probe 6", "Toolbox out, Mechanical Repair roll.", DecisionRoll, "Mechanical Repair"},
+		{"probe 7", "Eyes peeled: Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"probe 8", "Get your reading glasses: Library Use.", DecisionRoll, "Library Use"},
+		{"probe 9", "Fists up — Fighting (Brawl).", DecisionRoll, "Fighting"},
+		{"probe 10", "Aim — Firearms (Handgun).", DecisionRoll, "Firearms"},
+		{"probe 11", "Toss it — Throw.", DecisionRoll, "Throw"},
+		{"probe 12", "Leap — Jump, Hard.", DecisionRoll, "Jump"},
+		{"probe 13", "Leap — easy, no roll.", DecisionPass, ""},
+		{"probe 14", "Bandages — First Aid.", DecisionRoll, "First Aid"},
+		{"probe 15", "Nose to the ground: Track.", DecisionRoll, "Track"},
+		{"probe 16", "Nose to the ground? Not needed; the trail's obvious.", DecisionPass, ""},
+		{"probe 17", "Picks out: Locksmith.", DecisionRoll, "Locksmith"},
+		{"probe 18", "Key in hand: no Locksmith roll.", DecisionPass, ""},
+		{"probe 19", "Doctor time: Medicine roll.", DecisionRoll, "Medicine"},
+		{"probe 20", "Duck! Dodge roll!", DecisionRoll, "Dodge"},
+	})
+}
