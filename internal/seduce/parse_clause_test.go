@@ -1234,3 +1234,24 @@ func TestClauseTableTalkProbes(t *testing.T) {
 		{"probe 20", "Duck! Dodge roll!", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestClauseShortCallProbes holds probes of a Keeper's shortest calls.
+func TestClauseShortCallProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Roll it: Stealth.", DecisionRoll, "Stealth"},
+		{"probe 2", "Spot, please.", DecisionRoll, "Spot Hidden"},
+		{"probe 3", "Listen up — Listen roll.", DecisionRoll, "Listen"},
+		{"probe 4", "Up the wall: roll Climb.", DecisionRoll, "Climb"},
+		{"probe 5", "Climb it. Roll Climb.", DecisionRoll, "Climb"},
+		{"probe 6", "Just climb it; no roll.", DecisionPass, ""},
+		{"probe 7", "Dive in — and roll Swim.", DecisionRoll, "Swim"},
+		{"probe 8", "Jump roll — now!", DecisionRoll, "Jump"},
+		{"probe 9", "Sneaky sneaky: Stealth roll.", DecisionRoll, "Stealth"},
+		{"probe 10", "Incoming! Dodge!", DecisionRoll, "Dodge"},
+		{"probe 11", "Incoming!", DecisionUnparsed, ""},
+		{"probe 12", "Look closer — Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"probe 13", "Look closer — you see it, no roll.", DecisionPass, ""},
+		{"probe 14", "Research time. Library Use, please.", DecisionRoll, "Library Use"},
+		{"probe 15", "Follow those prints: Track roll.", DecisionRoll, "Track"},
+	})
+}

@@ -326,6 +326,8 @@ var (
 		// "Spot Hidden to find out if …", "Track, to tell whether …": a skill named for what
 		// the roll finds out.
 		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*,?\s+to\s+(?:see|find\s+out|tell|check|notice|spot|hear|determine|learn|know|discover)\s+(?:if|whether|what|who|where|how)\b`),
+		// "Spot, please.": an alias written as a skill's name is, asked for alone.
+		capitalStartRule(`^\s*(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?),?\s+(?:please|for\s+me)\s*$`),
 		// "Fighting (Axe), obviously.": a specialisation names a skill.
 		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
