@@ -1255,3 +1255,35 @@ func TestClauseShortCallProbes(t *testing.T) {
 		{"probe 15", "Follow those prints: Track roll.", DecisionRoll, "Track"},
 	})
 }
+
+// TestClauseCutAndDiceProbes holds probes of replies cut inside a ruling or a skill's name,
+// and of dice spoken of as dice.
+func TestClauseCutAndDiceProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Decision: automatic_succ", DecisionUnparsed, ""},
+		{"probe 2", "The ruling is: Cli", DecisionUnparsed, ""},
+		{"probe 3", "Make a Spot Hid", DecisionUnparsed, ""},
+		{"probe 4", "It needs a Lib", DecisionUnparsed, ""},
+		{"probe 5", "**Roll required:** Spot Hid", DecisionUnparsed, ""},
+		{"probe 6", "{\"decision\": \"automatic_success\", \"skill\": null, \"reason\": \"The door is op", DecisionUnparsed, ""},
+		{"probe 7", "Climb roll. The reason is that the wall is we", DecisionRoll, "Climb"},
+		{"probe 8", "No roll needed. She has done this a thous", DecisionPass, ""},
+		{"probe 9", "Roll: Med", DecisionUnparsed, ""},
+		{"probe 10", "I'd say this needs a", DecisionUnparsed, ""},
+		{"probe 11", "There's no need to bring dice into it.", DecisionPass, ""},
+		{"probe 12", "You'll need to bring dice into it: Climb.", DecisionRoll, "Climb"},
+		{"probe 13", "Dice aren't needed.", DecisionPass, ""},
+		{"probe 14", "Dice are needed.", DecisionRoll, ""},
+		{"probe 15", "Not a roll situation.", DecisionPass, ""},
+		{"probe 16", "Definitely a roll situation: Stealth.", DecisionRoll, "Stealth"},
+		{"probe 17", "This isn't a dice moment.", DecisionPass, ""},
+		{"probe 18", "No dice moment here; it just happens.", DecisionPass, ""},
+		{"probe 19", "This is a dice moment. Listen.", DecisionRoll, "Listen"},
+		{"probe 20", "Skip the roll and move on.", DecisionPass, ""},
+		{"probe 21", "Don't skip the roll — Climb.", DecisionRoll, "Climb"},
+		{"probe 22", "I'm not going to call for dice here.", DecisionPass, ""},
+		{"probe 23", "I'm going to call for dice here: Swim.", DecisionRoll, "Swim"},
+		{"probe 24", "I'd never ask for a roll for this.", DecisionPass, ""},
+		{"probe 25", "I'd always ask for a roll for this: Dodge.", DecisionRoll, "Dodge"},
+	})
+}
