@@ -1287,3 +1287,17 @@ func TestClauseCutAndDiceProbes(t *testing.T) {
 		{"probe 25", "I'd always ask for a roll for this: Dodge.", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestClauseDialogueProbes holds probes of posts with dialogue: quoted words someone says
+// are theirs, a quoted question someone asks is answered by the reply.
+func TestClauseDialogueProbes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "\"I'll just climb it,\" says Tom. Climb roll, Tom.", DecisionRoll, "Climb"},
+		{"probe 2", "Mira says: \"We don't need to roll for this.\" She's wrong: Stealth.", DecisionRoll, "Stealth"},
+		{"probe 3", "The cultist shouts \"Roll for your lives!\" and flees.", DecisionUnparsed, ""},
+		{"probe 4", "\"No dice,\" the bartender says, refusing the bet.", DecisionUnparsed, ""},
+		{"probe 5", "\"No dice,\" the bartender says. And no dice for you either: you just walk in.", DecisionPass, ""},
+		{"probe 6", "The player writes: \"I listen at the door, surely that's automatic?\" Not quite — Listen roll.", DecisionRoll, "Listen"},
+		{"probe 7", "The player writes: \"Do I need to roll to open an unlocked door?\" No.", DecisionPass, ""},
+	})
+}

@@ -518,10 +518,14 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 // askedQuote is a question quoted as someone asks it: `"Does this need a roll?" you ask.`
 var askedQuote = regexp.MustCompile(`["“]([^"”\n]{1,300}\?)["”]\s*,?\s*(?:you|he|she|they|the\s+players?|the\s+investigators?)\s+(?:ask|asks|asked|wonder|wonders|wondered)\b`)
 
+// askedBefore is the same question with its asker first: `The player writes: "Do I need
+// to roll?"`.
+var askedBefore = regexp.MustCompile(`\b(?:asks?|asked|writes?|wrote|wonders?|wondered|posts?|posted)\s*[:,]?\s*["“]([^"”\n]{1,300}\?)["”]`)
+
 // unquoteAsked keeps a quoted question someone asks as a question of the reply, so that
 // its answer ("It does not.") is read against it; the quote marks and "you ask" go.
 func unquoteAsked(text string) string {
-	locs := askedQuote.FindAllStringSubmatchIndex(text, -1)
+	locs := append(askedQuote.FindAllStringSubmatchIndex(text, -1), askedBefore.FindAllStringSubmatchIndex(text, -1)...)
 	if locs == nil {
 		return text
 	}
