@@ -191,7 +191,7 @@ func (a *app) seduceParseCmd() *cobra.Command {
 		Long: `Parse replies: stdin JSONL {id, text} to stdout JSONL {id, decision, skill}, same order.
 
 The whole reply is read (spec section 3): JSON anywhere, label lines, prose in English,
-French, German or Spanish; rulings that disagree give "unparsed". --explain adds "rule"
+French, German, Spanish, Italian or Portuguese; rulings that disagree give "unparsed". --explain adds "rule"
 (json, label, prose, prose:negated, any-part, contradiction, refusal, think-only, empty, …)
 and "span" (the text that rule read) to every line. To review abstentions in bulk, --rule
 keeps one rule's lines, --unparsed only the unparsed, with "text" (to label or --parse-model).

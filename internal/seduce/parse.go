@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -85,6 +86,7 @@ const (
 	RuleUndetermined  = "undetermined"  // the reply says the ruling cannot be told
 	RuleThinkOnly     = "think-only"    // nothing but a reasoning block
 	RuleEmpty         = "empty"         // no text at all
+	RuleNarrated      = "narrated"      // the reply only narrates the action succeeding
 	RuleNone          = "none"          // no ruling found
 )
 
@@ -104,6 +106,8 @@ func ParseReply(text string, tax *Taxonomy) Parsed {
 // action and none for another is a roll; any other disagreement is unparsed. A reply
 // with no ruling but a refusal is refused; one that says the ruling cannot be told,
 // leaves it open on a condition, echoes the template or stops mid-answer is unparsed.
+// A reply that only narrates the action succeeding ("You wade into the stream."), with
+// no word of a roll, an attempt, a failure or a condition, rules it automatic.
 // A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon.
 func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if tax == nil {
@@ -181,8 +185,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		blankSpan(sp[0], sp[1])
 	}
 
+	blankUnchecked(blank)
+	blankSymbols(blank)
+	endStrikes(blank)
 	for i, c := range blank {
-		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' {
+		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
 			blank[i] = ' ' // formatting is not meaning
 		}
 	}
@@ -196,7 +203,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if t.n > 0 {
 		d, skill, rule, cues := t.outcome(corrected)
 		if d == DecisionUnparsed {
-			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cueSpans(body, cues)}, votes)
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: rule, Span: cueSpans(body, cues)}, votes)
 		}
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
@@ -209,8 +216,26 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
-		if at, phrase := anyPhrase(foldLower(body), lex.open); at >= 0 {
+		folded := foldLower(body)
+		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
+		}
+		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
+		// two stances, not a ruling.
+		if at, phrase := anyPhrase(folded, lex.refusal); at >= 0 && (selfCorrection.MatchString(folded) || hasPhrase(folded, lex.correction)) {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
+		}
+	}
+	if len(votes) > 0 {
+		// A structured answer, then words that hand the choice back: "{…} Then again, a
+		// Jump roll might be fair."
+		end := 0
+		for _, v := range votes {
+			end = max(end, v.to)
+		}
+		tail := foldLower(body[end:])
+		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
 	}
 	if unreadable != nil {
@@ -224,8 +249,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case hasPhrase(folded, lex.undetermined):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal):
+		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || refusedIn(objs) || lr.refused ||
+			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		if at, to := narratedSuccess(folded); at >= 0 {
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleNone}
 	}
@@ -265,6 +294,20 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && first.prose {
 		p.Skill = firstSkill(orig, tax, false) // "**Roll** — Swim"
 	}
+	if p.Skill == "" && first.prose {
+		p.Skill = capitalAlias(orig, tax) // "your Rifle shot … Roll it."
+	}
+	if p.Skill == "" && p.Decision == DecisionRoll {
+		p.Skill = lr.skill // "- [x] Roll needed … Skill: Climb"
+	}
+	if p.Decision == DecisionRoll && t.either && first.prose {
+		// A roll of one skill or another: the roll is the ruling and its skill is left
+		// open, unless the reply says the choice depends on something.
+		if strings.Contains(foldLower(body), "depend") {
+			return Parsed{Decision: DecisionUnparsed, How: p.How, Rule: RuleHedge, Span: p.Span}
+		}
+		p.Skill = ""
+	}
 	for _, o := range objs {
 		if o.r.reason != "" {
 			p.Reason = o.r.reason
@@ -277,6 +320,107 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	return p
 }
 
+// capitalAlias is the first skill text names by an alias written with a capital, as a
+// skill's name is ("Rifle", "Spot"), or "". Only the first 400 bytes are read.
+func capitalAlias(text string, tax *Taxonomy) string {
+	text = text[:min(len(text), 400)]
+	locs := skillWord.FindAllStringIndex(text, -1)
+	for i, loc := range locs {
+		if c := text[loc[0]]; c < 'A' || c > 'Z' || i == 0 || !strings.ContainsAny(text[locs[i-1][1]:loc[0]], " ") || strings.ContainsAny(text[locs[i-1][1]:loc[0]], ".!?\n") {
+			continue // a capital that opens a sentence says nothing
+		}
+		for n := min(3, len(locs)-i); n > 0; n-- {
+			if c, ok := tax.Canonical(text[loc[0]:locs[i+n-1][1]]); ok {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// handBack are open phrases that, after a structured answer, hand over a detail of the
+// scene ("whether to add a penalty die is your call"), not the ruling.
+var handBack = map[string]bool{"your call": true, "up to you": true, "your choice": true,
+	"judgment call": true, "judgement call": true, "hard to say": true}
+
+// finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
+// Stealth roll is needed. Final."
+var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
+// own: struck or not, they are a ruling the reply wrote.
+func endStrikes(b []byte) {
+	open := false
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '~' || b[i+1] != '~' {
+			continue
+		}
+		if open {
+			b[i], b[i+1] = '.', ' '
+		}
+		open = !open
+		i++
+	}
+}
+
+// blankSymbols blanks emoji and other symbols ("🎲 Stealth roll!"): they are no words.
+func blankSymbols(b []byte) {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == 0xFE0F || r == 0x200D {
+			copy(b[i:i+n], "    "[:n])
+		}
+		i += n
+	}
+}
+
+// uncheckedBox is a markdown task-list item left unticked: an option not chosen.
+var uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
+
+// blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
+// so that only the ticked one rules.
+func blankUnchecked(b []byte) {
+	if !strings.Contains(string(b), "[ ]") {
+		return
+	}
+	for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
+		copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+	}
+}
+
+// narration is a reply's sentence that tells the action done, in the second person and
+// with nothing in the way: "You wade into the stream.", "Sure, you find it." A reply that
+// says nothing of a roll and narrates the action succeeding rules it automatic.
+var (
+	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?you\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|let\s+yourself|tear|bind|slip|walk|stroll|make\s+it|manage|unlock|push|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|finish)\b`)
+	// narrationBlock are words that make a narration no plain success: an attempt, a
+	// failure, a condition, a question of rolling.
+	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:find|see|hear|notice|spot)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
+)
+
+// notObstacle is an obstacle denied: "it isn't even locked".
+var notObstacle = regexp.MustCompile(`(?:\bnot|n['’]t)\s+(?:even\s+)?(?:locked|blocked|stuck|barred|jammed|sealed)\b`)
+
+// narratedSuccess finds a narration of the action succeeding in a reply that says
+// nothing else of how it goes; at is -1 when there is none.
+func narratedSuccess(folded string) (at, to int) {
+	if len(folded) > 1200 || narrationBlock.MatchString(notObstacle.ReplaceAllString(folded, " ")) {
+		return -1, -1
+	}
+	if end := strings.TrimRight(folded, " \t\r\n"); end == "" || !strings.ContainsRune(".!:)\"”", rune(end[len(end)-1])) && !strings.HasSuffix(end, "”") {
+		return -1, -1 // a narration cut off is no ruling
+	}
+	loc := narration.FindStringIndex(folded)
+	if loc == nil {
+		return -1, -1
+	}
+	return loc[0], loc[1]
+}
+
 // vote is one ruling found in a reply, and where.
 type vote struct {
 	d        Decision
@@ -285,6 +429,16 @@ type vote struct {
 	how      string
 	from, to int
 	prose    bool
+}
+
+// refusedIn says whether a JSON object of the reply declines to rule.
+func refusedIn(objs []jsonObj) bool {
+	for _, o := range objs {
+		if o.r.refused {
+			return true
+		}
+	}
+	return false
 }
 
 func anyOf(votes []vote, d Decision) bool {
@@ -370,15 +524,21 @@ func stripReasoning(text string) string {
 // ruling gathers the decisions one reply states; more than one distinct decision, or a
 // value that cannot be read, makes the reply unparsed.
 type ruling struct {
-	votes  []Decision
-	bad    bool
-	skill  string
-	reason string
+	votes []Decision
+	bad   bool
+	// refused says a decision field declines to rule ("decision": "refused").
+	refused bool
+	skill   string
+	reason  string
 }
 
 func (r *ruling) vote(d Decision) { r.votes = append(r.votes, d) }
 
 func (r *ruling) found() bool { return len(r.votes) > 0 || r.bad }
+
+// refusedWord are decision values that decline to rule.
+var refusedWord = map[string]bool{"refused": true, "refuse": true, "refusal": true, "declined": true,
+	"decline": true, "declining": true, "no ruling": true, "abstain": true, "abstained": true}
 
 // keyKind classifies a JSON or "Key: value" key.
 type keyKind int
@@ -404,7 +564,8 @@ func classifyKey(k string) keyKind {
 	case "requires_roll", "require_roll", "roll_required", "needs_roll", "need_roll", "roll_needed",
 		"roll", "dice_roll", "requires_dice_roll", "dice_roll_required", "requires_a_roll",
 		"requires_check", "check_required", "skill_check_required", "needs_check", "roll_necessary",
-		"skill_roll_required", "mandatory_roll", "is_roll_required", "needs_a_roll":
+		"skill_roll_required", "mandatory_roll", "is_roll_required", "needs_a_roll", "needed", "required",
+		"necessary", "roll_it", "dice", "dice_needed", "roll_check":
 		return keyNeedRoll
 	case "automatic_success", "auto_success", "automatic", "succeeds_automatically",
 		"automatically_succeeds", "no_roll", "no_roll_needed", "auto_pass", "automatic_pass":
@@ -452,9 +613,11 @@ var (
 		"no roll necessary": true, "no check": true, "no check needed": true, "no dice": true,
 		"success": true, "succeed": true, "succeeds": true, "no roll automatic success": true,
 		"not required": true, "direct success": true, "automatic successes": true, "no_roll": true,
+		"none needed": true, "none required": true, "not needed": true, "none": true, "nothing needed": true,
+		"unnecessary": true, "no dice needed": true,
 	}
 	// decisionCut ends a decision word where an explanation starts.
-	decisionCut = regexp.MustCompile(`\s+[-–—]\s+|[(,.;:!]|\s+because\s`)
+	decisionCut = regexp.MustCompile(`\s+[-–—·•]\s+|[(,.;:!]|\s+because\s`)
 )
 
 // decisionWord reads a decision value: roll, automatic_success and their synonyms, or a
@@ -526,7 +689,37 @@ func skillValue(v string, tax *Taxonomy) string {
 	if bare == "" || noSkill[strings.ToLower(bare)] {
 		return ""
 	}
+	if m := abilitySkill.FindStringSubmatch(bare); m != nil {
+		if c, ok := tax.Canonical(m[1]); ok {
+			return c // "Dexterity (Stealth)": an ability, then the skill
+		}
+	}
+	if c := sameSkill(bare, tax); c != "" {
+		return c // "Library Research": every word names Library Use
+	}
 	return bare
+}
+
+// abilitySkill is the "Ability (Skill)" form of a skill name.
+var abilitySkill = regexp.MustCompile(`^[A-Za-z]+\s*\(\s*([^()]+?)\s*\)$`)
+
+// sameSkill is the skill every word of a name of two or three words names on its own,
+// or "": "Library Research" is Library Use, "Electrical Repair" no skill of the
+// taxonomy.
+func sameSkill(name string, tax *Taxonomy) string {
+	words := strings.Fields(name)
+	if len(words) < 2 || len(words) > 3 {
+		return ""
+	}
+	var same string
+	for _, w := range words {
+		c, ok := tax.Canonical(w)
+		if !ok || same != "" && c != same {
+			return ""
+		}
+		same = c
+	}
+	return same
 }
 
 // readObject adds what one JSON object says to r. It descends into nested objects so
@@ -547,13 +740,15 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 		case keyDecision:
 			s, isString := v.(string)
-			if !isString {
-				// "decision": true says nothing about which way.
+			if !isString || strings.Contains(s, "?") {
+				// "decision": true says nothing about which way, "roll (?)" is unsure.
 				r.bad = true
 				continue
 			}
 			if d := decisionWord(s, tax); d != "" {
 				r.vote(d)
+			} else if refusedWord[normWords(strings.Trim(s, " .!"))] {
+				r.refused = true
 			} else {
 				r.bad = true
 			}
@@ -573,7 +768,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 		case keySkill:
 			if s, ok := v.(string); ok && r.skill == "" {
-				r.skill = skillValue(s, tax)
+				r.skill = skillValue(s, tax) // "Swim or Climb" is kept as written
 			}
 		case keyReason:
 			if s, ok := v.(string); ok && r.reason == "" {
@@ -676,6 +871,8 @@ var (
 	// lineDecor is what markdown puts around a "Key: value" line.
 	lineDecor = regexp.MustCompile("[*`]+|[\\p{So}\\p{Sk}\\x{FE0F}\\x{200D}]+")
 	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
+	// keyQuestion is a key asked and answered yes or no on its line: "- **Roll?** Yes".
+	keyQuestion = regexp.MustCompile(`(?i)^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*\?\s*(yes|no|yep|nope|true|false|required|not\s+required|needed|not\s+needed)\W*$`)
 )
 
 // parseLines reads "Decision: roll" / "Skill: Climb" lines, in any case and with
@@ -701,8 +898,12 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 		case keyDecision:
 			decisionText = append(decisionText, value)
-			if d := decisionWord(value, tax); d != "" {
+			if strings.Contains(value, "?") {
+				r.bad = true // "Decision: roll (?)"
+			} else if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
+			} else if refusedWord[normWords(strings.Trim(value, " .!"))] {
+				r.refused = true
 			} else {
 				r.bad = true
 			}
@@ -715,6 +916,15 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 					r.vote(DecisionRoll)
 					if r.skill == "" {
 						r.skill = c
+					}
+					break
+				}
+				if kind == keyNeedRoll && len(strings.Fields(value)) <= 4 && capitalised(strings.TrimRight(value, ".!")) && !skillPrefix(value, tax) &&
+					!notSkill[strings.ToLower(strings.Trim(strings.Fields(value)[0], ".!,"))] {
+					// "Roll: Strength (Athletics)": a skill the taxonomy does not know.
+					r.vote(DecisionRoll)
+					if r.skill == "" {
+						r.skill = skillValue(value, tax)
 					}
 					break
 				}
@@ -859,6 +1069,9 @@ func labelPairs(text string) []labelPair {
 			continue
 		}
 		clean := lineDecor.ReplaceAllString(l.text, "")
+		if strings.HasPrefix(strings.TrimSpace(l.text), "|") {
+			clean = lineDecor.ReplaceAllString(checkMarks.Replace(l.text), "") // "| Needs roll | ✔️ |"
+		}
 		span := [2]int{l.from, l.to}
 		if cells := tableCells(clean); cells != nil {
 			if i+1 < len(lines) && isTableRule(lines[i+1].text) {
@@ -908,6 +1121,12 @@ func labelPairs(text string) []labelPair {
 		for _, part := range splitPairs([]string{l.text}) {
 			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
 			if m == nil {
+				m = keyQuestion.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
+			}
+			if marked := checkMarks.Replace(part); (m == nil || strings.TrimSpace(m[2]) == "") && marked != part {
+				m = keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(marked, "")) // "- Roll: ✅"
+			}
+			if m == nil {
 				continue
 			}
 			out = append(out, labelPair{m[1], m[2], span, false})
@@ -916,17 +1135,58 @@ func labelPairs(text string) []labelPair {
 	return out
 }
 
+// skillPrefix says whether name is the start of a skill's name cut short ("Swi").
+func skillPrefix(name string, tax *Taxonomy) bool {
+	n := normSkill(name)
+	for _, sk := range tax.Skills() {
+		if k := normSkill(sk); len(n) < len(k) && strings.HasPrefix(k, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMarks read a table cell's tick or cross as yes or no.
+var checkMarks = strings.NewReplacer("✔️", "yes", "✔", "yes", "✅", "yes", "☑️", "yes", "☑", "yes", "✓", "yes",
+	"❌", "no", "❎", "no", "✗", "no", "✘", "no", "✖️", "no", "✖", "no")
+
+// boldKey is a bold "**Key:**" label.
+var boldKey = regexp.MustCompile(`\*\*([A-Za-z][A-Za-z ]{0,30}?)(?::\*\*|\*\*:)`)
+
 // pairSep separates "Key: value" pairs written on one line: "Decision: roll / Skill: Climb".
-var pairSep = regexp.MustCompile(`\s+[/|]\s+`)
+var pairSep = regexp.MustCompile(`\s+[/|·•]\s+`)
 
 // splitPairs splits a line at pairSep when every piece after the first is a "Key: value"
 // pair with a key parseLines reads; any other line is kept whole.
 func splitPairs(lines []string) []string {
 	var out []string
 	for _, line := range lines {
+		// "**Reason:** … **Skill:** Climb": a bold key later in the line starts a pair.
+		if locs := boldKey.FindAllStringSubmatchIndex(line, -1); len(locs) >= 2 && strings.TrimLeft(line[:locs[0][0]], " \t-*+•>") == "" {
+			var parts []string
+			for k, loc := range locs {
+				end := len(line)
+				if k+1 < len(locs) {
+					end = locs[k+1][0]
+				}
+				if k > 0 && classifyKey(line[loc[2]:loc[3]]) == keyOther {
+					parts = nil
+					break
+				}
+				parts = append(parts, line[loc[0]:end])
+			}
+			if parts != nil {
+				out = append(out, parts...)
+				continue
+			}
+		}
 		parts := pairSep.Split(line, -1)
-		for _, p := range parts[1:] {
+		for i, p := range parts[1:] {
 			m := keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(p, ""))
+			if m == nil && i == len(parts)-2 && i > 0 || m == nil && len(parts) == 2 && keyLine.MatchString(lineDecor.ReplaceAllString(parts[0], "")) {
+				parts = parts[:len(parts)-1] // "Roll: no · tossing a coin": a note after the pairs
+				break
+			}
 			if m == nil || classifyKey(m[1]) == keyOther {
 				parts = []string{line}
 				break

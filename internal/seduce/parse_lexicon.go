@@ -102,7 +102,7 @@ var defaultLexicon = sync.OnceValue(func() *Lexicon {
 })
 
 // DefaultLexicon is the built-in lexicons: English refusals and corrections, French,
-// German and Spanish rulings.
+// German, Spanish, Italian and Portuguese rulings.
 func DefaultLexicon() *Lexicon { return defaultLexicon() }
 
 // LoadLexicons returns the built-in lexicon extended by the files at paths.
@@ -374,6 +374,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {
 						t := strings.Trim(w.text, "-,'’")
+						if strings.HasSuffix(w.text, ",") {
+							continue // "Non, un jet de Grimper": an answer, not a negation of the roll
+						}
 						if slices.Contains(l.negation, t) {
 							cd, neg = DecisionPass, true
 							without = slices.Contains(l.without, t)

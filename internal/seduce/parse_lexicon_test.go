@@ -9,7 +9,7 @@ import (
 
 func TestDefaultLexicon(t *testing.T) {
 	lex := DefaultLexicon()
-	for _, lang := range []string{"en", "fr", "de", "es"} {
+	for _, lang := range []string{"en", "fr", "de", "es", "it", "pt"} {
 		if !strings.Contains(strings.Join(lex.Languages, " "), lang) {
 			t.Errorf("DefaultLexicon languages = %v; want %s", lex.Languages, lang)
 		}
@@ -19,12 +19,12 @@ func TestDefaultLexicon(t *testing.T) {
 // TestLoadLexicons: a user's file adds a language; the built-in ones stay.
 func TestLoadLexicons(t *testing.T) {
 	dir := t.TempDir()
-	it := filepath.Join(dir, "it.json")
-	if err := os.WriteFile(it, []byte(`{"language": "it", "roll": ["fai un tiro"], "pass": ["nessun tiro"],
-		"negation": ["non"], "refusal": ["non posso aiutarti"], "skills": {"arrampicarsi": "Climb"}}`), 0o644); err != nil {
+	nl := filepath.Join(dir, "nl.json")
+	if err := os.WriteFile(nl, []byte(`{"language": "nl", "roll": ["doe een worp"], "pass": ["geen worp"],
+		"negation": ["geen"], "refusal": ["ik kan je niet helpen"], "skills": {"klimmen": "Climb"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lex, err := LoadLexicons([]string{it})
+	lex, err := LoadLexicons([]string{nl})
 	if err != nil {
 		t.Fatalf("LoadLexicons: %v", err)
 	}
@@ -34,11 +34,11 @@ func TestLoadLexicons(t *testing.T) {
 		decision Decision
 		skill    string
 	}{
-		{"Fai un tiro di Arrampicarsi.", lex, DecisionRoll, "Climb"},
-		{"Nessun tiro: la porta è aperta.", lex, DecisionPass, ""},
-		{"Mi dispiace, non posso aiutarti.", lex, DecisionRefused, ""},
+		{"Doe een worp op Klimmen.", lex, DecisionRoll, "Climb"},
+		{"Geen worp: de deur staat open.", lex, DecisionPass, ""},
+		{"Sorry, ik kan je niet helpen.", lex, DecisionRefused, ""},
 		{"Faites un jet de Grimper.", lex, DecisionRoll, "Climb"},
-		{"Fai un tiro di Arrampicarsi.", nil, DecisionUnparsed, ""},
+		{"Doe een worp op Klimmen.", nil, DecisionUnparsed, ""},
 	}
 	for _, tt := range tests {
 		got := ParseReplyWith(tt.text, nil, tt.lex)

@@ -16,7 +16,11 @@ import (
 //     searched first and blanked, so "no Climb roll is needed" is a pass and never also
 //     a roll; two negations are a roll ("there's no way across without a Swim roll",
 //     "the roll can't be waived", "I don't see him managing it without a Dodge roll");
-//     "doubt" and a negated opinion ("I don't think it needs a roll") negate too.
+//     "doubt" and a negated opinion ("I don't think it needs a roll") negate too, and
+//     so does a negation whose scope is the whole statement, with no comma between
+//     ("there's no way anyone needs a roll", "it's not like she hears it automatically"),
+//     unless a condition or "without" stands between ("no way he reads it unless he
+//     passes a Library Use check" is a roll).
 //   - modality: a demand (make, call for, needs, give me, that'll be, go ahead and roll,
 //     a skill's name alone as the answer) rules; a possibility someone else holds ("a
 //     different Keeper might ask for dice") or a request the player makes does not.
@@ -24,12 +28,25 @@ import (
 //     after it ("she rolls if the dog wakes"), leaves the ruling open and the reply
 //     unparsed; a condition whose body is making the roll ("unless he makes a Stealth
 //     roll", "if you make a Jump roll you clear it") is the roll; the player's intent
-//     ("if you want to cross, roll Jump") leaves it firm.
+//     ("if you want to cross, roll Jump") leaves it firm. A clause after a dash or a
+//     comma that opens with a condition or another route ("— unless the plank is still
+//     there", "— or walk round by the ford") leaves the ruling before it open; a roll's
+//     outcome ("— if you fail, you fall") or a threat ("— or else") does not.
 //   - concession: a clause granted and then overruled ("one could wave it through,
 //     yet …") does not count; a counterfactual one ("a garden fence wouldn't need dice,
 //     but this one …") implies the other ruling when nothing else rules.
 //   - questions: a question's cue counts only through the reply's own answer to it
-//     ("Needs a roll? It does: Track" is a roll, "Automatic? No." a roll).
+//     ("Needs a roll? It does: Track" is a roll, "Automatic? No." a roll), also when
+//     the question is quoted as someone asks it ("\"Does this need a roll?\" you ask.
+//     It does not.").
+//   - leads: a clause after a colon or a dash that rules nothing itself names what the
+//     next clause rules on ("Getting through the hedge: Stealth."), so a roll and a
+//     pass about two such things are a roll for part of the action.
+//   - skills: a skill's own name, an alias, a specialisation in parentheses or an
+//     "Ability (Skill)" form gives the taxonomy's skill; a capitalised name the taxonomy
+//     does not know is kept as written ("Roll Luck", "Drive Auto roll!"); a roll of one
+//     skill or another ("Make a Spot Hidden or Listen roll") is a roll without a skill,
+//     unparsed when the reply says the choice depends on something.
 //
 // The reply's cues then combine (outcome): one kind only is that ruling; a roll and a
 // pass about different parts or things ("the ditch is nothing, no dice; the cliff is a
@@ -68,6 +85,15 @@ type cueRule struct {
 	// is a roll ("Library Use."), but beside "Automatic success — Climb" it is the
 	// skill of the pass.
 	weak bool
+	// capital rules take a skill only when the reply writes it with a capital.
+	capital bool
+	// innerCapital rules need a capital past the clause's first word: they are not
+	// tried on a clause without one.
+	innerCapital bool
+	// keepUnknown rules keep a capitalised skill the taxonomy does not know.
+	keepUnknown bool
+	// lead rules read only a clause after a colon or a dash that names what it rules on.
+	lead bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -100,6 +126,9 @@ func firstWord(s string) string {
 	return s[i:j]
 }
 
+// digits are the words of a rule that reads a number: one of them stands in every match.
+var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
 // maxBareClause bounds the clauses a weak rule reads: a skill's name alone, with a
 // difficulty, is short; the rule has no word to look for first, so it would otherwise
 // run on every clause.
@@ -109,6 +138,36 @@ const maxBareClause = 60
 // syntax gives only a poor choice (an alternation factored to its shared prefix).
 func withWords(r cueRule, words ...string) cueRule {
 	r.words = words
+	return r
+}
+
+// capitalRule is a rule whose skill must be written with a capital, as a skill's name
+// is and an everyday word ("it's a climb") is not.
+func capitalRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.capital, r.innerCapital = true, true
+	return r
+}
+
+// capitalStartRule is a capitalRule whose skill may open its clause ("First Aid it is").
+func capitalStartRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.capital = true
+	return r
+}
+
+// keepUnknownRule is a rule whose skill, when the taxonomy does not know it, is kept as
+// written if it is capitalised as a skill's name is ("Drive Auto roll!").
+func keepUnknownRule(expr string) cueRule {
+	r := newCueRule(expr)
+	r.keepUnknown = true
+	return r
+}
+
+// leadRule is a capitalRule read only after a colon or a dash.
+func leadRule(expr string) cueRule {
+	r := capitalRule(expr)
+	r.lead = true
 	return r
 }
 
@@ -131,9 +190,16 @@ var (
 		// A negation of whether it can be done, not of any verb: "I don't see him
 		// managing it without a Dodge roll", but not "he doesn't need help and climbs
 		// without a roll".
-		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+see|\bdo\s+not\s+see|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+(?:see|think|believe|reckon|expect|imagine)|\bdo\s+not\s+(?:see|think|believe)|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to|\brefusing\s+to|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+	}
+	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
+	moreDoubleNegation = []cueRule{
+		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
+		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
+		// "not rolling here would be a mistake", "refusing to roll would be silly"
+		newNegatedRule(`\b(?:not|never|refusing\s+to|declining\s+to|failing\s+to)\s+(?:(?:ask|call)\s+(?:for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolling|rolls|check|checking|dice)\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is)\s+(?:be\s+)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|silly|absurd|ridiculous|foolish|crazy|too\s+generous|unfair|out\s+of\s+the\s+question|not\s+an\s+option)\b`),
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
@@ -149,12 +215,18 @@ var (
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
 		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// "not one step of this plan needs dice"
+		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
 		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		// "I'm waiving this one"; "I'm not waiving this one" is a roll
+		newNegatableRule(`\b(?:waive|waiving|waived)\s+(?:this|that|it)(?:\s+one)?\b`),
+		// "there's nothing uncertain about flipping a switch"
+		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`\bno\s+(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -165,39 +237,108 @@ var (
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
 		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
 		newCueRule(`^\s*(?:not\s+(?:necessary|needed|required)|unnecessary|no\s+need)\s*(?:,|$)`),
-		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|manage|pull\s+off)\s+it\b`),
-		newCueRule(`^\s*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
+		// "it would be wrong to make her roll", "not even the stingiest Keeper would make
+		// you roll for that": a demand for a roll judged wrong.
+		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
+		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
+		// "there's no question of a roll", "the dice stay in the bag"
+		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b|\bput\s+(?:the|your)\s+dice\s+away\b`),
+		// "you need neither Climb nor Jump for that"
+		newNegatedRule(`\b(?:need|needs|require|requires|call\s+for|calls\s+for|warrants?)\s+neither\b`),
+		// "Neither Jump nor Climb is needed"
+		newCueRule(`\bneither\s+(?:an?\s+)?[a-z][a-z'’/() -]{0,30}?\s+nor\s+(?:an?\s+)?[a-z][a-z'’/() -]{0,30}?\s+(?:is|are)\s+(?:really\s+)?(?:needed|required|necessary|called\s+for|warranted)\b`),
+		// "a Swim roll seems reasonable, though not strictly necessary": a roll called
+		// needless in the same breath.
+		newCueRule(`\b(?:though|but|if)\s+not\s+(?:strictly|really|absolutely|entirely)\s+(?:necessary|needed|required)\b`),
+		// "a roll would be overkill", "asking for a roll here would just slow the game
+		// down": a roll judged needless.
+		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
+		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		// "No need for First Aid."
+		capitalRule(`\bno\s+need\s+(?:for|to)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
 		newNegatableRule(`\bautomatically\b(?:\s+(?:succeeds?|successful|passes|pass))?`),
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
-		newNegatableRule(`\b(?:is|it['’]s|be|is\s+(?:it|this|that))\s+(?:not\s+)?automatic\b`),
+		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that)|call\s+(?:it|that|this))\s+(?:not\s+|far\s+from\s+|anything-but\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
+		// "that's a freebie"; "it isn't a gimme" is a roll
+		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
+		// "the investigator simply finds the diary"; "she can't simply walk in" is a roll
+		newNegatableRule(`\bsimply\s+(?:finds?|opens?|reads?|crosses|cross|spots?|sees?|hears?|walks?\s+(?:in|through|across|over|up|down)|climbs?\s+(?:up|over|in|down)|gets?\s+(?:in|through|across|over))\b`),
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|give\s+me|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
-		newCueRule(`\broll(?:s|ing|ed)?\s+(?:for\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
-		newCueRule(`^\s*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\b`),
+		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
+		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+){0,3}[a-z]+,\s+)?\(?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls?|checks?|tests?)\b`),
 		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
 		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
 		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
 		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
+		// "I'd say Stealth", "I'd go with Jump", "a job for Library Use"
+		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "This one's a Jump.", "That's Stealth.": a skill's own name, capitalised, ends the clause.
+		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:and\s+)?(?:an?\s+)?(?:hard|extreme|tough|difficult|regular)(?:\s+one|\s+difficulty)?)?(?:,?\s*(?:i['’]m\s+afraid|i\s+think|i['’]d\s+say|then|please))?\s*$`),
 		newCueRule(`^\s*(?:(?:a\s+)?quick\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}),?\s+(?:for\s+me|please)\b`),
 		// A clause that is a skill's own name and nothing else: "Library Use.", "Track, at
 		// Hard difficulty".
-		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		weakRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?(?:,?\s*(?:obviously|of\s+course|clearly|surely|naturally|definitely|then|please|now|everyone|everybody|all\s+of\s+you|folks|i\s+think|i['’]d\s+say|i['’]m\s+afraid))?\s*$`),
+		// "…, so Track at Hard difficulty."
+		capitalRule(`,\s*so\s+(?:an?\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:at\s+)?(?:hard|extreme|regular)(?:\s+difficulty)?)?\s*$`),
+		// "a Dodge roll would be most fair", "a Stealth roll seems right"
+		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:would|seems|feels|is|sounds)\s+(?:be\s+)?(?:(?:most|the\s+most|more|only|quite|very|about)\s+)?(?:fair|fairest|right|appropriate|reasonable|best|sensible|proper)\b`),
+		// "/r 1d100 Spot Hidden": a dice command.
+		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
+		newCueRule(`^\s*an?\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now))?\s*$`),
+		// "The guard behind it — Fighting (Brawl) to put him down."
+		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
+		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
+		// capitalised, kept as written when the taxonomy does not know it.
+		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone|keeper|gm|all\s+of\s+you|you\s+all|y['’]all|folks|guys)[,:]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
+		// "Gimme Spot.", "Everyone give me Sanity."
+		newCueRule(`\blet['’]s\s+(?:see|have|get)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
+		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
+		// "38 on your Spot Hidden, under your 60"
+		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
+		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
+		withWords(capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`), digits...),
+		// "Result of your Listen check: 12."
+		newCueRule(`\bresults?\s+(?:of|for|on)\s+(?:your|the|his|her|their)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check|roll|test)\b`),
+		// "grab your Handgun skill and roll"
+		newCueRule(`\b(?:grab|use|take|get)\s+(?:your\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:skill\s+)?and\s+roll\b`),
+		// "you need to Dodge": a skill's name, capitalised, as the verb of a demand; "you
+		// don't even have to Track" is its negation.
+		capitalRule(`\b(?:need\s+to|needs\s+to|have\s+to|has\s+to|must|gotta|got\s+to)\s+(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "First Aid it is."
+		capitalStartRule(`(?:^\s*|,\s*)(?:so\s+|then\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+it\s+is\s*$`),
+		// "Spot Hidden to find out if …", "Track, to tell whether …": a skill named for what
+		// the roll finds out.
+		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*,?\s+to\s+(?:see|find\s+out|tell|check|notice|spot|hear|determine|learn|know|discover)\s+(?:if|whether|what|who|where|how)\b`),
+		// "Spot, please.": an alias written as a skill's name is, asked for alone.
+		capitalStartRule(`^\s*(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?),?\s+(?:please|for\s+me)\s*$`),
+		// "Fighting (Axe), obviously.": a specialisation names a skill.
+		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
+		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),
 		newCueRule(`\bonly\s+(?:with|by|through|on)\s+(?:an?\s+)?(?:successful\s+)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		// "Absolutely a roll." "Definitely a Dodge check."
-		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs)[,]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
+		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs|i\s+think|i\s+reckon|i\s+believe|i\s+guess|i['’]d\s+say|tentatively|honestly|frankly)[,:]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
 		newCueRule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
 		newCueRule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
@@ -235,14 +376,19 @@ var (
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
 	// through, yet …".
-	conceded = regexp.MustCompile(`\b(?:could|might|may|tempting|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
+	// overruling opens a sentence that sets aside the one before: "There's a case for no
+	// roll. Still, …".
+	overruling = regexp.MustCompile(`^\s*(?:still|nonetheless|nevertheless|even\s+so|that\s+said|however|but|yet)\b`)
+	conceded   = regexp.MustCompile(`\b(?:could|might|may|tempting|tempted|temptation|lean|leaning|a\s+case\s+for|arguably|admittedly|granted|in\s+principle|on\s+paper|at\s+first\s+glance|would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
-	answerNo  = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
+	// askedIf reports a question as a statement: "You ask if this needs a roll."
+	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
+	answerNo = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -253,24 +399,31 @@ var (
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
 	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
-	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case)\b`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
-	notCond     = regexp.MustCompile(`\b(?:even|as)\s+(?:if|though)\b`)
+	// notCond is what holds a condition word without a condition: "even if", "as though",
+	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
+	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i\s+would|i)\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
-	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody)\s+(?:[a-z'’]+\s+){0,3}$`)
+	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
-	quoted    = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
+	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
+	saidBefore = regexp.MustCompile(`\b(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded|writes?|wrote|posts?|posted)\s*[:,]?\s*$`)
+	// singleQuoted is a quote in single marks: opened after a space, closed before one or
+	// a stop, with apostrophes inside words ("I'm") allowed.
+	singleQuoted = regexp.MustCompile(`(?:^|[\s(])('(?:[^'\n]|'[a-z]){1,300}?')(?:[\s.,!?;:)]|$)`)
+	quoted       = regexp.MustCompile(`"[^"\n]{0,300}"|“[^”\n]{0,300}”`)
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
@@ -291,6 +444,12 @@ type cue struct {
 	negated bool
 	// part says the cue's clause speaks of one part of the action.
 	part bool
+	// end, when above zero, is where the cue's own words end in its clause, when the
+	// rule's match reached past the skill it names ("roll Stealth if the …").
+	end int
+	// either says the cue offers two skills to choose from ("roll Swim or Climb"):
+	// the roll is left open.
+	either bool
 	// topic is the content words before the cue in its clause ("the cliff after it"
 	// for "the cliff after it is a Climb roll"): what the ruling is about.
 	topic []string
@@ -318,10 +477,22 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 // proseTally finds the prose cues of text. Quoted words are usually the player's: they
 // are read only if nothing else rules.
 func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
+	if mayMatch(text, quoteMarks) && strings.Contains(text, "?") {
+		text = unquoteAsked(text)
+	}
 	var quotes [][]int
 	unquoted := text
 	if mayMatch(text, quoteMarks) {
 		quotes = quoted.FindAllStringIndex(text, -1)
+	}
+	if strings.Contains(text, " '") || strings.HasPrefix(text, "'") {
+		// 'Single quotes' hold words too: the group is the quote, without what bounds it.
+		for _, m := range singleQuoted.FindAllStringSubmatchIndex(text, -1) {
+			quotes = append(quotes, m[2:4])
+		}
+		slices.SortFunc(quotes, func(a, b []int) int { return a[0] - b[0] })
+	}
+	if quotes != nil {
 		unquoted = blankSpans(text, quotes, func([]int) bool { return true })
 	}
 	t := proseCues(unquoted, text, tax, lex)
@@ -329,7 +500,8 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 		// Quoted words said by someone ("'No roll is needed,' the player insists") stay
 		// set aside; a quote nobody is said to speak may be the reply's own ruling.
 		said := blankSpans(text, quotes, func(q []int) bool {
-			return saidAfter.MatchString(asciiLower(text[q[1]:min(len(text), q[1]+40)]))
+			return saidAfter.MatchString(asciiLower(text[q[1]:min(len(text), q[1]+40)])) ||
+				saidBefore.MatchString(asciiLower(text[max(0, q[0]-40):q[0]]))
 		})
 		t = proseCues(said, text, tax, lex)
 	}
@@ -341,6 +513,28 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 		t.add(t.bare)
 	}
 	return t
+}
+
+// askedQuote is a question quoted as someone asks it: `"Does this need a roll?" you ask.`
+var askedQuote = regexp.MustCompile(`["“]([^"”\n]{1,300}\?)["”]\s*,?\s*(?:you|he|she|they|the\s+players?|the\s+investigators?)\s+(?:ask|asks|asked|wonder|wonders|wondered)\b`)
+
+// askedBefore is the same question with its asker first: `The player writes: "Do I need
+// to roll?"`.
+var askedBefore = regexp.MustCompile(`\b(?:asks?|asked|writes?|wrote|wonders?|wondered|posts?|posted)\s*[:,]?\s*["“]([^"”\n]{1,300}\?)["”]`)
+
+// unquoteAsked keeps a quoted question someone asks as a question of the reply, so that
+// its answer ("It does not.") is read against it; the quote marks and "you ask" go.
+func unquoteAsked(text string) string {
+	locs := append(askedQuote.FindAllStringSubmatchIndex(text, -1), askedBefore.FindAllStringSubmatchIndex(text, -1)...)
+	if locs == nil {
+		return text
+	}
+	b := []byte(text)
+	for _, m := range locs {
+		copy(b[m[0]:m[2]], blankOut(text[m[0]:m[2]]))
+		copy(b[m[3]:m[1]], blankOut(text[m[3]:m[1]]))
+	}
+	return string(b)
 }
 
 // cueTally is what the cues of a reply add up to: the first roll and the first pass
@@ -360,6 +554,7 @@ type cueTally struct {
 	// nothing else in the reply rules.
 	conceded    cue
 	hasConceded bool
+	either      bool // a roll cue offers two skills to choose from
 	// bare is the first weak cue: a skill's name alone, a roll only if nothing else rules.
 	bare    cue
 	hasBare bool
@@ -367,6 +562,7 @@ type cueTally struct {
 
 func (t *cueTally) add(c cue) {
 	t.n++
+	t.either = t.either || c.either && c.decision == DecisionRoll
 	switch c.decision {
 	case DecisionRoll:
 		if !t.hasRoll {
@@ -494,6 +690,9 @@ func otherTopic(a, b []string) bool {
 var rulingWords = []string{"roll", "rolls", "check", "test", "dice", "automatic", "automatically",
 	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict"}
 
+// danglingWords end a reply only when it was cut off before an alternative.
+var danglingWords = wordSet(`or`)
+
 // truncatedRuling reports whether text stops inside a ruling word: no closing
 // punctuation, and its last word is the start of one of rulingWords but not the word.
 func truncatedRuling(text string) bool {
@@ -503,6 +702,9 @@ func truncatedRuling(text string) bool {
 		i--
 	}
 	last := asciiLower(text[i:])
+	if danglingWords[last] && (i == 0 || text[i-1] == ' ') {
+		return true // "… since the wound is minor... or"
+	}
 	if len(last) < 2 || i < len(text)-12 || slices.Contains(rulingWords, last) {
 		return false
 	}
@@ -521,6 +723,10 @@ func truncatedRuling(text string) bool {
 func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, t *cueTally) {
 	for k := 0; k < len(next) && k < 3; k++ {
 		answer := lower[from:next[k][0]]
+		if strings.TrimSpace(answer) == "" {
+			from = next[k][1]
+			continue
+		}
 		if strings.Contains(lower[next[k][0]:next[k][1]], "?") {
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
@@ -531,7 +737,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			return
 		}
 		var q cueTally
-		clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
+		clauseCues(askedIf.ReplaceAllStringFunc(clause, blankOut), origClause, at, func() bool { return false }, tax, nil, "", &q)
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
@@ -560,7 +766,7 @@ func concede(clause, origClause string, at int, orig string, from int, tax *Taxo
 	var q cueTally
 	// The concession's own "normally" is what is set aside, not its ruling.
 	clause = concessionWord.ReplaceAllStringFunc(clause, blankOut)
-	clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, &q)
+	clauseCues(clause, origClause, at, func() bool { return false }, tax, nil, "", &q)
 	if q.n == 0 || q.hasRoll == q.hasPass {
 		return
 	}
@@ -609,7 +815,7 @@ func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 // proseCues tallies the cues of every clause. text is searched; orig (same length)
 // gives the reply's own spelling of an unknown skill.
 func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
-	lower := foldLower(text)
+	lower := joinIdioms(keepAbbreviations(foldLower(text)))
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
@@ -617,10 +823,11 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	for _, s := range tax.Skills() {
 		starts[firstWord(asciiLower(s))] = true
 	}
+	lead, othersRoll := "", false
 	for i, loc := range ends {
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
-		question := strings.Contains(sep, "?")
+		question := strings.Contains(sep, "?") || askedIf.MatchString(clause)
 		origClause := orig[start:loc[0]]
 		at := start
 		start = loc[1]
@@ -634,7 +841,12 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			continue
 		}
-		if contrast.MatchString(sep) && conceded.MatchString(clause) {
+		overruled := contrast.MatchString(sep)
+		for k := i + 1; !overruled && k < len(ends) && k <= i+2; k++ {
+			// "There's a case for no roll; he knows the woods. Still, …"
+			overruled = overruling.MatchString(lower[ends[k-1][1]:ends[k][0]])
+		}
+		if overruled && conceded.MatchString(clause) {
 			if !t.hasConceded && counterfactual.MatchString(clause) {
 				concede(clause, origClause, at, orig, loc[1], tax, &t)
 			}
@@ -654,7 +866,48 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			return isPart
 		}
-		if clauseCues(clause, origClause, at, part, tax, starts, &t); t.settled() {
+		if i+1 < len(ends) && strings.Contains(sep, ":") {
+			// "First Aid: no. Medicine: yes": a skill's name answered yes or no.
+			if sk, ok := tax.Canonical(strings.TrimSpace(origClause)); ok && len(clause) <= maxBareClause {
+				next := lower[loc[1]:ends[i+1][0]]
+				yes, no := skillYes.MatchString(next), skillNo.MatchString(next)
+				if yes || no {
+					c := cue{decision: DecisionRoll, skill: sk, from: at, to: loc[0]}
+					if no {
+						c.decision, c.negated = DecisionPass, true
+					}
+					t.add(c)
+					lead = ""
+					continue
+				}
+			}
+		}
+		if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) && openNext(lower[loc[1]:ends[i+1][0]]) {
+			// "Roll Jump — unless the plank is still there": the ruling is left open.
+			var q cueTally
+			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if q.n > 0 || q.hasBare {
+				t.conditional, t.openRuling = true, true
+			}
+			lead = ""
+			continue
+		}
+		if m := hedgedSkill.FindStringSubmatchIndex(clause); m != nil {
+			if _, ok := tax.Canonical(origClause[m[2]:m[3]]); ok {
+				t.conditional, t.openRuling = true, true // "…: maybe Stealth"
+				lead = ""
+				continue
+			}
+		}
+		if othersRoll && ownNo.MatchString(clause) {
+			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
+			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
+			othersRoll = false
+			continue
+		}
+		othersRoll = othersRoll || mayMatch(clause, otherKeeperWords) && otherKeeperRoll.MatchString(clause)
+		n, bare := t.n, t.hasBare
+		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
 		}
 		if lex != nil {
@@ -662,29 +915,131 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				break
 			}
 		}
+		lead = ""
+		if t.n == n && t.hasBare == bare && leadsOn(sep) {
+			lead = clause[max(0, len(clause)-80):]
+		}
 	}
 	return t
+}
+
+// abbreviations end in a full stop that ends no sentence: "Dr. Harrow".
+var abbreviations = wordSet(`dr mr mrs ms mx prof st mt jr sr capt sgt lt col gen rev fr vs etc`)
+
+// keepAbbreviations blanks the full stop after an abbreviation, so that "If Dr. Harrow's
+// lantern is lit, …" stays one clause.
+func keepAbbreviations(s string) string {
+	var b []byte
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		j := i
+		for j > 0 && s[j-1] >= 'a' && s[j-1] <= 'z' {
+			j--
+		}
+		if i-j >= 2 && abbreviations[s[j:i]] && (j == 0 || !isLetter(s[j-1])) && i+1 < len(s) && s[i+1] == ' ' {
+			if b == nil {
+				b = []byte(s)
+			}
+			b[i] = ' '
+		}
+		k := strings.IndexByte(s[i+1:], '.')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+var (
+	skillYes = regexp.MustCompile(`^\s*(?:yes|yep|needed|required|roll|roll\s+it)\b`)
+	skillNo  = regexp.MustCompile(`^\s*(?:no|nope|not\s+needed|not\s+required|none|no\s+roll)\b`)
+)
+
+// hedgedSkill is a clause that offers a skill unsure: "maybe Stealth", "perhaps a Climb
+// roll".
+var hedgedSkill = regexp.MustCompile(`^\s*(?:maybe|perhaps|possibly|probably)\s+(?:an?\s+)?([a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s+(?:roll|check|test))?\s*[?]?\s*$`)
+
+var (
+	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
+	// Throw here."
+	otherKeeperRoll  = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:roll|call\s+for|ask\s+for|want|require|demand)\b`)
+	otherKeeperWords = requiredWords(otherKeeperRoll)
+	// ownNo is the reply's own answer to it, in one clause: "I wouldn't", "not me".
+	ownNo = regexp.MustCompile(`^\s*(?:but\s+)?(?:i\s+(?:wouldn['’]t|would\s+not|won['’]t|will\s+not|don['’]t|do\s+not|shouldn['’]t)|not\s+me|i['’]d\s+not)\s*$`)
+)
+
+// joinIdioms joins "anything but" with a hyphen: its "but" joins no two clauses
+// ("anything but automatic" is a roll).
+func joinIdioms(s string) string {
+	if !strings.Contains(s, "anything but ") {
+		return s
+	}
+	return strings.ReplaceAll(s, "anything but ", "anything-but ")
+}
+
+// leadsOn says whether a clause end sets what follows as what it leads into: a colon
+// or a dash.
+func leadsOn(sep string) bool {
+	return strings.ContainsAny(sep, ":-–—")
+}
+
+var (
+	// nextCond opens a clause that leaves the ruling before it open: "— unless the plank
+	// is still there", "— or take the long way round".
+	nextCond = regexp.MustCompile(`^\s*(?:unless|if|except\s+(?:if|when)|provided|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
+	// nextFirm opens a clause that leaves it firm: a roll's outcome ("if you fail, …"),
+	// the player's intent, a threat ("or else").
+	nextFirm = regexp.MustCompile(`^\s*(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
+)
+
+// openNext says whether a clause after a dash leaves the ruling before it open.
+func openNext(next string) bool {
+	return nextCond.MatchString(next) && !nextFirm.MatchString(next) && !intent.MatchString(next)
 }
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
 // starts are the first words of the taxonomy's skill names: a weak rule (a skill's name
 // alone) is tried only on a short clause that opens with one; nil tries none.
-func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, starts map[string]bool, t *cueTally) {
+// lead is the clause before, when it ends in a colon or a dash and rules nothing itself
+// ("Getting through the hedge: Stealth."): what the clause's ruling is about.
+func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, starts map[string]bool, lead string, t *cueTally) {
 	if mayMatch(clause, alternativeWords) && alternative.MatchString(clause) {
 		return // "this could be an automatic success or a roll" rules neither way
 	}
 	masked := []byte(clause)
 	// cond is hypothetical's test of the whole clause, the same for every cue in it.
 	cond := -1
-	open := -1 // whether the clause opens with a condition on the world
+	open := -1     // whether the clause opens with a condition on the world
+	innerCap := -1 // whether a word past the clause's first is capitalised
 	var sc scopeCache
+	// text is masked as a string, made again only after a match has blanked words.
+	text, dirty := clause, false
 	find := func(rules []cueRule, d Decision) {
 		for _, r := range rules {
 			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
 				continue // a skill's name alone is a short clause that opens with one
 			}
-			text := string(masked)
+			if r.lead && lead == "" {
+				continue
+			}
+			if r.innerCapital {
+				if innerCap < 0 {
+					innerCap = 0
+					if hasInnerCapital(orig) {
+						innerCap = 1
+					}
+				}
+				if innerCap == 0 {
+					continue
+				}
+			}
+			if dirty {
+				text, dirty = string(masked), false
+			}
 			if !mayMatch(text, r.words) {
 				continue
 			}
@@ -694,12 +1049,13 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					continue
 				}
 				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
+				dirty = true
 				negAt := cat
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
 				c.negated = c.negated || r.negated
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat])) {
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 					c.negated = true
 				}
@@ -715,10 +1071,14 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						cond = 1
 					}
 				}
-				if hypothetical(clause, cat, m[1], cond == 1, &sc) {
+				end := m[1]
+				if c.end > 0 {
+					end = c.end // the words after the skill are not the ruling's
+				}
+				if hypothetical(clause, cat, end, cond == 1, &sc) {
 					continue
 				}
-				if cond == 1 && trailingCondition(clause[m[1]:min(len(clause), m[1]+100)]) {
+				if cond == 1 && trailingCondition(clause[end:min(len(clause), end+100)]) {
 					// "she makes a Swim roll if she falls in": the ruling is left open,
 					// and so is the reply's, whatever else it says.
 					t.conditional, t.openRuling = true, true
@@ -726,7 +1086,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if open < 0 {
 					open = 0
-					if leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
+					if leadingCond.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
 						open = 1
 					}
 				}
@@ -739,8 +1099,18 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if c.decision == DecisionRoll && !t.hasRoll || c.decision == DecisionPass && !t.hasPass {
 					c.topic = topicWords(clause[max(0, m[0]-80):m[0]])
+					if len(c.topic) == 0 && lead != "" {
+						c.topic = topicWords(lead)
+					}
+					if len(c.topic) == 0 {
+						after := clause[m[1]:min(len(clause), m[1]+80)]
+						if k := strings.IndexByte(after, ','); k >= 0 {
+							after = after[:k]
+						}
+						c.topic = topicWords(after) // "no roll for the door"
+					}
 				}
-				if r.weak {
+				if r.weak && (lead == "" || len(topicWords(lead)) == 0) {
 					if !t.hasBare {
 						t.bare, t.hasBare = c, true
 					}
@@ -754,9 +1124,29 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	}
 	find(doubleNegation, DecisionRoll)
 	find(doubleNegationAfter, DecisionRoll)
+	find(moreDoubleNegation, DecisionRoll)
 	find(passRules, DecisionPass)
 	find(rollRules, DecisionRoll)
 }
+
+// sentenceNegation is a negation that takes a whole statement in its scope: "there's no
+// way anyone needs a roll", "it's not like she'll hear it automatically", "following a
+// road is never something that needs a roll".
+var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
+
+// sententialNegation says whether a negation with the clause's statement in its scope
+// stands before at, with no comma between.
+func sententialNegation(clause string, at int) bool {
+	from := max(0, at-100)
+	if k := strings.LastIndexAny(clause[from:at], ",;"); k >= 0 {
+		from += k + 1
+	}
+	loc := sentenceNegation.FindStringIndex(clause[from:at])
+	// "no way he reads it unless he passes a Library Use check": the roll is the way.
+	return loc != nil && !condOrWithout.MatchString(clause[from+loc[1]:at])
+}
+
+var condOrWithout = regexp.MustCompile(`\b(?:unless|if|without|until|except)\b`)
 
 // matchCue checks one match against its rule's groups and works out its skill. at is
 // where the ruling itself starts, after any words captured only for their skill. text
@@ -770,7 +1160,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			return cue{}, 0, false
 		}
 		before := string(masked[lastWordsStart(masked[:m[0]], 4):m[0]])
-		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || negatedNext.MatchString(text[m[1]:]) {
+		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || strings.Contains(text[m[0]:m[1]], "far from") || strings.Contains(text[m[0]:m[1]], "anything-but") || negatedNext.MatchString(text[m[1]:]) || sententialNegation(text, m[0]) {
 			c.decision, c.negated = DecisionRoll, true
 		}
 		return c, at, true
@@ -788,6 +1178,7 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 				}
 			}
 			c.skill = slotSkill(origGroup, tax)
+			c.either = eitherSkill(origGroup, tax)
 		case "pre":
 			c.skill = firstSkill(origGroup, tax, true)
 			at = m[2*i+1]
@@ -795,7 +1186,32 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			if preNegation.MatchString(group) {
 				c.negAt = m[2*i+1] // the negation is inside the captured words
 			}
+		case "anyskill":
+			if !capitalised(origGroup) {
+				return cue{}, 0, false
+			}
+			if s, known := tax.Canonical(origGroup); known {
+				c.skill = s
+			} else {
+				c.skill = skillValue(origGroup, tax)
+			}
+			return c, at, true
+		case "tailskill":
+			words := strings.Fields(strings.Trim(origGroup, "("))
+			for k := range words {
+				if r.capital && !capitalised(strings.Trim(words[k], "(")) {
+					continue
+				}
+				if s, known := tax.Canonical(strings.Trim(strings.Join(words[k:], " "), "(")); known {
+					c.skill = s
+					return c, at, true
+				}
+			}
+			return cue{}, 0, false
 		case "wholeskill":
+			if r.capital && !capitalised(origGroup) {
+				return cue{}, 0, false
+			}
 			s, known := tax.Canonical(origGroup)
 			if !known || !ownName(origGroup, s) {
 				return cue{}, 0, false
@@ -803,6 +1219,9 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			c.skill = s
 			return c, at, true
 		case "skill", "skillname":
+			if r.capital && !capitalised(strings.Fields(origGroup + " x")[0]) {
+				return cue{}, 0, false
+			}
 			words := strings.Fields(origGroup)
 			if name == "skill" && len(words) > 0 && isDice(words) {
 				c.skill = firstSkill(orig[m[2*i]:], tax, false)
@@ -810,10 +1229,23 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			}
 			for n := len(words); n > 0; n-- {
 				s, known := tax.Canonical(strings.Join(words[:n], " "))
+				if am := abilitySkill.FindStringSubmatch(strings.Join(words[:n], " ")); !known && am != nil {
+					s, known = tax.Canonical(am[1]) // "Dexterity (Stealth)"
+				}
 				if known && (name == "skill" || ownName(strings.Join(words[:n], " "), s)) {
 					c.skill = s
+					c.end = m[2*i] + fieldsEnd(origGroup, n)
+					c.either = orSkill.MatchString(strings.Join(words[n:], " ")) && eitherSkill(orig[m[2*i]:min(len(orig), m[2*i+1]+40)], tax)
 					return c, at, true
 				}
+			}
+			if s := knownTail(words, tax); r.keepUnknown && s != "" {
+				c.skill = s // "Secret Stealth roll"
+				return c, at, true
+			}
+			if r.keepUnknown && len(words) > 0 && capitalised(origGroup) && !stopWords[strings.ToLower(words[0])] && !skillModifiers[strings.ToLower(words[0])] && !notSkill[strings.ToLower(words[0])] {
+				c.skill = skillValue(origGroup, tax)
+				return c, at, true
 			}
 			return cue{}, 0, false
 		}
@@ -824,6 +1256,88 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		}
 	}
 	return c, at, true
+}
+
+// hasInnerCapital says whether a word of s other than its first starts with a capital.
+func hasInnerCapital(s string) bool {
+	seenWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) {
+			continue
+		}
+		if (i == 0 || !isLetter(s[i-1]) && s[i-1] != '\'' && s[i-1] < 0x80) && seenWord && c >= 'A' && c <= 'Z' {
+			return true
+		}
+		seenWord = true
+	}
+	return false
+}
+
+// knownTail is the skill the last words of words name when every word before them is
+// capitalised ("Secret Stealth"), or "".
+func knownTail(words []string, tax *Taxonomy) string {
+	for k := 1; k < len(words); k++ {
+		w := strings.ToLower(words[k-1])
+		if !capitalised(words[k-1]) || skillModifiers[w] || notSkill[w] || stopWords[w] {
+			return "" // "A Climb roll" opens a sentence; it names no skill "A Climb"
+		}
+		if c, ok := tax.Canonical(strings.Join(words[k:], " ")); ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// capitalised says whether every word of a name starts with a capital letter, small
+// words ("of") aside, as the names of skills are written.
+func capitalised(name string) bool {
+	for _, w := range strings.Fields(name) {
+		if w == "of" || w == "and" {
+			continue
+		}
+		if c := strings.TrimLeft(w, "("); c == "" || c[0] < 'A' || c[0] > 'Z' {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// fieldsEnd is where the first n fields of s end.
+func fieldsEnd(s string, n int) int {
+	i := 0
+	for k := 0; k < n; k++ {
+		for i < len(s) && isRESpace(s[i]) {
+			i++
+		}
+		for i < len(s) && !isRESpace(s[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// orSkill is what follows a skill that offers another: "Swim or Climb".
+var orSkill = regexp.MustCompile(`^,?\s*(?:or|and/or)\b`)
+
+// eitherSkill reports whether s offers two different skills to choose from: "Swim or
+// Climb", "a Spot Hidden or Listen roll".
+func eitherSkill(s string, tax *Taxonomy) bool {
+	lower := asciiLower(s)
+	i := strings.Index(lower, " or ")
+	if i < 0 {
+		return false
+	}
+	left := firstSkill(s[:i], tax, true)
+	right := strings.Fields(s[i+4:])
+	if left == "" || len(right) == 0 {
+		return false
+	}
+	if a := strings.ToLower(right[0]); a == "a" || a == "an" || a == "the" {
+		right = right[1:]
+	}
+	other := firstSkill(strings.Join(right[:min(3, len(right))], " "), tax, true)
+	return other != "" && other != left
 }
 
 // isDice reports whether words start with dice rather than a skill: "d100", "the dice".
@@ -840,6 +1354,12 @@ func ownName(name, canonical string) bool {
 	}
 	return normSkill(name) == normSkill(canonical)
 }
+
+// notSkill are capitalised words that open a sentence, not a skill's name.
+var notSkill = wordSet(`everybody everyone all ok okay now so then please right alright well first next
+	just quick go let let's time this that it keeper gm dm final last second third another initial
+	extra same single reaction saving skill ability attribute stat group secret opposed maybe perhaps
+	possibly probably unclear unsure undecided depends tbd unknown pending optional none yes no`)
 
 // skillModifiers are slot words that qualify a roll rather than name its skill.
 var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
@@ -891,8 +1411,17 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if cond && requirement.MatchString(clause[max(comma, to-120):to]) {
 		return false // "he won't slip past unless he makes a Stealth roll": the roll is the way
 	}
+	if reportedThat.MatchString(clause[max(0, from-200):from]) {
+		return true // "the player argues that, being a climber, she shouldn't need to roll"
+	}
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
+	}
+	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
+		return true // "some Keepers would roll Throw here": another table's ruling
+	}
+	if possibleStart.MatchString(clause[comma:from]) {
+		return true // "could be automatic": a possibility nobody holds
 	}
 	if m := possibility.FindStringSubmatch(clause[max(comma, from-40):from]); m != nil && m[1] != "you" && m[1] != "i" {
 		return true // "a different Keeper might ask for dice": a possibility, not a ruling
@@ -901,8 +1430,8 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 		return true
 	}
 	// A hedge may sit inside the cue itself: "not sure a roll" matches as a negated roll.
-	if hedge.MatchString(clause[comma:to]) {
-		return true
+	if loc := hedge.FindStringIndex(clause[comma:to]); loc != nil && !strings.HasSuffix(clause[comma:comma+loc[0]], "nothing ") {
+		return true // but "nothing uncertain about it" is sure
 	}
 	if !cond {
 		return false
@@ -915,18 +1444,25 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 var (
 	// requirement is a condition whose body is making the roll itself: the roll is
 	// what the action takes, whatever the main clause says of success.
-	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
+	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character))\s+)?(?:rolls?|rolled|passes)\s+(?:[a-z'’()]+\s*){1,3}$|\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
 	// possibility is a "might" or "could" just before a ruling, with the word before it:
 	// "you might want to make a Climb roll" still rules, "another Keeper might ask for
 	// dice" does not.
-	possibility = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
+	otherKeeper  = regexp.MustCompile(`\b(?:keepers?|gms?|dms?|referees?|tables?|groups?|people|others|folks|someone|somebody|some)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably)\s+)+(?:(?:well|also|still|even|just)\s+)?$`)
+	reportedThat = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they|who)\s+(?:(?:also|still|now|just|clearly)\s+)?(?:claims?|says?|argues?|insists?|suggests?|asserts?|believes?|feels?|thinks?|reckons?|contends?|maintains?)\s+that\s+(?:since|because|as|given|being|with)\b[^;]*$`)
+	// otherKeepers are other tables as a class, whatever their verb's mood: "some Keepers
+	// call for Library Use whenever reading comes up".
+	otherKeepers  = regexp.MustCompile(`\b(?:some|many|other|most|plenty\s+of|a\s+lot\s+of|lots\s+of)\s+(?:keepers|gms|dms|referees|tables|groups|people|players)\s+(?:(?:might|may|could|would|will|often|usually|sometimes|probably|always|just)\s+)*$`)
+	possibleStart = regexp.MustCompile(`^\s*(?:might|may|could)\s+(?:(?:well|also|still|even|be)\s+)*$`)
+	possibility   = regexp.MustCompile(`([a-z'’]+)\s+(?:might|may|could)\s+(?:(?:well|also|still|even)\s+)?$`)
 	// thirdParty and askVerb make a request someone else makes: "the player asks for a
 	// Jump roll".
 	thirdParty = regexp.MustCompile(`\b(?:player|players|investigator|investigators|character|pc|he|she|they)\s+(?:(?:now|then|also|still|just)\s+)?$`)
 	askVerb    = regexp.MustCompile(`^(?:asks?|asking|asked|requests?|requesting|requested|wants?|wanted|wanting|demands?|demanded)\b`)
 	// condAfter is a condition after a ruling; condFrame is what before it makes it no
 	// condition on the ruling ("roll to see if", "even if").
-	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case)\b`)
+	aside     = regexp.MustCompile(`^\s*(?:i['’]d\s+say|i\s+think|i\s+reckon|i\s+guess|i\s+suppose|i\s+would\s+say|of\s+course|though|then)\s*$`)
+	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case|as\s+long\s+as|so\s+long\s+as|assuming)\b`)
 	condFrame = regexp.MustCompile(`\b(?:see|tell|notice|check|determine|know|learn|discover|decide|find\s+out|even|as|wonder|whether|what)\s*$`)
 )
 
@@ -934,8 +1470,22 @@ var (
 // condition: "… if the dog wakes", but not "… to see if the tracks are fresh" or "… if
 // you want to cross".
 func trailingCondition(after string) bool {
-	if end := strings.IndexAny(after, ",;"); end >= 0 {
+	// An aside ("…, I'd say, as long as …") does not end the ruling's words.
+	for {
+		end := strings.IndexAny(after, ",;")
+		if end < 0 {
+			break
+		}
+		if after[end] == ',' && openNext(after[end+1:]) {
+			return true // "…doesn't take a Throw roll, unless she's throwing it"
+		}
+		next := strings.IndexAny(after[end+1:], ",;")
+		if after[end] == ',' && next >= 0 && aside.MatchString(after[end+1:end+1+next]) {
+			after = after[:end] + " " + after[end+1+next+1:]
+			continue
+		}
 		after = after[:end]
+		break
 	}
 	loc := condAfter.FindStringIndex(after)
 	if loc == nil {
