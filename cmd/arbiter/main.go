@@ -22,7 +22,7 @@ const stopGrace = 1500 * time.Millisecond
 
 func main() {
 	// Start-up touched every linked package's initialisation; give those pages back.
-	procmem.Release()
+	procmem.ReleaseStartup()
 	env := config.FromEnviron()
 	if !env.GOGCSet {
 		// A run holds little live data but churns through SDK allocations; collecting at

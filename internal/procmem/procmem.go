@@ -16,9 +16,16 @@ import "sync"
 
 var once sync.Once
 
-// ReleaseOnce is Release the first time it is called in a process: a runner calls it
-// when its set-up is done and asking begins, and a process that runs many times (a
+// ReleaseStartup is Release for main, once the linked packages are initialised. Its
+// error is not reported: a mapping left in place changes nothing the program sees, only
+// what it holds resident.
+func ReleaseStartup() {
+	_, _ = Release()
+}
+
+// ReleaseOnce is ReleaseStartup the first time it is called in a process: a runner calls
+// it when its set-up is done and asking begins, and a process that runs many times (a
 // server, a worker) gives the pages back once, not at every run.
 func ReleaseOnce() {
-	once.Do(func() { Release() })
+	once.Do(ReleaseStartup)
 }
