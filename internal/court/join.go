@@ -47,6 +47,11 @@ func (g *Game) midCourt() bool {
 func (g *Game) SpeakingElsewhere() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.speakingElsewhereLocked()
+}
+
+// speakingElsewhereLocked is SpeakingElsewhere; g.mu is held.
+func (g *Game) speakingElsewhereLocked() bool {
 	return g.state.TwoPlayers && g.midCourtLocked() && time.Since(g.saved) < g.gs.takeOver()
 }
 
