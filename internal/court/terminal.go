@@ -358,7 +358,8 @@ const playHelp = `  text              speak (the court's clerk decides who answe
   /object text      object (the Judge rules; an overruled objection costs credibility)
   /present E2 text  show an item of the court record to the witness on the stand
   /press N text     press witness statement N for detail
-  /hold             while the court speaks: Hold it! (the floor at the end of the line)
+  /hold             while the court speaks: Hold it! (the floor at the end of the line;
+                    in a game of two, also while the other person's court speaks)
   /record           the court record: evidence, people, statements so far
   /rest             the defense rests: closing statements and the verdict follow
   /quit             save and stop
