@@ -65,7 +65,10 @@ invitation (/court/games/ID?token=T, a URL with that path, or "ID T"). Both peop
 use the same store (--db, e.g. the one 'arbiter serve' was started with); the other plays
 in the browser or in another terminal. While the other has the floor this terminal waits,
 then shows their move and the court's answers; the court answers a move in the process
-where it was made, and the browser's page shows the moves made here as they are saved.`,
+where it was made, and the browser's page shows the moves made here as they are saved.
+/hold works while the other person's court speaks too (type it as the answers come): it
+is kept in the store, and that court gives you the floor at the end of its current line,
+as the browser's Hold button does while this terminal's court speaks.`,
 		Example: `  arbiter court play --case summit-ridge --model openai/gpt-4.1
   arbiter court play --resume g3f9a1c2e
   arbiter court play --list

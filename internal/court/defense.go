@@ -45,6 +45,10 @@ type Move struct {
 	// Side is set on the moves of a two-player trial's second person (the invited
 	// counsel, Trial.Other), so a stored game splits them back to their player.
 	Side Side `json:"side,omitempty"`
+	// Turn, on a hold, is the number of the court's line it was taken at the end of,
+	// in its attempt: a replay takes it there, not at the first line after the
+	// person's last move (0, in games stored before it was kept: there).
+	Turn int `json:"turn,omitempty"`
 }
 
 // Floor is what the defense sees when it has the floor.
@@ -179,7 +183,12 @@ func (t *Trial) floorOf(sp Speaker) *Floor {
 // the invited person's in a two-player trial) and its turn text.
 func (t *Trial) playerTurn(ctx context.Context, sp Speaker) (Move, string, error) {
 	if h := t.humanOf(sp); h != nil {
-		h.dropLiveHold() // the person has the floor anyway
+		// The person has the floor anyway: a hold they called, here or from another
+		// process, is void.
+		h.dropLiveHold()
+		if t.storedHold != nil {
+			t.storedHold(ctx, t.sideOf(sp))
+		}
 	}
 	f := t.floorOf(sp)
 	var p Player = t.def
@@ -268,17 +277,18 @@ type Human struct {
 // the interrogation (unless it would have had it anyway).
 func (h *Human) Hold() { h.hold.Store(true) }
 
-// takeHold says whether a hold was called: a stored one next in the queue (a replay),
-// or one called live.
-func (h *Human) takeHold() bool {
+// takeHold says whether a hold was called by the end of the court's line numbered at: a
+// stored one next in the queue (a replay), or one called live, here or, when stored is
+// set, from another process (stored takes it).
+func (h *Human) takeHold(at int, stored func() bool) bool {
 	if h.next < len(h.queue) {
-		if h.queue[h.next].Kind == MoveHold {
+		if m := h.queue[h.next]; m.Kind == MoveHold && m.Turn <= at {
 			h.next++
 			return true
 		}
 		return false
 	}
-	return h.hold.Swap(false)
+	return h.hold.Swap(false) || (stored != nil && stored())
 }
 
 // dropLiveHold forgets a hold called when the defense had the floor anyway.

@@ -149,6 +149,43 @@ func TestHoldTakesFloorAtEndOfLine(t *testing.T) {
 	}
 }
 
+// TestHoldReplaysAtItsLine: a hold called during the second court line after the
+// defense's last move is taken at the end of that line, and so is it in the replay, not
+// at the end of the first line after that move.
+func TestHoldReplaysAtItsLine(t *testing.T) {
+	var h *Human
+	inner := fakeModels(nil)
+	rec := record(t, AskerFunc(func(ctx context.Context, c Call, req *llm.Request) (*llm.Reply, error) {
+		if c.Turn == 5 && c.Agent != AgentAnalyzer {
+			h.Hold()
+		}
+		return inner.Ask(ctx, c, req)
+	}))
+	tr, ev := newCross(t, rec, Settings{})
+	h = tr.def.(*Human)
+	drive(t, tr, ev, plan(Move{Kind: MoveSpeak, Text: "Your Honour, a point.", To: Judge}))
+	tx := tr.Transcript()
+	if tx.Turns[3].Speaker == "Defense" || tx.Turns[4].Speaker == "Defense" || tx.Turns[5].Speaker != "Defense" {
+		t.Fatalf("turns 4 to 6 = %s, %s, %s; want two court lines, then the defense holding", tx.Turns[3].Speaker, tx.Turns[4].Speaker, tx.Turns[5].Speaker)
+	}
+	again, err := NewTrial(crossCase(t), 7, Settings{Models: testModels}, replay(t, rec.reps), NewHuman(tr.Moves()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Run(context.Background(), nil); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	got := again.Transcript().Turns
+	if len(got) != len(tx.Turns) {
+		t.Fatalf("replayed %d turns; want %d", len(got), len(tx.Turns))
+	}
+	for i := range got {
+		if got[i].Speaker != tx.Turns[i].Speaker || got[i].Text != tx.Turns[i].Text {
+			t.Errorf("replayed turn %d: %s %q; want %s %q", i+1, got[i].Speaker, got[i].Text, tx.Turns[i].Speaker, tx.Turns[i].Text)
+		}
+	}
+}
+
 // TestPresentExposesContradiction: presenting the planted item to the witness on the
 // stand exposes its contradiction (event, standing, the witness told, the summary and
 // the debrief list it); a wrong item costs credibility and the debrief counts it.

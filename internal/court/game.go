@@ -384,6 +384,11 @@ func (g *Game) Advance(ctx context.Context) error {
 		return nil
 	}
 	g.busy, g.running = true, true
+	if g.state.TwoPlayers {
+		// The court speaks live here: a hold the other person called from another
+		// process is taken at the end of a line (join.go).
+		g.trial.storedHold = g.takeStoredHold
+	}
 	g.notifyLocked()
 	g.mu.Unlock()
 
@@ -427,6 +432,7 @@ func (g *Game) Advance(ctx context.Context) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.busy, g.running = false, false
+	g.trial.storedHold = nil
 	for _, e := range held {
 		g.pushLocked(e)
 	}
@@ -487,24 +493,46 @@ var ErrNoHold = errors.New("court: \"Hold it!\" is called while the court speaks
 // Hold calls "Hold it!" while the court speaks: the defense takes the floor at the end
 // of the current line. It returns ErrOver after the verdict and ErrNoHold when the
 // court is not speaking in the interrogation (the defense has the floor, say).
-func (g *Game) Hold() error { return g.HoldFor(g.side) }
+func (g *Game) Hold(ctx context.Context) error { return g.HoldFor(ctx, g.side) }
 
-// HoldFor is Hold for one side: in a two-player game, either person's.
-func (g *Game) HoldFor(side Side) error {
+// HoldFor is Hold for one side: in a two-player game, either person's. The court of a
+// game of two may speak in another process (SpeakingElsewhere: the other person
+// moved there); the hold is then recorded in the store, and that process takes it at
+// the end of its court's current line as it takes its own (join.go).
+func (g *Game) HoldFor(ctx context.Context, side Side) error {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	switch {
 	case g.snap.done:
+		g.mu.Unlock()
 		return ErrOver
-	case !g.busy || g.snap.phase != PhaseInterrogation:
+	case g.snap.phase != PhaseInterrogation:
+		g.mu.Unlock()
 		return ErrNoHold
 	}
 	h := g.trial.humanOf(g.trial.seatOf(side))
-	if h == nil {
+	switch {
+	case h == nil:
+		g.mu.Unlock()
+		return ErrNoHold
+	case g.busy:
+		h.Hold() // safe while the trial runs: an atomic flag
+		g.mu.Unlock()
+		return nil
+	case !g.speakingElsewhereLocked():
+		g.mu.Unlock()
 		return ErrNoHold
 	}
-	h.Hold() // safe while the trial runs: an atomic flag
-	return nil
+	g.mu.Unlock()
+	return g.gs.Session.Store.RequestCourtHold(ctx, g.ID, string(side.Or()))
+}
+
+// takeStoredHold takes a hold the person playing side called from another process
+// (HoldFor), for the court speaking live here (Trial.storedHold). A store that cannot
+// be read gives no hold: the court goes on, and the save after its line tells the
+// failure.
+func (g *Game) takeStoredHold(ctx context.Context, side Side) bool {
+	ok, err := g.gs.Session.Store.TakeCourtHold(ctx, g.ID, string(side.Or()))
+	return err == nil && ok
 }
 
 // Restart starts a failed trial again (the failure was counted); call Advance next.

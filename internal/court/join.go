@@ -14,6 +14,14 @@ import (
 // (store.SaveCourtGame), so a process that tried would fail with store.ErrConflict at
 // its first save and load the game again. Only a game left mid-turn for
 // Games.TakeOver (its mover stopped) is let go on by another process.
+//
+// "Hold it!" follows the same floor rules whichever process the court speaks in: a
+// person whose process follows the court (SpeakingElsewhere) has their hold recorded in
+// the store (Game.HoldFor, store.RequestCourtHold), and the process whose court speaks
+// takes it at the end of the court's line, where it takes a hold called in its own
+// process (Trial.storedHold, set by Advance only: a replay by Load or Follow leaves it
+// for the live court). A hold of a person who gets the floor anyway is void, here or
+// there.
 
 // takeOver is gs.TakeOver or its default.
 func (gs *Games) takeOver() time.Duration {
@@ -47,6 +55,11 @@ func (g *Game) midCourt() bool {
 func (g *Game) SpeakingElsewhere() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.speakingElsewhereLocked()
+}
+
+// speakingElsewhereLocked is SpeakingElsewhere; g.mu is held.
+func (g *Game) speakingElsewhereLocked() bool {
 	return g.state.TwoPlayers && g.midCourtLocked() && time.Since(g.saved) < g.gs.takeOver()
 }
 

@@ -150,7 +150,7 @@ func (p *player) awaitOther(ctx context.Context, v GameView) error {
 	} else {
 		fmt.Fprintln(p.out, "\n(The court answers the other person's move.)")
 	}
-	g, err := p.wait(ctx)
+	g, err := p.waitTyping(ctx)
 	if err != nil {
 		return err
 	}
@@ -167,6 +167,31 @@ func (p *player) awaitOther(ctx context.Context, v GameView) error {
 	}
 	p.endLine()
 	return nil
+}
+
+// waitTyping waits for the other person's move (p.wait) while taking the lines typed
+// meanwhile: /hold calls "Hold it!" on the court speaking in the other person's
+// process, anything else waits for the player's floor.
+func (p *player) waitTyping(ctx context.Context) (*Game, error) {
+	type waited struct {
+		g   *Game
+		err error
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan waited, 1)
+	go func() {
+		g, err := p.wait(wctx)
+		done <- waited{g, err}
+	}()
+	for {
+		select {
+		case w := <-done:
+			return w.g, w.err
+		case line, ok := <-p.lines:
+			p.typed(ctx, line, ok)
+		}
+	}
 }
 
 // stopped says why the player's input stopped: an interrupt, or "" for /quit or the
@@ -203,14 +228,15 @@ func (p *player) advance(ctx context.Context) error {
 			// Every event of the advance is in the log now: show them, then stop.
 			finished = true
 		case line, ok := <-p.lines:
-			p.typed(line, ok)
+			p.typed(ctx, line, ok)
 		}
 	}
 }
 
-// typed takes a line typed while the court speaks: /hold calls "Hold it!", anything
-// else waits for the defense's floor.
-func (p *player) typed(line string, ok bool) {
+// typed takes a line typed while the court speaks, here or (a game of two) in the
+// other person's process: /hold calls "Hold it!", anything else waits for the player's
+// floor.
+func (p *player) typed(ctx context.Context, line string, ok bool) {
 	if !ok {
 		p.lines, p.eof = nil, true
 		return
@@ -219,13 +245,23 @@ func (p *player) typed(line string, ok bool) {
 		p.pending = append(p.pending, line)
 		return
 	}
-	if err := p.g.HoldFor(p.side); err != nil {
+	if p.g.TwoPlayers() {
+		// The game as this terminal last saw it may be behind the court speaking in
+		// the other process: the hold is for the line it speaks now. (Follow leaves a
+		// game whose court speaks here as it is.)
+		if _, err := p.g.Follow(ctx); err != nil {
+			p.endLine()
+			fmt.Fprintf(p.out, "not taken: %v\n", err)
+			return
+		}
+	}
+	if err := p.g.HoldFor(ctx, p.side); err != nil {
 		p.endLine()
 		fmt.Fprintf(p.out, "not taken: %v\n", strings.TrimPrefix(err.Error(), "court: "))
 		return
 	}
 	p.endLine()
-	fmt.Fprintln(p.out, "(Hold it! The defense takes the floor at the end of this line.)")
+	fmt.Fprintf(p.out, "(Hold it! The %s takes the floor at the end of this line.)\n", p.side)
 }
 
 var phaseTitles = map[Phase]string{
@@ -293,7 +329,7 @@ func (p *player) show(e Event) {
 		fmt.Fprintf(p.out, "(%s)\n", Clean(e.Message))
 	case EventHold:
 		p.endLine()
-		fmt.Fprintln(p.out, "HOLD IT! The defense takes the floor.")
+		fmt.Fprintf(p.out, "HOLD IT! The %s takes the floor.\n", cmp.Or(e.Side, p.g.View().Side))
 	case EventWarning:
 		p.endLine()
 		fmt.Fprintf(p.out, "! %s\n", Clean(e.Message))
@@ -322,7 +358,8 @@ const playHelp = `  text              speak (the court's clerk decides who answe
   /object text      object (the Judge rules; an overruled objection costs credibility)
   /present E2 text  show an item of the court record to the witness on the stand
   /press N text     press witness statement N for detail
-  /hold             while the court speaks: Hold it! (the floor at the end of the line)
+  /hold             while the court speaks: Hold it! (the floor at the end of the line;
+                    in a game of two, also while the other person's court speaks)
   /record           the court record: evidence, people, statements so far
   /rest             the defense rests: closing statements and the verdict follow
   /quit             save and stop

@@ -457,6 +457,10 @@ type Trial struct {
 	// other plays the other counsel in a two-player trial (Settings.TwoPlayers), nil
 	// otherwise.
 	other *Human
+	// storedHold, while set, takes a hold the person playing a side called from
+	// another process (Game: from the store, while this process lets the court speak
+	// live): nil in a replay, which must leave such a hold for the live court.
+	storedHold func(ctx context.Context, side Side) bool
 	// skip: move to closing at the next turn of the interrogation (Skip).
 	skip atomic.Bool
 	// skipAt is the turn count the skip took effect at (0: none), so a trial rebuilt
@@ -932,7 +936,7 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 	due := t.waitedOut(sp)
 	fair := due != "" && (!t.plays(sp) || move == nil || move.Kind == MoveSpeak)
 	if !fair {
-		if held := t.holdBy(sp); held != "" {
+		if held := t.holdBy(ctx, sp); held != "" {
 			a.next = held
 			return nil
 		}
@@ -973,13 +977,21 @@ func (t *Trial) route(ctx context.Context, sp Speaker, move *Move) error {
 }
 
 // takeHold says whether the person playing sp called "Hold it!" during the turn just
-// ended, and records it as a move (so the trial replays).
-func (t *Trial) takeHold(sp Speaker) bool {
+// ended, here or (storedHold) from another process, and records it as a move (so the
+// trial replays).
+func (t *Trial) takeHold(ctx context.Context, sp Speaker) bool {
 	h := t.humanOf(sp)
-	if h == nil || !h.takeHold() {
+	if h == nil {
 		return false
 	}
-	m := Move{Kind: MoveHold}
+	var stored func() bool
+	if t.storedHold != nil {
+		stored = func() bool { return t.storedHold(ctx, t.sideOf(sp)) }
+	}
+	if !h.takeHold(len(t.cur.turns), stored) {
+		return false
+	}
+	m := Move{Kind: MoveHold, Turn: len(t.cur.turns)}
 	if sp != t.seat {
 		m.Side = t.sideOf(sp)
 	}

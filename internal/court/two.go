@@ -1,6 +1,7 @@
 package court
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -92,10 +93,10 @@ func (t *Trial) tallyOf(sp Speaker) *tally {
 }
 
 // holdBy is the person (other than sp, who just spoke) who called "Hold it!" during
-// sp's turn, "" for none.
-func (t *Trial) holdBy(sp Speaker) Speaker {
+// sp's turn, in this process or another, "" for none.
+func (t *Trial) holdBy(ctx context.Context, sp Speaker) Speaker {
 	for _, h := range t.humans() {
-		if h != sp && t.takeHold(h) {
+		if h != sp && t.takeHold(ctx, h) {
 			return h
 		}
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/arbiter-eval/arbiter/internal/llm"
@@ -87,6 +89,61 @@ func TestUsageByModel(t *testing.T) {
 		us, err := s.UsageByModel(ctx)
 		if err != nil || len(us) != 1 || us[0].InputTokens != 11 || us[0].OutputTokens != 7 {
 			t.Errorf("UsageByModel = %+v, %v; want openai/m 11 in, 7 out", us, err)
+		}
+	})
+}
+
+// A hold recorded for a side of a game is taken once, by one of two stores taking it at
+// once; called twice before it is taken it is still one; each side and game has its own.
+func TestCourtHoldsTakenOnce(t *testing.T) {
+	eachStore(t, func(t *testing.T, fresh func(*testing.T) string) {
+		ctx := context.Background()
+		loc := fresh(t)
+		a, b := open(t, loc), open(t, loc)
+		take := func(s *Store, id, side string) bool {
+			t.Helper()
+			ok, err := s.TakeCourtHold(ctx, id, side)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if take(a, "g1", "defense") {
+			t.Fatal("TakeCourtHold with none recorded = true")
+		}
+		for range 2 {
+			if err := b.RequestCourtHold(ctx, "g1", "defense"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if take(a, "g1", "prosecution") || take(a, "g2", "defense") {
+			t.Error("a hold was taken for another side or game")
+		}
+		if !take(a, "g1", "defense") {
+			t.Fatal("the recorded hold was not taken")
+		}
+		if take(b, "g1", "defense") {
+			t.Error("a hold called twice was taken twice")
+		}
+		for round := range 10 {
+			if err := b.RequestCourtHold(ctx, "g1", "prosecution"); err != nil {
+				t.Fatal(err)
+			}
+			var n atomic.Int64
+			var wg sync.WaitGroup
+			for _, s := range []*Store{a, b, a, b} {
+				wg.Go(func() {
+					if ok, err := s.TakeCourtHold(ctx, "g1", "prosecution"); err != nil {
+						t.Error(err)
+					} else if ok {
+						n.Add(1)
+					}
+				})
+			}
+			wg.Wait()
+			if n.Load() != 1 {
+				t.Fatalf("round %d: the hold was taken %d times by four takers at once; want once", round, n.Load())
+			}
 		}
 	})
 }

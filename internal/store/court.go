@@ -397,3 +397,30 @@ func (s *Store) keys(ctx context.Context, q string, args []any, out map[string]b
 	}
 	return rows.Err()
 }
+
+// RequestCourtHold records that the person playing side called "Hold it!" in game id
+// from a process whose court is not speaking (they follow the game another process
+// moves); a hold already recorded for them stays one, called again now.
+func (s *Store) RequestCourtHold(ctx context.Context, id, side string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO court_holds(game_id, side, requested_at) VALUES (?, ?, ?)
+		ON CONFLICT(game_id, side) DO UPDATE SET requested_at = excluded.requested_at`, id, side, now())
+	if err != nil {
+		return fmt.Errorf("record a hold in court game %s: %w", id, err)
+	}
+	return nil
+}
+
+// TakeCourtHold removes the hold recorded for side in game id and reports whether there
+// was one: of two processes taking it at once, one alone is told so.
+func (s *Store) TakeCourtHold(ctx context.Context, id, side string) (bool, error) {
+	rows, err := s.db.QueryContext(ctx, `DELETE FROM court_holds WHERE game_id = ? AND side = ? RETURNING side`, id, side)
+	if err != nil {
+		return false, fmt.Errorf("take a hold in court game %s: %w", id, err)
+	}
+	defer rows.Close()
+	taken := rows.Next()
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("take a hold in court game %s: %w", id, err)
+	}
+	return taken, nil
+}

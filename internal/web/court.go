@@ -987,7 +987,7 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request, g *court.Game, 
 		return
 	}
 	if m.Kind == court.MoveHold {
-		if err := g.HoldFor(side); err != nil {
+		if err := g.HoldFor(r.Context(), side); err != nil {
 			msg := "\"Hold it!\" is called while the court speaks in the interrogation"
 			if errors.Is(err, court.ErrOver) {
 				msg = moveMessage(err)
