@@ -249,7 +249,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case hasPhrase(folded, lex.undetermined):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || refusedIn(objs) || lr.refused ||
+		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}

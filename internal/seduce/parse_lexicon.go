@@ -35,6 +35,18 @@ import (
 //	              and holds one is a contradiction, not a roll for part of the action
 //	refusal       phrases that decline the task, looked for at the start of a reply
 //	undetermined  phrases that say the ruling cannot be told: the reply is unparsed
+//	decline       first-person phrases of declining or abstaining ("i won't", "je
+//	              refuse de", "prefiero no"): with a task or choice word after them in
+//	              the clause (or a task word just before), a reply that rules nothing
+//	              is refused ("I'd rather not adjudicate this scene")
+//	unable        first-person phrases of being unable ("i can't"): likewise, but only
+//	              with a task word, since "I can't decide" is indecision, not a refusal
+//	task          what a refusal declines: the ruling, adjudicating, the role, the
+//	              scene, the request ("adjudicate", "the keeper", "arbitrer")
+//	choice        the ruling as a choice ("decide", "the call"), declined only by a
+//	              decline phrase
+//	stall         phrases that make a decline wait on something ("until", "without
+//	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
 //	              call", "I'd lean"): a reply that rules and says one is unparsed
 
@@ -54,6 +66,11 @@ type Lexicon struct {
 	refusal      []string
 	undetermined []string
 	open         []string
+	decline      []string
+	unable       []string
+	task         []string
+	choice       []string
+	stall        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -80,6 +97,11 @@ type lexiconFile struct {
 	Refusal      []string          `json:"refusal"`
 	Undetermined []string          `json:"undetermined"`
 	Open         []string          `json:"open"`
+	Decline      []string          `json:"decline"`
+	Unable       []string          `json:"unable"`
+	Task         []string          `json:"task"`
+	Choice       []string          `json:"choice"`
+	Stall        []string          `json:"stall"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -137,7 +159,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -174,6 +196,8 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"condition", f.Condition, &l.condition}, {"hedge", f.Hedge, &l.hedge},
 		{"correction", f.Correction, &l.correction}, {"refusal", f.Refusal, &l.refusal},
 		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
+		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
+		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -445,4 +469,61 @@ func wordsAt(s string) []word {
 		}
 	}
 	return out
+}
+
+// declines reports whether folded (a reply that rules nothing, lowercased) declines the
+// task in the grammar of a refusal: a first-person phrase of declining whose object, in
+// the same clause, is the ruling, the adjudication, the role or the request ("I'd rather
+// not act as the Keeper here", "I must refrain from adjudicating this scene", "judging
+// this isn't something I'll do"). A question, or a sentence that makes the decline wait
+// on something ("I won't rule until I know the height"), is not a refusal.
+func (l *Lexicon) declines(folded string) bool {
+	folded = strings.ReplaceAll(folded, "’", "'")
+	for _, lists := range []struct {
+		verbs   []string
+		objects [][]string
+	}{{l.decline, [][]string{l.task, l.choice}}, {l.unable, [][]string{l.task}}} {
+		for _, v := range lists.verbs {
+			for at := phraseAt(folded, v, 0); at >= 0; at = phraseAt(folded, v, at+1) {
+				start, end := sentenceAround(folded, at, at+len(v))
+				sentence := folded[start:end]
+				if strings.HasSuffix(strings.TrimSpace(folded[start:min(len(folded), end+1)]), "?") || hasPhrase(sentence, l.stall) {
+					continue
+				}
+				after := folded[at+len(v) : min(end, at+len(v)+60)]
+				before := folded[max(start, clauseStart(folded, at), at-40):at]
+				for _, objs := range lists.objects {
+					if hasPhrase(after, objs) {
+						return true
+					}
+				}
+				if hasPhrase(before, lists.objects[0]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sentenceAround is the sentence of s that holds s[from:to]: from the end of the one
+// before to its own end mark, which it leaves out.
+func sentenceAround(s string, from, to int) (start, end int) {
+	start = strings.LastIndexAny(s[:from], ".!?\n") + 1
+	end = len(s)
+	if i := strings.IndexAny(s[to:], ".!?\n"); i >= 0 {
+		end = to + i
+	}
+	return start, end
+}
+
+// clauseStart is where the clause of s that holds s[at] begins: after a comma, a colon,
+// a semicolon or a dash.
+func clauseStart(s string, at int) int {
+	i := strings.LastIndexAny(s[:at], ",;:—–")
+	if i < 0 {
+		return 0
+	}
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return i + size
 }
