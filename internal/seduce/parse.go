@@ -557,7 +557,9 @@ func classifyKey(k string) keyKind {
 	k = strings.Trim(normWords(k), " ?")
 	k = strings.ReplaceAll(k, " ", "_")
 	switch k {
-	case "decision", "ruling", "verdict", "adjudication":
+	case "decision", "ruling", "verdict", "adjudication",
+		// the same keys in the lexicons' languages: "Décision : jet", "Decisione: tiro"
+		"décision", "decisione", "decisión", "decisão", "entscheidung", "urteil":
 		return keyDecision
 	case "outcome", "result", "resolution", "call", "answer":
 		return keyMaybe
@@ -571,9 +573,11 @@ func classifyKey(k string) keyKind {
 		"automatically_succeeds", "no_roll", "no_roll_needed", "auto_pass", "automatic_pass":
 		return keyAuto
 	case "skill", "skill_name", "relevant_skill", "skill_check", "skill_used", "skill_roll",
-		"gold_skill", "applicable_skill":
+		"gold_skill", "applicable_skill",
+		"compétence", "abilità", "habilidad", "perícia", "fertigkeit":
 		return keySkill
-	case "reason", "reasoning", "rationale", "justification", "explanation":
+	case "reason", "reasoning", "rationale", "justification", "explanation",
+		"raison", "motif", "motivo", "motivazione", "razón", "grund", "begründung":
 		return keyReason
 	}
 	for _, suffix := range []string{"_decision", "_ruling", "_verdict"} {
@@ -604,6 +608,9 @@ var (
 		"skill test": true, "mandatory roll": true, "required": true, "make a roll": true,
 		"must roll": true, "roll for it": true, "dice": true, "requires dice roll": true,
 		"requires a dice roll": true, "roll the dice": true, "needs a check": true, "check required": true,
+		// the lexicons' languages: "Décision : jet", "Entscheidung: Probe"
+		"jet": true, "jet de dés": true, "tiro": true, "tirada": true, "wurf": true, "probe": true,
+		"rolagem": true, "teste": true, "prova": true,
 	}
 	passWords = map[string]bool{
 		"automatic success": true, "automatic": true, "automatically": true, "auto": true,
@@ -615,6 +622,10 @@ var (
 		"not required": true, "direct success": true, "automatic successes": true, "no_roll": true,
 		"none needed": true, "none required": true, "not needed": true, "none": true, "nothing needed": true,
 		"unnecessary": true, "no dice needed": true,
+		"succès automatique": true, "réussite automatique": true, "pas de jet": true, "aucun jet": true,
+		"automatischer erfolg": true, "kein wurf": true, "keine probe": true, "éxito automático": true,
+		"sin tirada": true, "successo automatico": true, "nessun tiro": true, "sucesso automático": true,
+		"sem rolagem": true, "sem teste": true,
 	}
 	// decisionCut ends a decision word where an explanation starts.
 	decisionCut = regexp.MustCompile(`\s+[-–—·•]\s+|[(,.;:!]|\s+because\s`)
@@ -656,9 +667,9 @@ func yesNo(v any) (bool, bool) {
 			w = strings.TrimSpace(w[:i[0]])
 		}
 		switch w {
-		case "true", "yes", "y", "required", "needed", "mandatory", "necessary":
+		case "true", "yes", "y", "required", "needed", "mandatory", "necessary", "✅", "✔", "✔️", "☑", "☑️", "✓":
 			return true, true
-		case "false", "no", "n", "not required", "not needed", "unnecessary", "none":
+		case "false", "no", "n", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
 			return false, true
 		}
 	}
@@ -666,7 +677,7 @@ func yesNo(v any) (bool, bool) {
 }
 
 var noSkill = map[string]bool{"": true, "null": true, "none": true, "n/a": true, "na": true, "nil": true,
-	"-": true, "no skill": true, "not applicable": true, "no roll": true, "nothing": true}
+	"-": true, "—": true, "–": true, "--": true, "no skill": true, "not applicable": true, "no roll": true, "nothing": true}
 
 var (
 	skillDecoration = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?(?:(?:hard|extreme|regular|opposed|difficult)\s+)?|\s+(?:skill\s+)?(?:roll|check|test|skill)$|\s*\(\s*\d+\s*%?\s*\)$|\s*\d+\s*%$`)
@@ -870,7 +881,7 @@ func parseLooseJSON(text string, tax *Taxonomy) (jsonObj, bool) {
 var (
 	// lineDecor is what markdown puts around a "Key: value" line.
 	lineDecor = regexp.MustCompile("[*`]+|[\\p{So}\\p{Sk}\\x{FE0F}\\x{200D}]+")
-	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
+	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?(\p{L}[\p{L}' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
 	// keyQuestion is a key asked and answered yes or no on its line: "- **Roll?** Yes".
 	keyQuestion = regexp.MustCompile(`(?i)^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*\?\s*(yes|no|yep|nope|true|false|required|not\s+required|needed|not\s+needed)\W*$`)
 )
@@ -882,8 +893,18 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	var r ruling
 	var decisionText []string
 	var spans, others [][2]int
+	// voteRow is the table row about a part of the action each vote came from (0 for
+	// none), rowSkill the skill each such row names.
+	var voteRow []int
+	rowSkill := map[int]string{}
 	for _, l := range labelPairs(text) {
 		value := strings.Trim(l.value, ` "'`)
+		if l.row > 0 && classifyKey(l.key) == keySkill {
+			rowSkill[l.row] = skillValue(value, tax)
+		}
+		for len(voteRow) < len(r.votes) {
+			voteRow = append(voteRow, 0)
+		}
 		if l.loose && !readable(l.key, value, tax) {
 			continue
 		}
@@ -953,6 +974,14 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		if decided {
 			spans = append(spans, valueSentence(text, l))
 		}
+		for len(voteRow) < len(r.votes) {
+			voteRow = append(voteRow, l.row)
+		}
+	}
+	if d, skill, ok := partRows(r.votes, voteRow, rowSkill); ok {
+		// A table that rules a roll for one part of the action and none for another
+		// ("| Walk to the boat | No |", "| Dive for the chest | Yes | Swim |") is a roll.
+		r.votes, r.skill = []Decision{d}, skill
 	}
 	if r.found() && r.skill == "" {
 		// "Decision: Roll (Climb)" names the skill in the decision itself.
@@ -964,6 +993,32 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		}
 	}
 	return r, append(spans, others...)
+}
+
+// partRows reads votes that all come from the rows of a table about parts of the action
+// and disagree: a roll for one part is a roll, with the first such row's skill.
+func partRows(votes []Decision, rows []int, rowSkill map[int]string) (Decision, string, bool) {
+	if len(votes) < 2 {
+		return "", "", false
+	}
+	rollRow, pass := 0, false
+	for i, d := range votes {
+		if rows[i] == 0 {
+			return "", "", false
+		}
+		switch d {
+		case DecisionRoll:
+			if rollRow == 0 {
+				rollRow = rows[i]
+			}
+		case DecisionPass:
+			pass = true
+		}
+	}
+	if rollRow == 0 || !pass {
+		return "", "", false
+	}
+	return DecisionRoll, rowSkill[rollRow], true
 }
 
 // valueSentence is the span of a decision line up to the end of its value's first
@@ -1010,12 +1065,15 @@ type labelPair struct {
 	// loose pairs are a header and the line after it: one that reads as no ruling is
 	// prose after a heading, not a broken answer.
 	loose bool
+	// row, above zero, is the row of a table whose first column names a part of the
+	// action ("| Walk to the boat | No | — |"): its rulings are about that part.
+	row int
 }
 
 var (
 	tableRow = regexp.MustCompile(`^\s*\|\s*([^|]+?)\s*\|\s*([^|]*?)\s*\|\s*$`)
 	// bareKey is a line holding a key alone, its value on the next line: "## Decision".
-	bareKey = regexp.MustCompile(`^\s*(?:#+\s*|>\s*)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*:?\s*$`)
+	bareKey = regexp.MustCompile(`^\s*(?:#+\s*|>\s*)*(\p{L}[\p{L}' _/-]{0,40}?)\s*:?\s*$`)
 )
 
 // tableCells splits a markdown table row into its trimmed cells, or returns nil.
@@ -1062,6 +1120,7 @@ func labelPairs(text string) []labelPair {
 		at += end + 1
 	}
 	var header []string // a table's column keys, when its header row names them
+	rows := 0
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if !strings.ContainsAny(l.text, ":=|#") && !strings.Contains(l.text, "**") {
@@ -1087,9 +1146,14 @@ func labelPairs(text string) []labelPair {
 				}
 			}
 			if header != nil && len(cells) == len(header) {
+				row := 0
+				if classifyKey(header[0]) == keyOther && cells[0] != "" {
+					rows++
+					row = rows
+				}
 				for k, c := range cells {
 					if classifyKey(header[k]) != keyOther {
-						out = append(out, labelPair{header[k], c, span, false})
+						out = append(out, labelPair{header[k], c, span, false, row})
 					}
 				}
 				continue
@@ -1099,7 +1163,7 @@ func labelPairs(text string) []labelPair {
 		}
 		if m := tableRow.FindStringSubmatch(clean); m != nil {
 			if classifyKey(m[1]) != keyOther {
-				out = append(out, labelPair{m[1], m[2], span, false})
+				out = append(out, labelPair{m[1], m[2], span, false, 0})
 			}
 			continue
 		}
@@ -1112,7 +1176,7 @@ func labelPairs(text string) []labelPair {
 			if j < len(lines) {
 				v := strings.TrimSpace(lineDecor.ReplaceAllString(lines[j].text, ""))
 				if v != "" && len(v) <= 60 && !strings.HasPrefix(strings.TrimSpace(lines[j].text), "#") && keyLine.FindStringSubmatch(v) == nil {
-					out = append(out, labelPair{m[1], v, [2]int{l.from, lines[j].to}, true})
+					out = append(out, labelPair{m[1], v, [2]int{l.from, lines[j].to}, true, 0})
 					i = j
 					continue
 				}
@@ -1123,16 +1187,23 @@ func labelPairs(text string) []labelPair {
 			if m == nil {
 				m = keyQuestion.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
 			}
-			if marked := checkMarks.Replace(part); (m == nil || strings.TrimSpace(m[2]) == "") && marked != part {
+			if marked := checkMarks.Replace(part); (m == nil || strings.TrimSpace(m[2]) == "" || yesNoKey(m[1])) && marked != part {
 				m = keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(marked, "")) // "- Roll: ✅"
 			}
 			if m == nil {
 				continue
 			}
-			out = append(out, labelPair{m[1], m[2], span, false})
+			out = append(out, labelPair{m[1], m[2], span, false, 0})
 		}
 	}
 	return out
+}
+
+// yesNoKey says whether a key holds a yes or a no, which a tick or a cross can write:
+// "Roll: ✅ — Listen".
+func yesNoKey(k string) bool {
+	kind := classifyKey(k)
+	return kind == keyNeedRoll || kind == keyAuto
 }
 
 // skillPrefix says whether name is the start of a skill's name cut short ("Swi").

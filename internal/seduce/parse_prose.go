@@ -63,7 +63,7 @@ const (
 	reRollNoun = `(?:rolls?|checks?|tests?|dice(?:\s+rolls?)?|skill\s+checks?|skill\s+rolls?)`
 	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
 	// reAskFor is the verb of "no reason to call for a roll".
-	reAskFor   = `(?:(?:call|ask|make|request|require|demand|bother\s+with|have|take)\s+(?:for\s+)?)?`
+	reAskFor   = `(?:(?:call|ask|make|request|require|demand|bother\s+with|have|take|bring\s+(?:out|in)|pull\s+out|break\s+out|get\s+out|reach\s+for|use|impose|add|involve|throw\s+in)\s+(?:for\s+)?)?`
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
 
@@ -200,6 +200,8 @@ var (
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
 		// "not rolling here would be a mistake", "refusing to roll would be silly"
 		newNegatedRule(`\b(?:not|never|refusing\s+to|declining\s+to|failing\s+to)\s+(?:(?:ask|call)\s+(?:for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolling|rolls|check|checking|dice)\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is)\s+(?:be\s+)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|silly|absurd|ridiculous|foolish|crazy|too\s+generous|unfair|out\s+of\s+the\s+question|not\s+an\s+option)\b`),
+		// "it would be wrong not to make her roll Listen": a pass judged wrong.
+		newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|absurd|ridiculous|unfair|a\s+mistake|negligent|irresponsible|madness|crazy|foolish|reckless|too\s+generous)\s+(?:of\s+me\s+)?not\s+to\s+(?:make|have|ask|call\s+for|demand|require|roll)\b`),
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
@@ -240,8 +242,10 @@ var (
 		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
 		// "it would be wrong to make her roll", "not even the stingiest Keeper would make
 		// you roll for that": a demand for a roll judged wrong.
-		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
+		newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|daft|pedantic|absurd|ridiculous|overkill|unfair|pointless|needless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
 		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
+		// "don't even reach for the dice", "no need to pick up your dice"
+		newNegatedRule(`(?:\bdon['’]t|\bdo\s+not|\bno\s+need\s+to|\bnever)\s+(?:(?:even|bother\s+to)\s+)?(?:reach\s+for|pick\s+up|touch|grab|get\s+out|break\s+out)\s+(?:the|your|any|those)\s+dice\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
 		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b|\bput\s+(?:the|your)\s+dice\s+away\b`),
@@ -254,7 +258,7 @@ var (
 		newCueRule(`\b(?:though|but|if)\s+not\s+(?:strictly|really|absolutely|entirely)\s+(?:necessary|needed|required)\b`),
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
-		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
+		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
 		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		// "No need for First Aid."
 		capitalRule(`\bno\s+need\s+(?:for|to)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
@@ -270,7 +274,7 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
@@ -366,6 +370,10 @@ var (
 		"question": true, "requires": true, "require": true, "required": true, "calls": true,
 		"call": true, "demands": true, "warrants": true, "where": true, "situation": true,
 		"case": true,
+		// pronouns and numbers: "I wouldn't make them roll", "Three checks"
+		"them": true, "him": true, "her": true, "me": true, "us": true, "i'll": true, "i’ll": true,
+		"i'm": true, "i’m": true, "i'd": true, "i’d": true, "two": true, "three": true, "four": true,
+		"five": true, "six": true, "rule": true, "rules": true,
 	}
 	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
 		"percentiles": true, "dice": true}
@@ -423,7 +431,7 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
@@ -986,13 +994,17 @@ func leadsOn(sep string) bool {
 	return strings.ContainsAny(sep, ":-–—")
 }
 
+// reFiller are words that open a clause without changing what it says: "— well, only if
+// the car swerves".
+const reFiller = `(?:(?:well|that\s+is|i\s+mean|mind\s+you|of\s+course|but|though|and|at\s+least|then\s+again|actually)\s*,?\s+)*(?:but\s+)?(?:only\s+)?`
+
 var (
 	// nextCond opens a clause that leaves the ruling before it open: "— unless the plank
 	// is still there", "— or take the long way round".
-	nextCond = regexp.MustCompile(`^\s*(?:unless|if|except\s+(?:if|when)|provided|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
+	nextCond = regexp.MustCompile(`^\s*` + reFiller + `(?:unless|if|except\s+(?:if|when)|provided|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
 	// nextFirm opens a clause that leaves it firm: a roll's outcome ("if you fail, …"),
 	// the player's intent, a threat ("or else").
-	nextFirm = regexp.MustCompile(`^\s*(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
+	nextFirm = regexp.MustCompile(`^\s*` + reFiller + `(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
 )
 
 // openNext says whether a clause after a dash leaves the ruling before it open.
