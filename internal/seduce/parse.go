@@ -220,6 +220,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
 		}
+		// "roll mechanical repair i guess": a hedge after the ruling, as the reply's last words.
+		if loc := trailingHedge.FindStringIndex(folded); loc != nil {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[loc[0]:loc[1]])}
+		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
 		// two stances, not a ruling.
 		if at, phrase := anyPhrase(folded, lex.refusal); at >= 0 && (selfCorrection.MatchString(folded) || hasPhrase(folded, lex.correction)) {
@@ -346,6 +350,9 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
 var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// trailingHedge is a hedge that ends the reply: "roll Climb, I guess", "no roll, maybe?".
+var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$`)
 
 // endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
 // own: struck or not, they are a ruling the reply wrote.

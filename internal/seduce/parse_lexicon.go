@@ -45,6 +45,9 @@ import (
 //	              scene, the request ("adjudicate", "the keeper", "arbitrer")
 //	choice        the ruling as a choice ("decide", "the call"), declined only by a
 //	              decline phrase
+//	contrast      roll phrases that grant a roll against a pass just denied ("pero sí",
+//	              "aber schon"): the pass before is about another part of the action,
+//	              and no negation before the phrase denies it
 //	stall         phrases that make a decline wait on something ("until", "without
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
@@ -71,6 +74,7 @@ type Lexicon struct {
 	task         []string
 	choice       []string
 	stall        []string
+	contrast     []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -102,6 +106,7 @@ type lexiconFile struct {
 	Task         []string          `json:"task"`
 	Choice       []string          `json:"choice"`
 	Stall        []string          `json:"stall"`
+	Contrast     []string          `json:"contrast"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -159,7 +164,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -197,7 +202,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"correction", f.Correction, &l.correction}, {"refusal", f.Refusal, &l.refusal},
 		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
 		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
-		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall},
+		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -220,7 +225,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.anchorOf = map[string]int{}
 	l.anchors = nil
 	index := map[string]int{}
-	for _, p := range append(slices.Clone(l.roll), l.pass...) {
+	for _, p := range slices.Concat(l.roll, l.pass, l.contrast) {
 		a := ""
 		for _, w := range strings.Fields(p) {
 			if len(w) > len(a) {
@@ -363,10 +368,13 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	}
 	masked := []byte(clause)
 	snapshot, dirty := clause, false
+	contrastAt, _ := anyPhrase(clause, l.contrast)
 	add := func(d Decision, from, to int, negated bool) {
 		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
 		if d == DecisionPass {
-			c.part = part()
+			// "no hace falta tirada para la puerta, pero sí Sigilo": the pass is about
+			// another part than the roll granted against it.
+			c.part = contrastAt > from || part()
 		}
 		if !t.matters(c) && !t.mattersWithSkill(c) {
 			return
@@ -380,7 +388,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		t.add(c)
 	}
 	var negs negationWords
-	search := func(phrases []string, d Decision) {
+	search := func(phrases []string, d Decision, contrast bool) {
 		for _, p := range phrases {
 			if !present[l.anchorOf[p]] {
 				continue
@@ -391,10 +399,13 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			for i := phraseAt(snapshot, p, 0); i >= 0; i = phraseAt(snapshot, p, i+len(p)) {
 				copy(masked[i:i+len(p)], blankOut(p))
 				dirty = true
+				if contrast && l.lexSkill(clause[:min(len(clause), i+len(p)+40)], orig[:min(len(orig), i+len(p)+40)], i+len(p), tax) == "" {
+					continue // "no es difícil, pero sí largo": granted against no roll, but no skill
+				}
 				cd, neg := d, d == DecisionPass
 				from := i // where the words that deny the ruling start
 				without := d == DecisionPass && slices.Contains(l.without, strings.Fields(p)[0])
-				if d == DecisionRoll {
+				if d == DecisionRoll && !contrast {
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {
 						t := strings.Trim(w.text, "-,'’")
@@ -415,8 +426,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			}
 		}
 	}
-	search(l.pass, DecisionPass)
-	search(l.roll, DecisionRoll)
+	search(l.pass, DecisionPass, false)
+	search(l.contrast, DecisionRoll, true)
+	search(l.roll, DecisionRoll, false)
 }
 
 // negationWords are where a clause's negation words stand, found once per clause.
