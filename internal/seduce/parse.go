@@ -352,7 +352,7 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
 
 // trailingHedge is a hedge that ends the reply: "roll Climb, I guess", "no roll, maybe?".
-var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$`)
+var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$|(?:^|[.!?]\s+)(?:maybe|perhaps|probably|possibly|or\s+not)\s*[.!?]`)
 
 // endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
 // own: struck or not, they are a ruling the reply wrote.
@@ -658,6 +658,9 @@ func decisionWord(v string, tax *Taxonomy) Decision {
 		}
 	}
 	if p, ok := parseProse(v, tax); ok {
+		if hasPhrase(foldLower(v), DefaultLexicon().open) {
+			return "" // "I'd say roll — but no roll is fine too"
+		}
 		return p.Decision
 	}
 	return ""
