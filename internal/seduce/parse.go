@@ -718,7 +718,68 @@ func skillValue(v string, tax *Taxonomy) string {
 	if c := sameSkill(bare, tax); c != "" {
 		return c // "Library Research": every word names Library Use
 	}
+	if c, ok := misspelt(bare, tax); ok {
+		return c // "Libary Use", "Lisen"
+	}
 	return bare
+}
+
+// misspelt reads a name the taxonomy does not know as the one skill name or alias it
+// misspells: one letter added, dropped, changed or swapped ("Lisen", "Medecine",
+// "repiar"), two in a long name, never the first letter, never in a name under four
+// letters. Two skills as near leave it unknown.
+func misspelt(name string, tax *Taxonomy) (string, bool) {
+	n := normSkill(name)
+	if len(n) < 4 || len(n) > 40 {
+		return "", false
+	}
+	best, found := "", 0
+	for key, skill := range tax.index {
+		if len(key) < 4 || key[0] != n[0] || abs(len(key)-len(n)) > 2 {
+			continue
+		}
+		limit := 1
+		if len(key) >= 9 && len(n) >= 9 {
+			limit = 2
+		}
+		if editDistance(n, key) <= limit && skill != best {
+			best, found = skill, found+1
+		}
+	}
+	return best, found == 1
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the optimal string alignment distance of a and b: insertions,
+// deletions, substitutions and swaps of two neighbouring bytes.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 // abilitySkill is the "Ability (Skill)" form of a skill name.

@@ -1263,6 +1263,15 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 					return c, at, true
 				}
 			}
+			if name == "skill" && len(words) > 0 && !stopWords[strings.ToLower(words[0])] {
+				for n := len(words); n > 0; n-- {
+					if s, ok := misspelt(strings.Join(words[:n], " "), tax); ok {
+						c.skill = s // "roll stelth"
+						c.end = m[2*i] + fieldsEnd(origGroup, n)
+						return c, at, true
+					}
+				}
+			}
 			if s := knownTail(words, tax); r.keepUnknown && s != "" {
 				c.skill = s // "Secret Stealth roll"
 				return c, at, true
