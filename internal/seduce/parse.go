@@ -547,6 +547,16 @@ func (r *ruling) found() bool { return len(r.votes) > 0 || r.bad }
 var refusedWord = map[string]bool{"refused": true, "refuse": true, "refusal": true, "declined": true,
 	"decline": true, "declining": true, "no ruling": true, "abstain": true, "abstained": true}
 
+// refusedValue says a decision value declines to rule: a word ("refused") or a
+// sentence ("I can't rule on this").
+func refusedValue(v string) bool {
+	if refusedWord[normWords(strings.Trim(v, " .!"))] {
+		return true
+	}
+	folded := foldLower(v)
+	return isRefusal(v) || hasPhrase(folded, DefaultLexicon().refusal) || DefaultLexicon().declines(folded)
+}
+
 // keyKind classifies a JSON or "Key: value" key.
 type keyKind int
 
@@ -829,7 +839,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 			if d := decisionWord(s, tax); d != "" {
 				r.vote(d)
-			} else if refusedWord[normWords(strings.Trim(s, " .!"))] {
+			} else if refusedValue(s) {
 				r.refused = true
 			} else {
 				r.bad = true
@@ -994,7 +1004,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 				r.bad = true // "Decision: roll (?)"
 			} else if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
-			} else if refusedWord[normWords(strings.Trim(value, " .!"))] {
+			} else if refusedValue(value) {
 				r.refused = true
 			} else {
 				r.bad = true

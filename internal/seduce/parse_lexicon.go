@@ -503,6 +503,9 @@ func (l *Lexicon) declines(folded string) bool {
 					continue
 				}
 				after := folded[at+len(v) : min(end, at+len(v)+60)]
+				if i := strings.IndexAny(after, ",;:—–"); i >= 0 {
+					after = after[:i] // the clause of the decline, not the next
+				}
 				before := folded[max(start, clauseStart(folded, at), at-40):at]
 				for _, objs := range lists.objects {
 					if hasPhrase(after, objs) {
