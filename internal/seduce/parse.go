@@ -349,7 +349,7 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
-var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+var finalWord = regexp.MustCompile(`\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
 
 // trailingHedge is a hedge that ends the reply: "roll Climb, I guess", "no roll, maybe?".
 var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$|(?:^|[.!?]\s+)(?:maybe|perhaps|probably|possibly|or\s+not)\s*[.!?]`)

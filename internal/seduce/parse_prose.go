@@ -67,6 +67,9 @@ const (
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
 
+// reSkillWords are the words of a skill's name, up to three.
+const reSkillWords = `[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?`
+
 // cueRule is one phrase pattern. A "slot" group holds the words that may name a skill and
 // is checked against stopWords; a "skill" group must name a skill the taxonomy knows.
 type cueRule struct {
@@ -228,7 +231,7 @@ var (
 		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t|don['’]t|do\s+not)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -284,7 +287,7 @@ var (
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
 		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
-		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
+		newCueRule(`^\s*(?:(?:okay|ok|so|right|alright|well|and)[,]?\s+)*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
 		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
 		// "I'll say roll after all": a verdict said in one word.
 		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]d|i\s+would|i|let['’]s)\s+(?:just\s+)?(?:say|call\s+it|go\s+with)\s+(?:a\s+)?roll\b`),
@@ -336,6 +339,21 @@ var (
 		capitalStartRule(`^\s*(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?),?\s+(?:please|for\s+me)\s*$`),
 		// "Fighting (Axe), obviously.": a specialisation names a skill.
 		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
+		// CoC's own words for a roll: a difficulty and a skill ("Hard Stealth.", "Extreme
+		// difficulty Firearms (Handgun)"), a skill with bonus or penalty dice ("Firearms,
+		// one penalty die"), a skill set against another ("your Stealth against his
+		// Listen", "Fighting (Brawl) vs Fighting (Brawl)").
+		capitalRule(`(?:^|[^a-z])(?:regular|hard|extreme)\s+(?:difficulty\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,|\(|$|\s+(?:roll|check|test|at|with|for|to|against|vs\b))`),
+		capitalStartRule(`(?:^|,\s*|:\s*)(?:an?\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,\s*|\s+(?:roll\s+|check\s+)?(?:with|at)\s+)(?:one|two|a|an|1|2)\s+(?:more\s+)?(?:penalty|bonus)\s+di(?:e|ce)\b`),
+		capitalStartRule(`^\s*(?:opposed(?:\s+(?:roll|check))?\s*,?\s*)?(?:(?:the\s+(?:investigator|player|character)['’]s|your|his|her|their)\s+)?(?P<wholeskill>` + reSkillWords + `)\s+(?:vs\.?|versus|against)(?:\s+[a-z(][a-z0-9'’()/-]*){1,3}\s*$`),
+		// "two penalty dice on the First Aid roll"
+		newCueRule(`\b(?:penalty|bonus)\s+di(?:e|ce)\s+(?:on|for|to)\s+(?:the|your|his|her|their|this)\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\b`),
+		// "That's your Track check, by the way": a roll reported as made.
+		newCueRule(`\b(?:that['’]s|that\s+was|this\s+is|it['’]s|it\s+was)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check|roll|test)\b`),
+		// "three rooms, three Stealth rolls", "a series of Stealth rolls", "two Listen checks"
+		newCueRule(`(?:^|,\s*)(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|four|five|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
+		// "Jenny, Throw.", "Maria, Locksmith, and you've got a penalty die": a skill named to a player.
+		capitalRule(`^\s*(?:[a-z]+,\s+)+(?P<wholeskill>` + reSkillWords + `)\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
