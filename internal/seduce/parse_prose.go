@@ -414,6 +414,9 @@ var (
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
+	// answerYesLex and answerNoLex open an answer in the lexicons' languages.
+	answerYesLex = regexp.MustCompile(`^\s*(?:sì|sí|oui|ja|jawohl|sim|tak|claro|certo|bien\s+sûr|natürlich|klar)(?:[\s,.!:;]|$)`)
+	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)`)
 	// askedIf reports a question as a statement: "You ask if this needs a roll."
 	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
 	answerNo = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
@@ -748,7 +751,7 @@ func truncatedRuling(text string) bool {
 // roll? Yes: Stealth" is a roll, "Automatic? No." a roll, "Dice? Nope." a pass. The
 // answer is the next clause that is no question; its skill, or one named just after,
 // is the ruling's.
-func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, t *cueTally) {
+func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, lex *Lexicon, t *cueTally) {
 	for k := 0; k < len(next) && k < 3; k++ {
 		answer := lower[from:next[k][0]]
 		if strings.TrimSpace(answer) == "" {
@@ -759,13 +762,17 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
 		}
-		no := answerNo.MatchString(answer)
-		yes := !no && answerYes.MatchString(answer)
+		no := answerNo.MatchString(answer) || answerNoLex.MatchString(answer)
+		yes := !no && (answerYes.MatchString(answer) || answerYesLex.MatchString(answer))
 		if !yes && !no {
 			return
 		}
 		var q cueTally
 		clauseCues(askedIf.ReplaceAllStringFunc(clause, blankOut), origClause, at, func() bool { return false }, tax, nil, "", &q)
+		if q.n == 0 && lex != nil {
+			// "Serve un tiro? Sì: Furtività.", "Teste de Rastrear? Não."
+			lex.lexCues(clause, origClause, at, tax, &q, func() bool { return false })
+		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
@@ -875,7 +882,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		if question {
 			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
 			if !t.hasRoll || !t.hasPass {
-				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, &t)
+				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t)
 			}
 			continue
 		}
