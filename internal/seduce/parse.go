@@ -1030,6 +1030,12 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 					}
 					break
 				}
+				if kind == keyAuto && len(strings.Fields(value)) >= 3 && !strings.Contains(value, "?") {
+					// "No roll needed: the bridge is sound": the key is the ruling, the
+					// value its reason.
+					r.vote(DecisionPass)
+					break
+				}
 				r.bad = true
 				break
 			}
