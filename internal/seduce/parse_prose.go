@@ -320,7 +320,7 @@ var (
 		// "/r 1d100 Spot Hidden": a dice command.
 		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
-		newCueRule(`^\s*an?\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now))?\s*$`),
+		newCueRule(`^\s*(?:an?\s+|(?:so\s+)?it['’]s\s+an?\s+)?(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?\s*$`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
@@ -550,6 +550,10 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 		t = proseCues(said, text, tax, lex)
 	}
 	switch {
+	case t.n > 0 && t.hasRoll && !t.hasPass && t.rollSkill == "" && t.hasBare && t.bare.decision == DecisionRoll && !t.either &&
+		!strings.Contains(asciiLower(text[t.bare.from:min(len(text), t.bare.to+40)]), " or "):
+		// "Brawl! Roll it!": a roll without a skill, and a skill's name alone beside it.
+		t.rollSkill = t.bare.skill
 	case t.n > 0 || t.conditional:
 	case t.hasConceded:
 		t.add(t.conceded)
