@@ -48,6 +48,10 @@ import (
 //	contrast      roll phrases that grant a roll against a pass just denied ("pero sí",
 //	              "aber schon"): the pass before is about another part of the action,
 //	              and no negation before the phrase denies it
+//	but           words that set what follows against what comes before ("aber", "mais"):
+//	              a pass before one is about another part than a roll after it
+//	neither       "neither nor" as two words ("weder noch"): two skills named in it are
+//	              a pass ("Weder Klettern noch Springen")
 //	stall         phrases that make a decline wait on something ("until", "without
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
@@ -75,6 +79,8 @@ type Lexicon struct {
 	choice       []string
 	stall        []string
 	contrast     []string
+	but          []string
+	neither      []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -107,6 +113,8 @@ type lexiconFile struct {
 	Choice       []string          `json:"choice"`
 	Stall        []string          `json:"stall"`
 	Contrast     []string          `json:"contrast"`
+	But          []string          `json:"but"`
+	Neither      []string          `json:"neither"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -164,7 +172,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -203,6 +211,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
 		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
+		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -337,6 +346,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	if len(l.roll) == 0 && len(l.pass) == 0 {
 		return
 	}
+	if l.neitherSkills(clause, orig, at, tax, t) {
+		return
+	}
 	present := make([]bool, len(l.anchors))
 	anyPresent := false
 	for i, a := range l.anchors {
@@ -369,12 +381,18 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	masked := []byte(clause)
 	snapshot, dirty := clause, false
 	contrastAt, _ := anyPhrase(clause, l.contrast)
+	butAt := -1
+	for _, b := range l.but {
+		if i := phraseAt(clause, b, 0); i >= 0 && i > butAt {
+			butAt = i // the last, so that a pass before any of them is a part
+		}
+	}
 	add := func(d Decision, from, to int, negated bool) {
 		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
 		if d == DecisionPass {
 			// "no hace falta tirada para la puerta, pero sí Sigilo": the pass is about
 			// another part than the roll granted against it.
-			c.part = contrastAt > from || part()
+			c.part = contrastAt > from || butAt > from || part()
 		}
 		if !t.matters(c) && !t.mattersWithSkill(c) {
 			return
@@ -541,4 +559,33 @@ func clauseStart(s string, at int) int {
 	}
 	_, size := utf8.DecodeRuneInString(s[i:])
 	return i + size
+}
+
+// neitherSkills adds a pass for a clause that opens with "neither A nor B" in a
+// lexicon's words, where A and B are skills ("Weder Klettern noch Springen", "Ni Trepar
+// ni Saltar"). It reports whether it added one.
+func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
+	for _, pair := range l.neither {
+		first, second, ok := strings.Cut(pair, " ")
+		if !ok {
+			continue
+		}
+		i := phraseAt(clause, first, 0)
+		if i < 0 || strings.TrimSpace(clause[:i]) != "" {
+			continue
+		}
+		j := phraseAt(clause, second, i+len(first))
+		if j < 0 || j-i > 60 {
+			continue
+		}
+		end := min(len(clause), j+len(second)+40)
+		a := l.lexSkill(clause[:j], orig[:j], i+len(first), tax)
+		b := l.lexSkill(clause[:end], orig[:end], j+len(second), tax)
+		if a == "" || b == "" {
+			continue
+		}
+		t.add(cue{decision: DecisionPass, from: at + i, to: at + j + len(second), negated: true})
+		return true
+	}
+	return false
 }
