@@ -387,7 +387,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			butAt = i // the last, so that a pass before any of them is a part
 		}
 	}
-	add := func(d Decision, from, to int, negated bool) {
+	add := func(d Decision, from, skillFrom, to int, negated bool) {
 		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
 		if d == DecisionPass {
 			// "no hace falta tirada para la puerta, pero sí Sigilo": the pass is about
@@ -399,8 +399,8 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		}
 		// The skill is looked for near the phrase, then near the clause's start: never
 		// over the whole of a long clause for every phrase.
-		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], from, tax)
-		if c.skill == "" && from > 0 {
+		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], skillFrom, tax)
+		if c.skill == "" && from > 0 && skillFrom == from {
 			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
 		}
 		t.add(c)
@@ -440,7 +440,11 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if without && negs.outside(clause, l, from, i+len(p)) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}
-				add(cd, i, i+len(p), neg)
+				skillFrom := i
+				if first := strings.Fields(p)[0]; slices.Contains(l.without, first) && !slices.Contains(l.negation, first) {
+					skillFrom += len(first) // "sauter le jet": the verb of skipping names no skill
+				}
+				add(cd, i, skillFrom, i+len(p), neg)
 			}
 		}
 	}
