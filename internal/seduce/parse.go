@@ -1227,6 +1227,12 @@ func labelPairs(text string) []labelPair {
 						header = cells
 					}
 				}
+				if len(cells) == 2 && header != nil {
+					w := strings.Trim(normWords(cells[1]), " *`\"'.!")
+					if _, value := yesNo(cells[1]); value || rollWords[w] || passWords[w] {
+						header = nil // "| Roll | No |": a key and its value above the rule
+					}
+				}
 				if header != nil {
 					i++ // the rule under the header
 					continue
