@@ -447,7 +447,7 @@ var (
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
 	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
-	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as)\b`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as|provided|providing|only\s+when)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
@@ -1062,7 +1062,7 @@ const reFiller = `(?:(?:well|that\s+is|i\s+mean|mind\s+you|of\s+course|but|thoug
 var (
 	// nextCond opens a clause that leaves the ruling before it open: "— unless the plank
 	// is still there", "— or take the long way round".
-	nextCond = regexp.MustCompile(`^\s*` + reFiller + `(?:unless|if|except\s+(?:if|when)|provided|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
+	nextCond = regexp.MustCompile(`^\s*` + reFiller + `(?:unless|if|when|except\s+(?:if|when)|provided|providing|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
 	// nextFirm opens a clause that leaves it firm: a roll's outcome ("if you fail, …"),
 	// the player's intent, a threat ("or else").
 	nextFirm = regexp.MustCompile(`^\s*` + reFiller + `(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
@@ -1545,7 +1545,7 @@ var (
 	// condAfter is a condition after a ruling; condFrame is what before it makes it no
 	// condition on the ruling ("roll to see if", "even if").
 	aside     = regexp.MustCompile(`^\s*(?:i['’]d\s+say|i\s+think|i\s+reckon|i\s+guess|i\s+suppose|i\s+would\s+say|of\s+course|though|then)\s*$`)
-	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case|as\s+long\s+as|so\s+long\s+as|assuming)\b`)
+	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|assuming|only\s+when)\b`)
 	condFrame = regexp.MustCompile(`\b(?:see|tell|notice|check|determine|know|learn|discover|decide|find\s+out|even|as|wonder|whether|what)\s*$`)
 )
 
