@@ -304,6 +304,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && p.Decision == DecisionRoll {
 		p.Skill = lr.skill // "- [x] Roll needed … Skill: Climb"
 	}
+	if _, known := tax.Canonical(p.Skill); p.Skill != "" && !known && skillPrefix(p.Skill, tax) &&
+		strings.HasSuffix(strings.TrimRight(body, " \t\n"), p.Skill) {
+		// "Roll Sw": the reply stops inside the skill's name.
+		return Parsed{Decision: DecisionUnparsed, How: p.How, Rule: RuleTruncated, Skill: p.Skill, Span: p.Span}
+	}
 	if p.Decision == DecisionRoll && t.either && first.prose {
 		// A roll of one skill or another: the roll is the ruling and its skill is left
 		// open, unless the reply says the choice depends on something.
