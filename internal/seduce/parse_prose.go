@@ -475,6 +475,8 @@ var (
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
 	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably)\b`)
+	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
+	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
@@ -603,6 +605,9 @@ type cueTally struct {
 	passSkill        string
 	allPassPart      bool
 	conditional      bool // a cue was set aside as open on a condition
+	// hedgedRoll and hedgedPass are rulings set aside as unsure ("perhaps a Spot Hidden
+	// roll would be fair"): beside a firm ruling the other way, the reply hedges between both.
+	hedgedRoll, hedgedPass bool
 	openRuling       bool // a ruling was left open on a condition after it
 	// conceded is the ruling a counterfactual concession implies ("a garden fence
 	// wouldn't need dice, but this one …" implies a roll): it counts only when
@@ -666,6 +671,9 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 	switch {
 	case t.n == 0:
 		return DecisionUnparsed, "", RuleNone, nil
+	case t.hasRoll && !t.hasPass && t.hedgedPass, t.hasPass && !t.hasRoll && t.hedgedRoll:
+		// "I'd say no roll, but perhaps a Spot Hidden roll would be fair"
+		return DecisionUnparsed, "", RuleHedge, []cue{t.rollCue, t.passCue}[:1]
 	case t.hasRoll && !t.hasPass:
 		rule := RuleProse
 		if t.rollCue.negated {
@@ -1149,6 +1157,13 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					end = c.end // the words after the skill are not the ruling's
 				}
 				if hypothetical(clause, cat, end, cond == 1, &sc) {
+					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) {
+						if c.decision == DecisionRoll {
+							t.hedgedRoll = true
+						} else {
+							t.hedgedPass = true
+						}
+					}
 					continue
 				}
 				if cond == 1 && trailingCondition(clause[end:min(len(clause), end+100)]) {
