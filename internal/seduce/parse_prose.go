@@ -983,6 +983,17 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			continue
 		}
 		othersRoll = othersRoll || mayMatch(clause, otherKeeperWords) && otherKeeperRoll.MatchString(clause)
+		if lead != "" && leadingCond.MatchString(lead) && !intent.MatchString(lead) && !modalShould.MatchString(lead) {
+			// "If this is in the game, then yes: Locksmith roll.": the condition before
+			// the colon holds the ruling after it.
+			var q cueTally
+			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if q.n > 0 || q.hasBare {
+				t.conditional, t.openRuling = true, true
+				lead = ""
+				continue
+			}
+		}
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
