@@ -201,6 +201,8 @@ var (
 		// managing it without a Dodge roll", but not "he doesn't need help and climbs
 		// without a roll".
 		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+(?:see|think|believe|reckon|expect|imagine)|\bdo\s+not\s+(?:see|think|believe)|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to|\brefusing\s+to|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// "I refuse to accept 'I'm a professional' as a reason to skip the dice"
+		newNegatedRule(`\b(?:refuse\s+to|won['’]t|will\s+not|don['’]t|do\s+not|can['’]t|cannot)\s+(?:accept|buy|take)\b[^.;]{0,80}?\bas\s+(?:a\s+|an\s+|any\s+)?(?:reason|excuse|grounds|justification)\s+(?:to|for)\s+(?:skip|skipping|waive|waiving|forgo|drop|dropping|ignore|avoid|avoiding)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
 		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
@@ -300,7 +302,7 @@ var (
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
 		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+){0,3}[a-z]+,\s+)?\(?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls?|checks?|tests?)\b`),
-		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
+		newCueRule(`^\s*(?:(?:yes|yeah|yep|so|okay|ok|then|right|alright)[,:]?\s+)*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
 		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
@@ -454,7 +456,7 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i\s+would|i)\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
