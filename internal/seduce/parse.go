@@ -218,6 +218,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
 		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
+			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
+				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
+				// skill left open.
+				return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Span: proseVotes[0].span(body)}
+			}
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
 		}
 		// "roll mechanical repair i guess": a hedge after the ruling, as the reply's last words.
@@ -355,6 +360,11 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
 var finalWord = regexp.MustCompile(`\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// skillChoice leaves open only which skill a roll is of.
+var skillChoice = regexp.MustCompile(`\b(?:hard\s+to\s+say\s+which|one\s+of\s+the\s+two|one\s+of\s+them|either\s+(?:skill|one)\s+(?:works|is\s+fine|will\s+do)|which\s+skill\b)`)
+
+func (v vote) span(body string) string { return cutSpan(body[v.from:v.to]) }
 
 // trailingHedge is a hedge that ends the reply: "roll Climb, I guess", "no roll, maybe?".
 var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$|(?:^|[.!?]\s+)(?:maybe|perhaps|probably|possibly|or\s+not)\s*[.!?]`)
