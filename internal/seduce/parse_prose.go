@@ -262,6 +262,8 @@ var (
 		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
 		// "No way a roll is needed here."
 		newNegatedRule(`\bno\s+(?:way|chance)\s+(?:(?:that|is|would|will|does)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test|dice)s?\s+(?:(?:is|are|would\s+be|will\s+be|gets?)\s+)?(?:needed|required|necessary|called\s+for|warranted|asked\s+for)\b`),
+		// "asking for a Listen roll would be silly here": a roll of a skill judged needless.
+		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
 		// "don't even reach for the dice", "no need to pick up your dice"
 		newNegatedRule(`(?:\bdon['’]t|\bdo\s+not|\bno\s+need\s+to|\bnever)\s+(?:(?:even|bother\s+to)\s+)?(?:reach\s+for|pick\s+up|touch|grab|get\s+out|break\s+out)\s+(?:the|your|any|those)\s+dice\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
