@@ -263,7 +263,7 @@ var (
 		// "No way a roll is needed here."
 		newNegatedRule(`\bno\s+(?:way|chance)\s+(?:(?:that|is|would|will|does)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test|dice)s?\s+(?:(?:is|are|would\s+be|will\s+be|gets?)\s+)?(?:needed|required|necessary|called\s+for|warranted|asked\s+for)\b`),
 		// "asking for a Listen roll would be silly here": a roll of a skill judged needless.
-		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
+		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
 		// "don't even reach for the dice", "no need to pick up your dice"
 		newNegatedRule(`(?:\bdon['’]t|\bdo\s+not|\bno\s+need\s+to|\bnever)\s+(?:(?:even|bother\s+to)\s+)?(?:reach\s+for|pick\s+up|touch|grab|get\s+out|break\s+out)\s+(?:the|your|any|those)\s+dice\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
@@ -616,7 +616,7 @@ type cueTally struct {
 	// hedgedRoll and hedgedPass are rulings set aside as unsure ("perhaps a Spot Hidden
 	// roll would be fair"): beside a firm ruling the other way, the reply hedges between both.
 	hedgedRoll, hedgedPass bool
-	openRuling       bool // a ruling was left open on a condition after it
+	openRuling             bool // a ruling was left open on a condition after it
 	// conceded is the ruling a counterfactual concession implies ("a garden fence
 	// wouldn't need dice, but this one …" implies a roll): it counts only when
 	// nothing else in the reply rules.
