@@ -832,6 +832,7 @@ func sameSkill(name string, tax *Taxonomy) string {
 // readObject adds what one JSON object says to r. It descends into nested objects so
 // {"ruling": {"decision": "roll"}} is read too.
 func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
+	named := "" // a skill under a key that names none, used when no skill key does
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if sub, ok := v.(map[string]any); ok {
@@ -881,9 +882,23 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			if s, ok := v.(string); ok && r.reason == "" {
 				r.reason = strings.TrimSpace(s)
 			}
+		case keyOther:
+			// "check": "Track": a key that names no skill, holding a skill's name.
+			if s, ok := v.(string); ok && named == "" && skillishKey[normWords(k)] {
+				if c, known := tax.Canonical(skillValue(s, tax)); known {
+					named = c
+				}
+			}
 		}
 	}
+	if r.skill == "" {
+		r.skill = named
+	}
 }
+
+// skillishKey are keys that hold a skill's name when their value is one.
+var skillishKey = map[string]bool{"check": true, "test": true, "ability": true, "roll type": true,
+	"roll skill": true, "which skill": true, "skill to roll": true, "roll for": true, "using": true}
 
 // maxObjectStarts bounds the work spent looking for JSON in a long reply.
 const maxObjectStarts = 200
