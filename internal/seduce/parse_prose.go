@@ -1100,8 +1100,17 @@ var (
 
 // openNext says whether a clause after a dash leaves the ruling before it open.
 func openNext(next string) bool {
-	return nextCond.MatchString(next) && !nextFirm.MatchString(next) && !intent.MatchString(next)
+	if !nextCond.MatchString(next) || nextFirm.MatchString(next) {
+		return false
+	}
+	if loc := fillerPrefix.FindStringIndex(next); loc != nil {
+		next = next[loc[1]:] // "— and, if you want to stay quiet, …": the intent after the filler
+	}
+	return !intent.MatchString(next)
 }
+
+// fillerPrefix is the filler that opens a clause.
+var fillerPrefix = regexp.MustCompile(`^\s*(?:(?:well|that\s+is|i\s+mean|mind\s+you|of\s+course|but|though|and|at\s+least|then\s+again|actually)\s*,?\s+)+`)
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
