@@ -359,7 +359,7 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
-var finalWord = regexp.MustCompile(`\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+var finalWord = regexp.MustCompile(`(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
 
 // skillChoice leaves open only which skill a roll is of.
 var skillChoice = regexp.MustCompile(`\b(?:hard\s+to\s+say\s+which|one\s+of\s+the\s+two|one\s+of\s+them|either\s+(?:skill|one)\s+(?:works|is\s+fine|will\s+do)|which\s+skill\b)`)

@@ -312,6 +312,8 @@ var (
 		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
 		// "I'll roll this one behind the screen": the Keeper rolls for the player.
 		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]m\s+going\s+to|let\s+me)\s+roll\s+(?:this|that|it)(?:\s+one)?\s+(?:for\s+(?:you|her|him|them)|behind\s+the\s+screen|secretly|in\s+secret)\b`),
+		// "Roll one of them.": a roll whose skill is left open.
+		newCueRule(`\broll\s+(?:one\s+of\s+(?:them|the\s+two|those|these)|either(?:\s+one)?)\b`),
 		// "I'll say roll after all": a verdict said in one word.
 		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]d|i\s+would|i|let['’]s)\s+(?:just\s+)?(?:say|call\s+it|go\s+with)\s+(?:a\s+)?roll\b`),
 		// "I'd say Stealth", "I'd go with Jump", "a job for Library Use"
@@ -1383,6 +1385,9 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		if s := firstSkill(orig[m[0]:m[1]], tax, true); s != "" || c.skill == "" {
 			c.skill = s
 		}
+	}
+	if m1 := text[m[0]:m[1]]; strings.HasSuffix(m1, "one of them") || strings.HasSuffix(m1, "one of the two") || strings.HasSuffix(m1, "either") || strings.HasSuffix(m1, "either one") {
+		c.either = true // "Roll one of them."
 	}
 	return c, at, true
 }
