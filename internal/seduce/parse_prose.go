@@ -972,7 +972,15 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				}
 			}
 		}
-		if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) && openNext(lower[loc[1]:ends[i+1][0]]) {
+		orSkill := false
+		if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) {
+			if m := orOther.FindStringIndex(lower[loc[1]:ends[i+1][0]]); m != nil {
+				orSkill = leadingSkill(orig[loc[1]+m[1]:ends[i+1][0]], tax)
+			}
+		}
+		if orSkill {
+			t.either = true // "Roll First Aid — or, hmm, Medicine": the skill is left open, not the roll
+		} else if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) && openNext(lower[loc[1]:ends[i+1][0]]) {
 			// "Roll Jump — unless the plank is still there": the ruling is left open.
 			var q cueTally
 			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
@@ -1109,6 +1117,24 @@ func openNext(next string) bool {
 		next = next[loc[1]:] // "— and, if you want to stay quiet, …": the intent after the filler
 	}
 	return !intent.MatchString(next)
+}
+
+// orOther opens a clause that offers another choice: "— or, hmm, Medicine".
+var orOther = regexp.MustCompile(`^\s*or\s*,?\s*(?:(?:hmm+|um+|uh+|well|maybe|perhaps|rather)\s*,?\s*)*`)
+
+// leadingSkill says whether s, up to a comma, opens with a skill's name of up to three
+// words.
+func leadingSkill(s string, tax *Taxonomy) bool {
+	if i := strings.IndexAny(s, ",;?!"); i >= 0 {
+		s = s[:i]
+	}
+	words := strings.Fields(strings.TrimRight(s, ". "))
+	for n := min(3, len(words)); n > 0; n-- {
+		if _, ok := tax.Canonical(strings.Trim(strings.Join(words[:n], " "), ".")); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // fillerPrefix is the filler that opens a clause.
