@@ -534,14 +534,18 @@ func (l *Lexicon) declines(folded string) bool {
 						return true
 					}
 				}
-				if hasPhrase(before, lists.objects[0]) {
-					return true
+				if at, p := anyPhrase(before, lists.objects[0]); at >= 0 && !strings.Contains(p, " ") && !deictic[p] {
+					return true // "judging this isn't something I'll do"; not "this one is easy and I don't want to …"
 				}
 			}
 		}
 	}
 	return false
 }
+
+// deictic task words point at the matter without naming the task: before a decline
+// they are what the sentence is about, not what is declined.
+var deictic = map[string]bool{"help": true, "answer": true, "continue": true, "follow": true, "provide": true, "respond": true}
 
 // sentenceAround is the sentence of s that holds s[from:to]: from the end of the one
 // before to its own end mark, which it leaves out.
