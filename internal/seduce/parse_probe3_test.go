@@ -387,3 +387,29 @@ func TestProbeClassesOfTheHeldOutSet(t *testing.T) {
 		{"probe 70", "Getting over the wall: Climb roll.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeLateClasses: JSON keys that hold a skill, intent after a filler, a conclusion
+// after a hedge, a skill left open by "or", and a decline's object before it.
+func TestProbeLateClasses(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "{\"needs_roll\": true, \"check\": \"Track\", \"why\": \"Old prints.\"}", DecisionRoll, "Track"},
+		{"probe 2", "{\"roll\": \"yes\", \"test\": \"Listen\"}", DecisionRoll, "Listen"},
+		{"probe 3", "{\"needs_roll\": false, \"check\": \"none\"}", DecisionPass, ""},
+		{"probe 4", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"check\": \"Jump\"}", DecisionRoll, "Climb"},
+		{"probe 5", "I'd call for First Aid — and, if you want to stay quiet while doing it, that's a Stealth roll too. Both, please.", DecisionRoll, ""},
+		{"probe 6", "Make a Jump roll — and, if the plank holds, no roll at all.", DecisionUnparsed, ""},
+		{"probe 7", "Make a Jump roll — and if you want to cross first, go ahead.", DecisionRoll, "Jump"},
+		{"probe 8", "I'm not 100% sure, but I don't think anything here needs a roll. So: no roll.", DecisionPass, ""},
+		{"probe 9", "My gut says Stealth. My head says nobody's looking. Going with my head: no roll.", DecisionPass, ""},
+		{"probe 10", "I'm torn. So: roll Climb? Maybe not.", DecisionUnparsed, ""},
+		{"probe 11", "I'm not sure. Roll Climb, I think.", DecisionUnparsed, ""},
+		{"probe 12", "There's an argument for Climb and for Jump. Roll one of them.", DecisionRoll, ""},
+		{"probe 13", "I'm torn between Climb and no roll. So, your call.", DecisionUnparsed, ""},
+		{"probe 14", "Roll First Aid — or, hmm, Medicine? One of the two.", DecisionRoll, ""},
+		{"probe 15", "Roll First Aid — or Medicine.", DecisionRoll, ""},
+		{"probe 16", "Roll Jump — or take the long way round.", DecisionUnparsed, ""},
+		{"probe 17", "Roll Jump — or walk round by the ford.", DecisionUnparsed, ""},
+		{"probe 18", "Roll Listen — or Spot Hidden, since it's dark.", DecisionRoll, ""},
+		{"probe 19", "You know what, this one is easy and I don't want to slow the table down. The key is in the lock. You just walk in.", DecisionUnparsed, ""},
+	})
+}
