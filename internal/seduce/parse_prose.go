@@ -210,14 +210,14 @@ var (
 	moreDoubleNegation = []cueRule{
 		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
 		// "there's no way around a Swim roll", "you can't get past the Stealth check"
-		newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
 		// "no Spot Hidden roll can be skipped here"
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:can|could|should|may|will|is\s+to)\s+be\s+(?:skipped|waived|ignored|dropped|forgone|dispensed\s+with|omitted)\b`),
 		// "not rolling here would be a mistake", "refusing to roll would be silly"
 		newNegatedRule(`\b(?:not|never|refusing\s+to|declining\s+to|failing\s+to)\s+(?:(?:ask|call)\s+(?:for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolling|rolls|check|checking|dice)\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is)\s+(?:be\s+)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|silly|absurd|ridiculous|foolish|crazy|too\s+generous|unfair|out\s+of\s+the\s+question|not\s+an\s+option)\b`),
 		// "it would be wrong not to make her roll Listen": a pass judged wrong.
-		newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|absurd|ridiculous|unfair|a\s+mistake|negligent|irresponsible|madness|crazy|foolish|reckless|too\s+generous)\s+(?:of\s+me\s+)?not\s+to\s+(?:make|have|ask|call\s+for|demand|require|roll)\b`),
+		withWords(newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|absurd|ridiculous|unfair|a\s+mistake|negligent|irresponsible|madness|crazy|foolish|reckless|too\s+generous)\s+(?:of\s+me\s+)?not\s+to\s+(?:make|have|ask|call\s+for|demand|require|roll)\b`), "not"),
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
@@ -370,7 +370,7 @@ var (
 		// Listen", "Fighting (Brawl) vs Fighting (Brawl)").
 		capitalRule(`(?:^|[^a-z])(?:regular|hard|extreme)\s+(?:difficulty\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,|\(|$|\s+(?:roll|check|test|at|with|for|to|against|vs\b))`),
 		capitalStartRule(`(?:^|,\s*|:\s*)(?:an?\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,\s*|\s+(?:roll\s+|check\s+)?(?:with|at)\s+)(?:one|two|a|an|1|2)\s+(?:more\s+)?(?:penalty|bonus)\s+di(?:e|ce)\b`),
-		capitalStartRule(`^\s*(?:opposed(?:\s+(?:roll|check))?\s*,?\s*)?(?:(?:the\s+(?:investigator|player|character)['’]s|your|his|her|their)\s+)?(?P<wholeskill>` + reSkillWords + `)\s+(?:vs\.?|versus|against)(?:\s+[a-z(][a-z0-9'’()/-]*){1,3}\s*$`),
+		withWords(capitalStartRule(`^\s*(?:opposed(?:\s+(?:roll|check))?\s*,?\s*)?(?:(?:the\s+(?:investigator|player|character)['’]s|your|his|her|their)\s+)?(?P<wholeskill>`+reSkillWords+`)\s+(?:vs\.?|versus|against)(?:\s+[a-z(][a-z0-9'’()/-]*){1,3}\s*$`), "vs", "versus", "against"),
 		// "two penalty dice on the First Aid roll"
 		newCueRule(`\b(?:penalty|bonus)\s+di(?:e|ce)\s+(?:on|for|to)\s+(?:the|your|his|her|their|this)\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\b`),
 		// "That's your Track check, by the way": a roll reported as made.
