@@ -52,6 +52,8 @@ import (
 //	              a pass before one is about another part than a roll after it
 //	neither       "neither nor" as two words ("weder noch"): two skills named in it are
 //	              a pass ("Weder Klettern noch Springen")
+//	rollverb      verbs of rolling that are a roll only with a skill's name right after
+//	              them ("lanza Medicina", "role Furtividade"): alone they are other words
 //	stall         phrases that make a decline wait on something ("until", "without
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
@@ -81,6 +83,7 @@ type Lexicon struct {
 	contrast     []string
 	but          []string
 	neither      []string
+	rollVerb     []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -115,6 +118,7 @@ type lexiconFile struct {
 	Contrast     []string          `json:"contrast"`
 	But          []string          `json:"but"`
 	Neither      []string          `json:"neither"`
+	RollVerb     []string          `json:"rollverb"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -172,7 +176,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -211,7 +215,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
 		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
-		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither},
+		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -346,7 +350,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	if len(l.roll) == 0 && len(l.pass) == 0 {
 		return
 	}
-	if l.neitherSkills(clause, orig, at, tax, t) {
+	if l.neitherSkills(clause, orig, at, tax, t) || l.rollVerbSkill(clause, orig, at, tax, t) {
 		return
 	}
 	present := make([]bool, len(l.anchors))
@@ -573,13 +577,10 @@ func clauseStart(s string, at int) int {
 // lexicon's words, where A and B are skills ("Weder Klettern noch Springen", "Ni Trepar
 // ni Saltar"). It reports whether it added one.
 func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
+	i := len(clause) - len(strings.TrimLeft(clause, " \t\n*_>-"))
 	for _, pair := range l.neither {
 		first, second, ok := strings.Cut(pair, " ")
-		if !ok {
-			continue
-		}
-		i := phraseAt(clause, first, 0)
-		if i < 0 || strings.TrimSpace(clause[:i]) != "" {
+		if !ok || !strings.HasPrefix(clause[i:], first) || i+len(first) < len(clause) && isLetter(clause[i+len(first)]) {
 			continue
 		}
 		j := phraseAt(clause, second, i+len(first))
@@ -596,4 +597,44 @@ func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *c
 		return true
 	}
 	return false
+}
+
+// rollVerbSkill adds a roll for a clause that opens with a verb of rolling and a skill's
+// name right after it ("Lanza Medicina (Medicine).", "Role Furtividade."). It reports
+// whether it added one.
+func (l *Lexicon) rollVerbSkill(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
+	i := len(clause) - len(strings.TrimLeft(clause, " \t\n*_>-"))
+	for _, v := range l.rollVerb {
+		if !strings.HasPrefix(clause[i:], v) || i+len(v) < len(clause) && isLetter(clause[i+len(v)]) {
+			continue
+		}
+		from := i + len(v)
+		for from < len(clause) && clause[from] == ' ' {
+			from++
+		}
+		end := min(len(clause), from+40)
+		skill := l.lexSkill(clause[:end], orig[:end], from, tax)
+		if skill == "" {
+			continue
+		}
+		// The skill's name must stand right after the verb.
+		if j := strings.Index(clause[from:end], foldLower(skill)); j != 0 {
+			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok {
+				continue
+			}
+		}
+		t.add(cue{decision: DecisionRoll, skill: skill, from: at + i, to: at + from})
+		return true
+	}
+	return false
+}
+
+// firstWords is as many words of s as skill has.
+func firstWords(s, skill string) string {
+	n := len(strings.Fields(skill))
+	words := strings.Fields(s)
+	if len(words) < n {
+		return ""
+	}
+	return strings.Trim(strings.Join(words[:n], " "), ".,;:()")
 }

@@ -413,3 +413,16 @@ func TestProbeLateClasses(t *testing.T) {
 		{"probe 19", "You know what, this one is easy and I don't want to slow the table down. The key is in the lock. You just walk in.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeRollVerb: a verb of rolling is a roll only with a skill's name right after it.
+func TestProbeRollVerb(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Lanza Medicina (Medicine). El veneno es desconocido.", DecisionRoll, "Medicine"},
+		{"probe 2", "Role Furtividade (Stealth). Os cães estão acordados.", DecisionRoll, "Stealth"},
+		{"probe 3", "Role Furtividade (Stealth), os cultistas estão atentos.", DecisionRoll, "Stealth"},
+		{"probe 4", "Lance Escalade, le mur est glissant.", DecisionRoll, "Climb"},
+		{"probe 5", "Role of the Keeper: narrate the scene.", DecisionUnparsed, ""},
+		{"probe 6", "Lanza la piedra al río.", DecisionUnparsed, ""},
+		{"probe 7", "Role-play it out: the guard is bored.", DecisionUnparsed, ""},
+	})
+}
