@@ -48,6 +48,23 @@ import (
 //     skill or another ("Make a Spot Hidden or Listen roll") is a roll without a skill,
 //     unparsed when the reply says the choice depends on something.
 //
+//   - CoC's own words: a difficulty and a skill ("Hard Stealth"), bonus or penalty dice
+//     on a skill, one skill against another ("your Stealth against his Listen"), a skill
+//     named to a player ("Jenny, Throw."), a result reported as "your Track check".
+//   - misspellings: a name one letter from a skill's (two in a long name), never in its
+//     first letter, is that skill ("Lisen", "roll stelth"); a reply cut inside a skill's
+//     name is truncated.
+//   - other languages (lexicon data): a pass before a "but" word is about another part
+//     ("pas de jet pour la porte, mais un jet d'Escalade"), a contrast grants a roll
+//     ("pero sí Esquivar"), "neither A nor B" of two skills is a pass, a verb of skipping
+//     reads as "without", questions are answered in the language's yes and no.
+//
+// A reply that rules nothing is refused when a first-person verb of declining or being
+// unable (lexicon "decline", "unable") has the ruling, the role, the scene or the
+// request as its object in the same clause (lexicon "task", "choice"): "I'd rather not
+// act as the Keeper here", "je ne peux pas arbitrer cette scène"; not when the decline
+// waits on something ("until I know"), nor "I can't decide".
+//
 // The reply's cues then combine (outcome): one kind only is that ruling; a roll and a
 // pass about different parts or things ("the ditch is nothing, no dice; the cliff is a
 // Climb roll") are a roll; any other mix, or a self-correction, is a contradiction. A
