@@ -426,3 +426,21 @@ func TestProbeRollVerb(t *testing.T) {
 		{"probe 7", "Role-play it out: the guard is bored.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNewWordsMustNotFire: the round's new forms (series, a skill named to a player,
+// difficulty, opposed skills, "I'd say roll", "So: …", misspellings) inside hedges,
+// conditions and passes.
+func TestProbeNewWordsMustNotFire(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"probe 1", "Hard Stealth would be silly if nobody is watching, so it depends on the guards.", DecisionUnparsed, ""},
+		{"probe 2", "The player wants three Stealth rolls, but the hall is empty: no roll.", DecisionPass, ""},
+		{"probe 3", "Okay, Dave, listen. The door is open.", DecisionUnparsed, ""},
+		{"probe 4", "If you'd asked yesterday I'd say roll, but I can't tell now.", DecisionUnparsed, ""},
+		{"probe 5", "Yes, roll? Or not? Your call.", DecisionUnparsed, ""},
+		{"probe 6", "So: roll Climb, or maybe not.", DecisionUnparsed, ""},
+		{"probe 7", "Sam, no roll needed, just walk across.", DecisionPass, ""},
+		{"probe 8", "The cultist's Stealth against your Listen, if he moves.", DecisionUnparsed, ""},
+		{"probe 9", "Firearms, one penalty die? No: he just picks up the gun, no roll.", DecisionPass, ""},
+		{"probe 10", "Roll Lisen, maybe.", DecisionUnparsed, ""},
+	})
+}
