@@ -226,8 +226,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
 		}
 		// "roll mechanical repair i guess": a hedge after the ruling, as the reply's last words.
-		if loc := trailingHedge.FindStringIndex(folded); loc != nil {
-			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[loc[0]:loc[1]])}
+		if mayMatch(folded, trailingHedgeWords) {
+			if loc := trailingHedge.FindStringIndex(folded); loc != nil {
+				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[loc[0]:loc[1]])}
+			}
 		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
 		// two stances, not a ruling.
@@ -360,6 +362,9 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
 var finalWord = regexp.MustCompile(`(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// trailingHedgeWords are the words every match of trailingHedge holds.
+var trailingHedgeWords = requiredWords(trailingHedge)
 
 // skillChoice leaves open only which skill a roll is of.
 var skillChoice = regexp.MustCompile(`\b(?:hard\s+to\s+say\s+which|one\s+of\s+the\s+two|one\s+of\s+them|either\s+(?:skill|one)\s+(?:works|is\s+fine|will\s+do)|which\s+skill\b)`)
