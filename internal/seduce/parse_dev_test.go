@@ -11,9 +11,10 @@ import (
 // that a later change cannot lose them unseen.
 func TestParseDev(t *testing.T) {
 	all := devFigures(t, "testdata/replies-dev/*.jsonl")
-	// The figures the round of issue 29 reached (2026-12-06). Before it, the parser read
-	// 464 of 640 right, with 37 confident wrong rulings and 370 of 462 stated rulings ruled.
-	const wantRight, wantStatedRuled = 634, 456
+	// The figures the rounds of issue 29 reached (2026-12-06). Before them, the parser read
+	// 464 of 640 right, with 37 confident wrong rulings and 370 of 462 stated rulings ruled;
+	// the second round left 634 and 456, the third 635 and 457.
+	const wantRight, wantStatedRuled = 635, 457
 	if all.right < wantRight || all.confidentWrong > 0 || all.statedRuled < wantStatedRuled {
 		t.Errorf("development figures fell: %d of %d right (was %d), %d confident wrong (was 0), %d of %d stated ruled (was %d)",
 			all.right, all.n, wantRight, all.confidentWrong, all.statedRuled, all.stated, wantStatedRuled)
