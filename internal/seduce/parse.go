@@ -218,7 +218,18 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
 		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
+			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
+				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
+				// skill left open.
+				return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Span: proseVotes[0].span(body)}
+			}
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at : at+len(phrase)])}
+		}
+		// "roll mechanical repair i guess": a hedge after the ruling, as the reply's last words.
+		if mayMatch(folded, trailingHedgeWords) {
+			if loc := trailingHedge.FindStringIndex(folded); loc != nil {
+				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[loc[0]:loc[1]])}
+			}
 		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
 		// two stances, not a ruling.
@@ -249,7 +260,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case hasPhrase(folded, lex.undetermined):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || refusedIn(objs) || lr.refused ||
+		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
@@ -300,6 +311,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && p.Decision == DecisionRoll {
 		p.Skill = lr.skill // "- [x] Roll needed … Skill: Climb"
 	}
+	if _, known := tax.Canonical(p.Skill); p.Skill != "" && !known && skillPrefix(p.Skill, tax) &&
+		strings.HasSuffix(strings.TrimRight(body, " \t\n"), p.Skill) {
+		// "Roll Sw": the reply stops inside the skill's name.
+		return Parsed{Decision: DecisionUnparsed, How: p.How, Rule: RuleTruncated, Skill: p.Skill, Span: p.Span}
+	}
 	if p.Decision == DecisionRoll && t.either && first.prose {
 		// A roll of one skill or another: the roll is the ruling and its skill is left
 		// open, unless the reply says the choice depends on something.
@@ -345,7 +361,18 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
-var finalWord = regexp.MustCompile(`\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+var finalWord = regexp.MustCompile(`(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+
+// trailingHedgeWords are the words every match of trailingHedge holds.
+var trailingHedgeWords = requiredWords(trailingHedge)
+
+// skillChoice leaves open only which skill a roll is of.
+var skillChoice = regexp.MustCompile(`\b(?:hard\s+to\s+say\s+which|one\s+of\s+the\s+two|one\s+of\s+them|either\s+(?:skill|one)\s+(?:works|is\s+fine|will\s+do)|which\s+skill\b)`)
+
+func (v vote) span(body string) string { return cutSpan(body[v.from:v.to]) }
+
+// trailingHedge is a hedge that ends the reply: "roll Climb, I guess", "no roll, maybe?".
+var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$|(?:^|[.!?]\s+)(?:maybe|perhaps|probably|possibly|or\s+not)\s*[.!?]`)
 
 // endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
 // own: struck or not, they are a ruling the reply wrote.
@@ -540,6 +567,16 @@ func (r *ruling) found() bool { return len(r.votes) > 0 || r.bad }
 var refusedWord = map[string]bool{"refused": true, "refuse": true, "refusal": true, "declined": true,
 	"decline": true, "declining": true, "no ruling": true, "abstain": true, "abstained": true}
 
+// refusedValue says a decision value declines to rule: a word ("refused") or a
+// sentence ("I can't rule on this").
+func refusedValue(v string) bool {
+	if refusedWord[normWords(strings.Trim(v, " .!"))] {
+		return true
+	}
+	folded := foldLower(v)
+	return isRefusal(v) || hasPhrase(folded, DefaultLexicon().refusal) || DefaultLexicon().declines(folded)
+}
+
 // keyKind classifies a JSON or "Key: value" key.
 type keyKind int
 
@@ -557,7 +594,9 @@ func classifyKey(k string) keyKind {
 	k = strings.Trim(normWords(k), " ?")
 	k = strings.ReplaceAll(k, " ", "_")
 	switch k {
-	case "decision", "ruling", "verdict", "adjudication":
+	case "decision", "ruling", "verdict", "adjudication",
+		// the same keys in the lexicons' languages: "Décision : jet", "Decisione: tiro"
+		"décision", "decisione", "decisión", "decisão", "entscheidung", "urteil":
 		return keyDecision
 	case "outcome", "result", "resolution", "call", "answer":
 		return keyMaybe
@@ -571,9 +610,11 @@ func classifyKey(k string) keyKind {
 		"automatically_succeeds", "no_roll", "no_roll_needed", "auto_pass", "automatic_pass":
 		return keyAuto
 	case "skill", "skill_name", "relevant_skill", "skill_check", "skill_used", "skill_roll",
-		"gold_skill", "applicable_skill":
+		"gold_skill", "applicable_skill",
+		"compétence", "abilità", "habilidad", "perícia", "fertigkeit":
 		return keySkill
-	case "reason", "reasoning", "rationale", "justification", "explanation":
+	case "reason", "reasoning", "rationale", "justification", "explanation",
+		"raison", "motif", "motivo", "motivazione", "razón", "grund", "begründung":
 		return keyReason
 	}
 	for _, suffix := range []string{"_decision", "_ruling", "_verdict"} {
@@ -604,6 +645,9 @@ var (
 		"skill test": true, "mandatory roll": true, "required": true, "make a roll": true,
 		"must roll": true, "roll for it": true, "dice": true, "requires dice roll": true,
 		"requires a dice roll": true, "roll the dice": true, "needs a check": true, "check required": true,
+		// the lexicons' languages: "Décision : jet", "Entscheidung: Probe"
+		"jet": true, "jet de dés": true, "tiro": true, "tirada": true, "wurf": true, "probe": true,
+		"rolagem": true, "teste": true, "prova": true,
 	}
 	passWords = map[string]bool{
 		"automatic success": true, "automatic": true, "automatically": true, "auto": true,
@@ -615,6 +659,10 @@ var (
 		"not required": true, "direct success": true, "automatic successes": true, "no_roll": true,
 		"none needed": true, "none required": true, "not needed": true, "none": true, "nothing needed": true,
 		"unnecessary": true, "no dice needed": true,
+		"succès automatique": true, "réussite automatique": true, "pas de jet": true, "aucun jet": true,
+		"automatischer erfolg": true, "kein wurf": true, "keine probe": true, "éxito automático": true,
+		"sin tirada": true, "successo automatico": true, "nessun tiro": true, "sucesso automático": true,
+		"sem rolagem": true, "sem teste": true,
 	}
 	// decisionCut ends a decision word where an explanation starts.
 	decisionCut = regexp.MustCompile(`\s+[-–—·•]\s+|[(,.;:!]|\s+because\s`)
@@ -640,6 +688,9 @@ func decisionWord(v string, tax *Taxonomy) Decision {
 		}
 	}
 	if p, ok := parseProse(v, tax); ok {
+		if hasPhrase(foldLower(v), DefaultLexicon().open) {
+			return "" // "I'd say roll — but no roll is fine too"
+		}
 		return p.Decision
 	}
 	return ""
@@ -656,9 +707,9 @@ func yesNo(v any) (bool, bool) {
 			w = strings.TrimSpace(w[:i[0]])
 		}
 		switch w {
-		case "true", "yes", "y", "required", "needed", "mandatory", "necessary":
+		case "true", "yes", "y", "required", "needed", "mandatory", "necessary", "✅", "✔", "✔️", "☑", "☑️", "✓":
 			return true, true
-		case "false", "no", "n", "not required", "not needed", "unnecessary", "none":
+		case "false", "no", "n", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
 			return false, true
 		}
 	}
@@ -666,7 +717,7 @@ func yesNo(v any) (bool, bool) {
 }
 
 var noSkill = map[string]bool{"": true, "null": true, "none": true, "n/a": true, "na": true, "nil": true,
-	"-": true, "no skill": true, "not applicable": true, "no roll": true, "nothing": true}
+	"-": true, "—": true, "–": true, "--": true, "no skill": true, "not applicable": true, "no roll": true, "nothing": true}
 
 var (
 	skillDecoration = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?(?:(?:hard|extreme|regular|opposed|difficult)\s+)?|\s+(?:skill\s+)?(?:roll|check|test|skill)$|\s*\(\s*\d+\s*%?\s*\)$|\s*\d+\s*%$`)
@@ -697,7 +748,68 @@ func skillValue(v string, tax *Taxonomy) string {
 	if c := sameSkill(bare, tax); c != "" {
 		return c // "Library Research": every word names Library Use
 	}
+	if c, ok := misspelt(bare, tax); ok {
+		return c // "Libary Use", "Lisen"
+	}
 	return bare
+}
+
+// misspelt reads a name the taxonomy does not know as the one skill name or alias it
+// misspells: one letter added, dropped, changed or swapped ("Lisen", "Medecine",
+// "repiar"), two in a long name, never the first letter, never in a name under four
+// letters. Two skills as near leave it unknown.
+func misspelt(name string, tax *Taxonomy) (string, bool) {
+	n := normSkill(name)
+	if len(n) < 4 || len(n) > 40 {
+		return "", false
+	}
+	best, found := "", 0
+	for key, skill := range tax.index {
+		if len(key) < 4 || key[0] != n[0] || abs(len(key)-len(n)) > 2 {
+			continue
+		}
+		limit := 1
+		if len(key) >= 9 && len(n) >= 9 {
+			limit = 2
+		}
+		if editDistance(n, key) <= limit && skill != best {
+			best, found = skill, found+1
+		}
+	}
+	return best, found == 1
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the optimal string alignment distance of a and b: insertions,
+// deletions, substitutions and swaps of two neighbouring bytes.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 // abilitySkill is the "Ability (Skill)" form of a skill name.
@@ -725,6 +837,7 @@ func sameSkill(name string, tax *Taxonomy) string {
 // readObject adds what one JSON object says to r. It descends into nested objects so
 // {"ruling": {"decision": "roll"}} is read too.
 func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
+	named := "" // a skill under a key that names none, used when no skill key does
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if sub, ok := v.(map[string]any); ok {
@@ -747,7 +860,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 			if d := decisionWord(s, tax); d != "" {
 				r.vote(d)
-			} else if refusedWord[normWords(strings.Trim(s, " .!"))] {
+			} else if refusedValue(s) {
 				r.refused = true
 			} else {
 				r.bad = true
@@ -774,9 +887,23 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			if s, ok := v.(string); ok && r.reason == "" {
 				r.reason = strings.TrimSpace(s)
 			}
+		case keyOther:
+			// "check": "Track": a key that names no skill, holding a skill's name.
+			if s, ok := v.(string); ok && named == "" && skillishKey[normWords(k)] {
+				if c, known := tax.Canonical(skillValue(s, tax)); known {
+					named = c
+				}
+			}
 		}
 	}
+	if r.skill == "" {
+		r.skill = named
+	}
 }
+
+// skillishKey are keys that hold a skill's name when their value is one.
+var skillishKey = map[string]bool{"check": true, "test": true, "ability": true, "roll type": true,
+	"roll skill": true, "which skill": true, "skill to roll": true, "roll for": true, "using": true}
 
 // maxObjectStarts bounds the work spent looking for JSON in a long reply.
 const maxObjectStarts = 200
@@ -870,7 +997,7 @@ func parseLooseJSON(text string, tax *Taxonomy) (jsonObj, bool) {
 var (
 	// lineDecor is what markdown puts around a "Key: value" line.
 	lineDecor = regexp.MustCompile("[*`]+|[\\p{So}\\p{Sk}\\x{FE0F}\\x{200D}]+")
-	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?([A-Za-z][A-Za-z' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
+	keyLine   = regexp.MustCompile(`^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*["']?(\p{L}[\p{L}' _/-]{0,40}?)["']?\s*\??\s*[:=]\s*(.+?)\s*,?\s*$`)
 	// keyQuestion is a key asked and answered yes or no on its line: "- **Roll?** Yes".
 	keyQuestion = regexp.MustCompile(`(?i)^\s*(?:#+\s*|>\s*|[-+•]\s+|\d+[.)]\s+)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*\?\s*(yes|no|yep|nope|true|false|required|not\s+required|needed|not\s+needed)\W*$`)
 )
@@ -882,8 +1009,18 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	var r ruling
 	var decisionText []string
 	var spans, others [][2]int
+	// voteRow is the table row about a part of the action each vote came from (0 for
+	// none), rowSkill the skill each such row names.
+	var voteRow []int
+	rowSkill := map[int]string{}
 	for _, l := range labelPairs(text) {
 		value := strings.Trim(l.value, ` "'`)
+		if l.row > 0 && classifyKey(l.key) == keySkill {
+			rowSkill[l.row] = skillValue(value, tax)
+		}
+		for len(voteRow) < len(r.votes) {
+			voteRow = append(voteRow, 0)
+		}
 		if l.loose && !readable(l.key, value, tax) {
 			continue
 		}
@@ -902,7 +1039,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 				r.bad = true // "Decision: roll (?)"
 			} else if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
-			} else if refusedWord[normWords(strings.Trim(value, " .!"))] {
+			} else if refusedValue(value) {
 				r.refused = true
 			} else {
 				r.bad = true
@@ -926,6 +1063,12 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 					if r.skill == "" {
 						r.skill = skillValue(value, tax)
 					}
+					break
+				}
+				if kind == keyAuto && len(strings.Fields(value)) >= 3 && !strings.Contains(value, "?") {
+					// "No roll needed: the bridge is sound": the key is the ruling, the
+					// value its reason.
+					r.vote(DecisionPass)
 					break
 				}
 				r.bad = true
@@ -953,6 +1096,14 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		if decided {
 			spans = append(spans, valueSentence(text, l))
 		}
+		for len(voteRow) < len(r.votes) {
+			voteRow = append(voteRow, l.row)
+		}
+	}
+	if d, skill, ok := partRows(r.votes, voteRow, rowSkill); ok {
+		// A table that rules a roll for one part of the action and none for another
+		// ("| Walk to the boat | No |", "| Dive for the chest | Yes | Swim |") is a roll.
+		r.votes, r.skill = []Decision{d}, skill
 	}
 	if r.found() && r.skill == "" {
 		// "Decision: Roll (Climb)" names the skill in the decision itself.
@@ -964,6 +1115,32 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		}
 	}
 	return r, append(spans, others...)
+}
+
+// partRows reads votes that all come from the rows of a table about parts of the action
+// and disagree: a roll for one part is a roll, with the first such row's skill.
+func partRows(votes []Decision, rows []int, rowSkill map[int]string) (Decision, string, bool) {
+	if len(votes) < 2 {
+		return "", "", false
+	}
+	rollRow, pass := 0, false
+	for i, d := range votes {
+		if rows[i] == 0 {
+			return "", "", false
+		}
+		switch d {
+		case DecisionRoll:
+			if rollRow == 0 {
+				rollRow = rows[i]
+			}
+		case DecisionPass:
+			pass = true
+		}
+	}
+	if rollRow == 0 || !pass {
+		return "", "", false
+	}
+	return DecisionRoll, rowSkill[rollRow], true
 }
 
 // valueSentence is the span of a decision line up to the end of its value's first
@@ -1010,12 +1187,15 @@ type labelPair struct {
 	// loose pairs are a header and the line after it: one that reads as no ruling is
 	// prose after a heading, not a broken answer.
 	loose bool
+	// row, above zero, is the row of a table whose first column names a part of the
+	// action ("| Walk to the boat | No | — |"): its rulings are about that part.
+	row int
 }
 
 var (
 	tableRow = regexp.MustCompile(`^\s*\|\s*([^|]+?)\s*\|\s*([^|]*?)\s*\|\s*$`)
 	// bareKey is a line holding a key alone, its value on the next line: "## Decision".
-	bareKey = regexp.MustCompile(`^\s*(?:#+\s*|>\s*)*([A-Za-z][A-Za-z' _/-]{0,40}?)\s*:?\s*$`)
+	bareKey = regexp.MustCompile(`^\s*(?:#+\s*|>\s*)*(\p{L}[\p{L}' _/-]{0,40}?)\s*:?\s*$`)
 )
 
 // tableCells splits a markdown table row into its trimmed cells, or returns nil.
@@ -1062,6 +1242,7 @@ func labelPairs(text string) []labelPair {
 		at += end + 1
 	}
 	var header []string // a table's column keys, when its header row names them
+	rows := 0
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if !strings.ContainsAny(l.text, ":=|#") && !strings.Contains(l.text, "**") {
@@ -1081,15 +1262,26 @@ func labelPairs(text string) []labelPair {
 						header = cells
 					}
 				}
+				if len(cells) == 2 && header != nil {
+					w := strings.Trim(normWords(cells[1]), " *`\"'.!")
+					if _, value := yesNo(cells[1]); value || rollWords[w] || passWords[w] {
+						header = nil // "| Roll | No |": a key and its value above the rule
+					}
+				}
 				if header != nil {
 					i++ // the rule under the header
 					continue
 				}
 			}
 			if header != nil && len(cells) == len(header) {
+				row := 0
+				if classifyKey(header[0]) == keyOther && cells[0] != "" {
+					rows++
+					row = rows
+				}
 				for k, c := range cells {
 					if classifyKey(header[k]) != keyOther {
-						out = append(out, labelPair{header[k], c, span, false})
+						out = append(out, labelPair{header[k], c, span, false, row})
 					}
 				}
 				continue
@@ -1099,7 +1291,7 @@ func labelPairs(text string) []labelPair {
 		}
 		if m := tableRow.FindStringSubmatch(clean); m != nil {
 			if classifyKey(m[1]) != keyOther {
-				out = append(out, labelPair{m[1], m[2], span, false})
+				out = append(out, labelPair{m[1], m[2], span, false, 0})
 			}
 			continue
 		}
@@ -1112,7 +1304,7 @@ func labelPairs(text string) []labelPair {
 			if j < len(lines) {
 				v := strings.TrimSpace(lineDecor.ReplaceAllString(lines[j].text, ""))
 				if v != "" && len(v) <= 60 && !strings.HasPrefix(strings.TrimSpace(lines[j].text), "#") && keyLine.FindStringSubmatch(v) == nil {
-					out = append(out, labelPair{m[1], v, [2]int{l.from, lines[j].to}, true})
+					out = append(out, labelPair{m[1], v, [2]int{l.from, lines[j].to}, true, 0})
 					i = j
 					continue
 				}
@@ -1123,16 +1315,23 @@ func labelPairs(text string) []labelPair {
 			if m == nil {
 				m = keyQuestion.FindStringSubmatch(lineDecor.ReplaceAllString(part, ""))
 			}
-			if marked := checkMarks.Replace(part); (m == nil || strings.TrimSpace(m[2]) == "") && marked != part {
+			if marked := checkMarks.Replace(part); (m == nil || strings.TrimSpace(m[2]) == "" || yesNoKey(m[1])) && marked != part {
 				m = keyLine.FindStringSubmatch(lineDecor.ReplaceAllString(marked, "")) // "- Roll: ✅"
 			}
 			if m == nil {
 				continue
 			}
-			out = append(out, labelPair{m[1], m[2], span, false})
+			out = append(out, labelPair{m[1], m[2], span, false, 0})
 		}
 	}
 	return out
+}
+
+// yesNoKey says whether a key holds a yes or a no, which a tick or a cross can write:
+// "Roll: ✅ — Listen".
+func yesNoKey(k string) bool {
+	kind := classifyKey(k)
+	return kind == keyNeedRoll || kind == keyAuto
 }
 
 // skillPrefix says whether name is the start of a skill's name cut short ("Swi").

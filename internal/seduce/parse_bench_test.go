@@ -1,7 +1,10 @@
 package seduce
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,4 +41,36 @@ func BenchmarkParseReplyLong(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkParseCorpus parses every reply of the corpus and of the development sets once
+// per op: the cost per reply of a run, where replies are short. It reports ns/reply.
+func BenchmarkParseCorpus(b *testing.B) {
+	var texts []string
+	for _, pattern := range []string{"testdata/replies/*.jsonl", "testdata/replies-dev/*.jsonl", "testdata/replies-dev-2/*.jsonl"} {
+		files, _ := filepath.Glob(pattern)
+		for _, path := range files {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for line := range strings.Lines(string(data)) {
+				var r struct {
+					Text string `json:"text"`
+				}
+				if err := json.Unmarshal([]byte(line), &r); err != nil {
+					b.Fatalf("%s: %v", path, err)
+				}
+				texts = append(texts, r.Text)
+			}
+		}
+	}
+	tax := DefaultTaxonomy()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			ParseReply(t, tax)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/reply")
 }

@@ -35,6 +35,27 @@ import (
 //	              and holds one is a contradiction, not a roll for part of the action
 //	refusal       phrases that decline the task, looked for at the start of a reply
 //	undetermined  phrases that say the ruling cannot be told: the reply is unparsed
+//	decline       first-person phrases of declining or abstaining ("i won't", "je
+//	              refuse de", "prefiero no"): with a task or choice word after them in
+//	              the clause (or a task word just before), a reply that rules nothing
+//	              is refused ("I'd rather not adjudicate this scene")
+//	unable        first-person phrases of being unable ("i can't"): likewise, but only
+//	              with a task word, since "I can't decide" is indecision, not a refusal
+//	task          what a refusal declines: the ruling, adjudicating, the role, the
+//	              scene, the request ("adjudicate", "the keeper", "arbitrer")
+//	choice        the ruling as a choice ("decide", "the call"), declined only by a
+//	              decline phrase
+//	contrast      roll phrases that grant a roll against a pass just denied ("pero sí",
+//	              "aber schon"): the pass before is about another part of the action,
+//	              and no negation before the phrase denies it
+//	but           words that set what follows against what comes before ("aber", "mais"):
+//	              a pass before one is about another part than a roll after it
+//	neither       "neither nor" as two words ("weder noch"): two skills named in it are
+//	              a pass ("Weder Klettern noch Springen")
+//	rollverb      verbs of rolling that are a roll only with a skill's name right after
+//	              them ("lanza Medicina", "role Furtividade"): alone they are other words
+//	stall         phrases that make a decline wait on something ("until", "without
+//	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
 //	              call", "I'd lean"): a reply that rules and says one is unparsed
 
@@ -54,6 +75,15 @@ type Lexicon struct {
 	refusal      []string
 	undetermined []string
 	open         []string
+	decline      []string
+	unable       []string
+	task         []string
+	choice       []string
+	stall        []string
+	contrast     []string
+	but          []string
+	neither      []string
+	rollVerb     []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -80,6 +110,15 @@ type lexiconFile struct {
 	Refusal      []string          `json:"refusal"`
 	Undetermined []string          `json:"undetermined"`
 	Open         []string          `json:"open"`
+	Decline      []string          `json:"decline"`
+	Unable       []string          `json:"unable"`
+	Task         []string          `json:"task"`
+	Choice       []string          `json:"choice"`
+	Stall        []string          `json:"stall"`
+	Contrast     []string          `json:"contrast"`
+	But          []string          `json:"but"`
+	Neither      []string          `json:"neither"`
+	RollVerb     []string          `json:"rollverb"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -137,7 +176,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -174,6 +213,9 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"condition", f.Condition, &l.condition}, {"hedge", f.Hedge, &l.hedge},
 		{"correction", f.Correction, &l.correction}, {"refusal", f.Refusal, &l.refusal},
 		{"undetermined", f.Undetermined, &l.undetermined}, {"open", f.Open, &l.open},
+		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
+		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
+		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -196,7 +238,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.anchorOf = map[string]int{}
 	l.anchors = nil
 	index := map[string]int{}
-	for _, p := range append(slices.Clone(l.roll), l.pass...) {
+	for _, p := range slices.Concat(l.roll, l.pass, l.contrast) {
 		a := ""
 		for _, w := range strings.Fields(p) {
 			if len(w) > len(a) {
@@ -308,6 +350,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	if len(l.roll) == 0 && len(l.pass) == 0 {
 		return
 	}
+	if l.neitherSkills(clause, orig, at, tax, t) || l.rollVerbSkill(clause, orig, at, tax, t) {
+		return
+	}
 	present := make([]bool, len(l.anchors))
 	anyPresent := false
 	for i, a := range l.anchors {
@@ -339,24 +384,33 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	}
 	masked := []byte(clause)
 	snapshot, dirty := clause, false
-	add := func(d Decision, from, to int, negated bool) {
+	contrastAt, _ := anyPhrase(clause, l.contrast)
+	butAt := -1
+	for _, b := range l.but {
+		if i := phraseAt(clause, b, 0); i >= 0 && i > butAt {
+			butAt = i // the last, so that a pass before any of them is a part
+		}
+	}
+	add := func(d Decision, from, skillFrom, to int, negated bool) {
 		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
 		if d == DecisionPass {
-			c.part = part()
+			// "no hace falta tirada para la puerta, pero sí Sigilo": the pass is about
+			// another part than the roll granted against it.
+			c.part = contrastAt > from || butAt > from || part()
 		}
 		if !t.matters(c) && !t.mattersWithSkill(c) {
 			return
 		}
 		// The skill is looked for near the phrase, then near the clause's start: never
 		// over the whole of a long clause for every phrase.
-		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], from, tax)
-		if c.skill == "" && from > 0 {
+		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], skillFrom, tax)
+		if c.skill == "" && from > 0 && skillFrom == from {
 			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
 		}
 		t.add(c)
 	}
 	var negs negationWords
-	search := func(phrases []string, d Decision) {
+	search := func(phrases []string, d Decision, contrast bool) {
 		for _, p := range phrases {
 			if !present[l.anchorOf[p]] {
 				continue
@@ -367,10 +421,13 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			for i := phraseAt(snapshot, p, 0); i >= 0; i = phraseAt(snapshot, p, i+len(p)) {
 				copy(masked[i:i+len(p)], blankOut(p))
 				dirty = true
+				if contrast && l.lexSkill(clause[:min(len(clause), i+len(p)+40)], orig[:min(len(orig), i+len(p)+40)], i+len(p), tax) == "" {
+					continue // "no es difícil, pero sí largo": granted against no roll, but no skill
+				}
 				cd, neg := d, d == DecisionPass
 				from := i // where the words that deny the ruling start
 				without := d == DecisionPass && slices.Contains(l.without, strings.Fields(p)[0])
-				if d == DecisionRoll {
+				if d == DecisionRoll && !contrast {
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {
 						t := strings.Trim(w.text, "-,'’")
@@ -387,12 +444,17 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if without && negs.outside(clause, l, from, i+len(p)) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}
-				add(cd, i, i+len(p), neg)
+				skillFrom := i
+				if first := strings.Fields(p)[0]; slices.Contains(l.without, first) && !slices.Contains(l.negation, first) {
+					skillFrom += len(first) // "sauter le jet": the verb of skipping names no skill
+				}
+				add(cd, i, skillFrom, i+len(p), neg)
 			}
 		}
 	}
-	search(l.pass, DecisionPass)
-	search(l.roll, DecisionRoll)
+	search(l.pass, DecisionPass, false)
+	search(l.contrast, DecisionRoll, true)
+	search(l.roll, DecisionRoll, false)
 }
 
 // negationWords are where a clause's negation words stand, found once per clause.
@@ -445,4 +507,134 @@ func wordsAt(s string) []word {
 		}
 	}
 	return out
+}
+
+// declines reports whether folded (a reply that rules nothing, lowercased) declines the
+// task in the grammar of a refusal: a first-person phrase of declining whose object, in
+// the same clause, is the ruling, the adjudication, the role or the request ("I'd rather
+// not act as the Keeper here", "I must refrain from adjudicating this scene", "judging
+// this isn't something I'll do"). A question, or a sentence that makes the decline wait
+// on something ("I won't rule until I know the height"), is not a refusal.
+func (l *Lexicon) declines(folded string) bool {
+	folded = strings.ReplaceAll(folded, "’", "'")
+	for _, lists := range []struct {
+		verbs   []string
+		objects [][]string
+	}{{l.decline, [][]string{l.task, l.choice}}, {l.unable, [][]string{l.task}}} {
+		for _, v := range lists.verbs {
+			for at := phraseAt(folded, v, 0); at >= 0; at = phraseAt(folded, v, at+1) {
+				start, end := sentenceAround(folded, at, at+len(v))
+				sentence := folded[start:end]
+				if strings.HasSuffix(strings.TrimSpace(folded[start:min(len(folded), end+1)]), "?") || hasPhrase(sentence, l.stall) {
+					continue
+				}
+				after := folded[at+len(v) : min(end, at+len(v)+60)]
+				if i := strings.IndexAny(after, ",;:—–"); i >= 0 {
+					after = after[:i] // the clause of the decline, not the next
+				}
+				before := folded[max(start, clauseStart(folded, at), at-40):at]
+				for _, objs := range lists.objects {
+					if hasPhrase(after, objs) {
+						return true
+					}
+				}
+				if at, p := anyPhrase(before, lists.objects[0]); at >= 0 && !strings.Contains(p, " ") && !deictic[p] {
+					return true // "judging this isn't something I'll do"; not "this one is easy and I don't want to …"
+				}
+			}
+		}
+	}
+	return false
+}
+
+// deictic task words point at the matter without naming the task: before a decline
+// they are what the sentence is about, not what is declined.
+var deictic = map[string]bool{"help": true, "answer": true, "continue": true, "follow": true, "provide": true, "respond": true}
+
+// sentenceAround is the sentence of s that holds s[from:to]: from the end of the one
+// before to its own end mark, which it leaves out.
+func sentenceAround(s string, from, to int) (start, end int) {
+	start = strings.LastIndexAny(s[:from], ".!?\n") + 1
+	end = len(s)
+	if i := strings.IndexAny(s[to:], ".!?\n"); i >= 0 {
+		end = to + i
+	}
+	return start, end
+}
+
+// clauseStart is where the clause of s that holds s[at] begins: after a comma, a colon,
+// a semicolon or a dash.
+func clauseStart(s string, at int) int {
+	i := strings.LastIndexAny(s[:at], ",;:—–")
+	if i < 0 {
+		return 0
+	}
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return i + size
+}
+
+// neitherSkills adds a pass for a clause that opens with "neither A nor B" in a
+// lexicon's words, where A and B are skills ("Weder Klettern noch Springen", "Ni Trepar
+// ni Saltar"). It reports whether it added one.
+func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
+	i := len(clause) - len(strings.TrimLeft(clause, " \t\n*_>-"))
+	for _, pair := range l.neither {
+		first, second, ok := strings.Cut(pair, " ")
+		if !ok || !strings.HasPrefix(clause[i:], first) || i+len(first) < len(clause) && isLetter(clause[i+len(first)]) {
+			continue
+		}
+		j := phraseAt(clause, second, i+len(first))
+		if j < 0 || j-i > 60 {
+			continue
+		}
+		end := min(len(clause), j+len(second)+40)
+		a := l.lexSkill(clause[:j], orig[:j], i+len(first), tax)
+		b := l.lexSkill(clause[:end], orig[:end], j+len(second), tax)
+		if a == "" || b == "" {
+			continue
+		}
+		t.add(cue{decision: DecisionPass, from: at + i, to: at + j + len(second), negated: true})
+		return true
+	}
+	return false
+}
+
+// rollVerbSkill adds a roll for a clause that opens with a verb of rolling and a skill's
+// name right after it ("Lanza Medicina (Medicine).", "Role Furtividade."). It reports
+// whether it added one.
+func (l *Lexicon) rollVerbSkill(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
+	i := len(clause) - len(strings.TrimLeft(clause, " \t\n*_>-"))
+	for _, v := range l.rollVerb {
+		if !strings.HasPrefix(clause[i:], v) || i+len(v) < len(clause) && isLetter(clause[i+len(v)]) {
+			continue
+		}
+		from := i + len(v)
+		for from < len(clause) && clause[from] == ' ' {
+			from++
+		}
+		end := min(len(clause), from+40)
+		skill := l.lexSkill(clause[:end], orig[:end], from, tax)
+		if skill == "" {
+			continue
+		}
+		// The skill's name must stand right after the verb.
+		if j := strings.Index(clause[from:end], foldLower(skill)); j != 0 {
+			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok {
+				continue
+			}
+		}
+		t.add(cue{decision: DecisionRoll, skill: skill, from: at + i, to: at + from})
+		return true
+	}
+	return false
+}
+
+// firstWords is as many words of s as skill has.
+func firstWords(s, skill string) string {
+	n := len(strings.Fields(skill))
+	words := strings.Fields(s)
+	if len(words) < n {
+		return ""
+	}
+	return strings.Trim(strings.Join(words[:n], " "), ".,;:()")
 }

@@ -19,9 +19,9 @@ func TestDefaultLexicon(t *testing.T) {
 // TestLoadLexicons: a user's file adds a language; the built-in ones stay.
 func TestLoadLexicons(t *testing.T) {
 	dir := t.TempDir()
-	nl := filepath.Join(dir, "nl.json")
-	if err := os.WriteFile(nl, []byte(`{"language": "nl", "roll": ["doe een worp"], "pass": ["geen worp"],
-		"negation": ["geen"], "refusal": ["ik kan je niet helpen"], "skills": {"klimmen": "Climb"}}`), 0o644); err != nil {
+	nl := filepath.Join(dir, "sv.json")
+	if err := os.WriteFile(nl, []byte(`{"language": "sv", "roll": ["gör ett slag"], "pass": ["inget slag"],
+		"negation": ["inget"], "refusal": ["jag kan inte hjälpa dig"], "skills": {"klättra": "Climb"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	lex, err := LoadLexicons([]string{nl})
@@ -34,11 +34,11 @@ func TestLoadLexicons(t *testing.T) {
 		decision Decision
 		skill    string
 	}{
-		{"Doe een worp op Klimmen.", lex, DecisionRoll, "Climb"},
-		{"Geen worp: de deur staat open.", lex, DecisionPass, ""},
-		{"Sorry, ik kan je niet helpen.", lex, DecisionRefused, ""},
+		{"Gör ett slag för Klättra.", lex, DecisionRoll, "Climb"},
+		{"Inget slag: dörren står öppen.", lex, DecisionPass, ""},
+		{"Förlåt, jag kan inte hjälpa dig.", lex, DecisionRefused, ""},
 		{"Faites un jet de Grimper.", lex, DecisionRoll, "Climb"},
-		{"Doe een worp op Klimmen.", nil, DecisionUnparsed, ""},
+		{"Gör ett slag för Klättra.", nil, DecisionUnparsed, ""},
 	}
 	for _, tt := range tests {
 		got := ParseReplyWith(tt.text, nil, tt.lex)

@@ -48,6 +48,23 @@ import (
 //     skill or another ("Make a Spot Hidden or Listen roll") is a roll without a skill,
 //     unparsed when the reply says the choice depends on something.
 //
+//   - CoC's own words: a difficulty and a skill ("Hard Stealth"), bonus or penalty dice
+//     on a skill, one skill against another ("your Stealth against his Listen"), a skill
+//     named to a player ("Jenny, Throw."), a result reported as "your Track check".
+//   - misspellings: a name one letter from a skill's (two in a long name), never in its
+//     first letter, is that skill ("Lisen", "roll stelth"); a reply cut inside a skill's
+//     name is truncated.
+//   - other languages (lexicon data): a pass before a "but" word is about another part
+//     ("pas de jet pour la porte, mais un jet d'Escalade"), a contrast grants a roll
+//     ("pero sí Esquivar"), "neither A nor B" of two skills is a pass, a verb of skipping
+//     reads as "without", questions are answered in the language's yes and no.
+//
+// A reply that rules nothing is refused when a first-person verb of declining or being
+// unable (lexicon "decline", "unable") has the ruling, the role, the scene or the
+// request as its object in the same clause (lexicon "task", "choice"): "I'd rather not
+// act as the Keeper here", "je ne peux pas arbitrer cette scène"; not when the decline
+// waits on something ("until I know"), nor "I can't decide".
+//
 // The reply's cues then combine (outcome): one kind only is that ruling; a roll and a
 // pass about different parts or things ("the ditch is nothing, no dice; the cliff is a
 // Climb roll") are a roll; any other mix, or a self-correction, is a contradiction. A
@@ -63,9 +80,12 @@ const (
 	reRollNoun = `(?:rolls?|checks?|tests?|dice(?:\s+rolls?)?|skill\s+checks?|skill\s+rolls?)`
 	reNegation = `(?:\bnot|n['’]t|\bnever|\bno\s+longer)`
 	// reAskFor is the verb of "no reason to call for a roll".
-	reAskFor   = `(?:(?:call|ask|make|request|require|demand|bother\s+with|have|take)\s+(?:for\s+)?)?`
+	reAskFor   = `(?:(?:call|ask|make|request|require|demand|bother\s+with|have|take|bring\s+(?:out|in)|pull\s+out|break\s+out|get\s+out|reach\s+for|use|impose|add|involve|throw\s+in)\s+(?:for\s+)?)?`
 	reNeedWord = `(?:needed|required|necessary|warranted|called\s+for|appropriate|mandatory|essential)`
 )
+
+// reSkillWords are the words of a skill's name, up to three.
+const reSkillWords = `[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?`
 
 // cueRule is one phrase pattern. A "slot" group holds the words that may name a skill and
 // is checked against stopWords; a "skill" group must name a skill the taxonomy knows.
@@ -149,6 +169,13 @@ func capitalRule(expr string) cueRule {
 	return r
 }
 
+// capitalNegatedRule is a capitalRule that reads its ruling from a negation.
+func capitalNegatedRule(expr string) cueRule {
+	r := capitalRule(expr)
+	r.negated = true
+	return r
+}
+
 // capitalStartRule is a capitalRule whose skill may open its clause ("First Aid it is").
 func capitalStartRule(expr string) cueRule {
 	r := newCueRule(expr)
@@ -191,15 +218,23 @@ var (
 		// managing it without a Dodge roll", but not "he doesn't need help and climbs
 		// without a roll".
 		newNegatedRule(`(?:\bno\s+(?:way|chance|hope|[a-z]+ing)|\bnobody|\bno\s+one|\bcannot|\bcan\s+not|\bimpossible|\bnot\s+(?:possible|likely|going\s+to|a\s+chance|letting|let|allowing|something|anything|a\s+thing)|\b(?:ca|could|wo|would|is|are|was)n['’]t|\b(?:do|does|did)n['’]t\s+(?:see|think|believe|reckon|expect|imagine)|\bdo\s+not\s+(?:see|think|believe)|\bnever|\bdoubt|\bdoubtful|\bhardly|\bunlikely|\bonly\s+(?:a\s+fool|an\s+idiot|a\s+madman|the\s+reckless)|\brefuse\s+to|\brefusing\s+to|\bfoolish|\breckless|\bmadness|\bsuicid(?:e|al)|\bcrazy|\binsane)\b[^;,]{0,60}?\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		// "I refuse to accept 'I'm a professional' as a reason to skip the dice"
+		newNegatedRule(`\b(?:refuse\s+to|won['’]t|will\s+not|don['’]t|do\s+not|can['’]t|cannot)\s+(?:accept|buy|take)\b[^.;]{0,80}?\bas\s+(?:a\s+|an\s+|any\s+)?(?:reason|excuse|grounds|justification)\s+(?:to|for)\s+(?:skip|skipping|waive|waiving|forgo|drop|dropping|ignore|avoid|avoiding)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
 		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
-		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
+		// "there's no way around a Swim roll", "you can't get past the Stealth check"
+		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
+		// "no Spot Hidden roll can be skipped here"
+		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:can|could|should|may|will|is\s+to)\s+be\s+(?:skipped|waived|ignored|dropped|forgone|dispensed\s+with|omitted)\b`),
 		// "not rolling here would be a mistake", "refusing to roll would be silly"
 		newNegatedRule(`\b(?:not|never|refusing\s+to|declining\s+to|failing\s+to)\s+(?:(?:ask|call)\s+(?:for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolling|rolls|check|checking|dice)\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is)\s+(?:be\s+)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|silly|absurd|ridiculous|foolish|crazy|too\s+generous|unfair|out\s+of\s+the\s+question|not\s+an\s+option)\b`),
+		// "it would be wrong not to make her roll Listen": a pass judged wrong.
+		withWords(newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|absurd|ridiculous|unfair|a\s+mistake|negligent|irresponsible|madness|crazy|foolish|reckless|too\s+generous)\s+(?:of\s+me\s+)?not\s+to\s+(?:make|have|ask|call\s+for|demand|require|roll)\b`), "not"),
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
@@ -214,7 +249,7 @@ var (
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
-		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "not one step of this plan needs dice"
 		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
@@ -226,7 +261,7 @@ var (
 		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t|don['’]t|do\s+not)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -240,8 +275,14 @@ var (
 		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
 		// "it would be wrong to make her roll", "not even the stingiest Keeper would make
 		// you roll for that": a demand for a roll judged wrong.
-		newNegatedRule(`\b(?:wrong|silly|absurd|ridiculous|overkill|unfair|pointless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
+		newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|daft|pedantic|absurd|ridiculous|overkill|unfair|pointless|needless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
 		newNegatedRule(`\bnot\s+even\s+[^,;]{0,50}?\b(?:would|will|could)\s+(?:make|have|ask|force|get)\s+(?:you|him|her|them|anyone)\s+(?:to\s+)?roll\b`),
+		// "No way a roll is needed here."
+		newNegatedRule(`\bno\s+(?:way|chance)\s+(?:(?:that|is|would|will|does)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test|dice)s?\s+(?:(?:is|are|would\s+be|will\s+be|gets?)\s+)?(?:needed|required|necessary|called\s+for|warranted|asked\s+for)\b`),
+		// "asking for a Listen roll would be silly here": a roll of a skill judged needless.
+		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
+		// "don't even reach for the dice", "no need to pick up your dice"
+		newNegatedRule(`(?:\bdon['’]t|\bdo\s+not|\bno\s+need\s+to|\bnever)\s+(?:(?:even|bother\s+to)\s+)?(?:reach\s+for|pick\s+up|touch|grab|get\s+out|break\s+out)\s+(?:the|your|any|those)\s+dice\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
 		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b|\bput\s+(?:the|your)\s+dice\s+away\b`),
@@ -254,8 +295,12 @@ var (
 		newCueRule(`\b(?:though|but|if)\s+not\s+(?:strictly|really|absolutely|entirely)\s+(?:necessary|needed|required)\b`),
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
-		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
+		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
 		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		// "No Spot Hidden needed.": a skill's name, capitalised, denied as a roll is.
+		capitalNegatedRule(`\bno\s+(?P<wholeskill>` + reSkillWords + `)\s+(?:is\s+|are\s+)?(?:needed|required|necessary|called\s+for)\b`),
+		// "that's free", "Free action.": no roll asked.
+		newCueRule(`\b(?:that['’]s|it['’]s|this\s+is|that\s+is|that\s+one['’]s)\s+(?:a\s+)?free(?:bie)?\s*$|^\s*(?:a\s+)?free\s+action\s*$`),
 		// "No need for First Aid."
 		capitalRule(`\bno\s+need\s+(?:for|to)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newNegatableRule(`\bautomatic\s+(?:success|successes|successful|pass)\b`),
@@ -270,18 +315,24 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:(?:is|are|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
+		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:itself\s+)?(?:(?:is|are|was|were|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
 		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+){0,3}[a-z]+,\s+)?\(?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls?|checks?|tests?)\b`),
-		newCueRule(`^\s*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
+		newCueRule(`^\s*(?:(?:yes|yeah|yep|so|okay|ok|then|right|alright)[,:]?\s+)*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
 		newCueRule(`\b(?:go\s+ahead\s+and\s+roll|roll\s+(?:it|them|away|now|please)\b|let['’]s\s+roll|grab\s+(?:the|your|some)\s+dice|dice\s+out|roll\s+when\s+(?:you['’]re|ready))`),
 		// "Spot Hidden result: 14", "that's going to be Stealth", "Quick Listen for me, please"
-		newCueRule(`^\s*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
+		newCueRule(`^\s*(?:(?:okay|ok|so|right|alright|well|and)[,]?\s+)*(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:result|results|outcome)\s*$`),
 		withWords(newCueRule(`\b(?:that|it|this)\s*(?:['’]s|\s+is)\s+(?:going\s+to|gonna)\s+be\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "going", "gonna"),
+		// "I'll roll this one behind the screen": the Keeper rolls for the player.
+		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]m\s+going\s+to|let\s+me)\s+roll\s+(?:this|that|it)(?:\s+one)?\s+(?:for\s+(?:you|her|him|them)|behind\s+the\s+screen|secretly|in\s+secret)\b`),
+		// "Roll one of them.": a roll whose skill is left open.
+		newCueRule(`\broll\s+(?:one\s+of\s+(?:them|the\s+two|those|these)|either(?:\s+one)?)\b`),
+		// "I'll say roll after all": a verdict said in one word.
+		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]d|i\s+would|i|let['’]s)\s+(?:just\s+)?(?:say|call\s+it|go\s+with)\s+(?:a\s+)?roll\b`),
 		// "I'd say Stealth", "I'd go with Jump", "a job for Library Use"
 		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
@@ -298,7 +349,7 @@ var (
 		// "/r 1d100 Spot Hidden": a dice command.
 		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
-		newCueRule(`^\s*an?\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now))?\s*$`),
+		newCueRule(`^\s*(?:an?\s+|(?:so\s+)?it['’]s\s+an?\s+)?(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?\s*$`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
@@ -306,7 +357,7 @@ var (
 		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone|keeper|gm|all\s+of\s+you|you\s+all|y['’]all|folks|guys)[,:]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "Gimme Spot.", "Everyone give me Sanity."
 		newCueRule(`\blet['’]s\s+(?:see|have|get)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
-		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
 		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
@@ -330,6 +381,21 @@ var (
 		capitalStartRule(`^\s*(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?),?\s+(?:please|for\s+me)\s*$`),
 		// "Fighting (Axe), obviously.": a specialisation names a skill.
 		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
+		// CoC's own words for a roll: a difficulty and a skill ("Hard Stealth.", "Extreme
+		// difficulty Firearms (Handgun)"), a skill with bonus or penalty dice ("Firearms,
+		// one penalty die"), a skill set against another ("your Stealth against his
+		// Listen", "Fighting (Brawl) vs Fighting (Brawl)").
+		capitalRule(`(?:^|[^a-z])(?:regular|hard|extreme)\s+(?:difficulty\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,|\(|$|\s+(?:roll|check|test|at|with|for|to|against|vs\b))`),
+		capitalStartRule(`(?:^|,\s*|:\s*)(?:an?\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,\s*|\s+(?:roll\s+|check\s+)?(?:with|at)\s+)(?:one|two|a|an|1|2)\s+(?:more\s+)?(?:penalty|bonus)\s+di(?:e|ce)\b`),
+		withWords(capitalStartRule(`^\s*(?:opposed(?:\s+(?:roll|check))?\s*,?\s*)?(?:(?:the\s+(?:investigator|player|character)['’]s|your|his|her|their)\s+)?(?P<wholeskill>`+reSkillWords+`)\s+(?:vs\.?|versus|against)(?:\s+[a-z(][a-z0-9'’()/-]*){1,3}\s*$`), "vs", "versus", "against"),
+		// "two penalty dice on the First Aid roll"
+		newCueRule(`\b(?:penalty|bonus)\s+di(?:e|ce)\s+(?:on|for|to)\s+(?:the|your|his|her|their|this)\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\b`),
+		// "That's your Track check, by the way": a roll reported as made.
+		newCueRule(`\b(?:that['’]s|that\s+was|this\s+is|it['’]s|it\s+was)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check|roll|test)\b`),
+		// "three rooms, three Stealth rolls", "a series of Stealth rolls", "two Listen checks"
+		newCueRule(`(?:^|,\s*)(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|four|five|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
+		// "Jenny, Throw.", "Maria, Locksmith, and you've got a penalty die": a skill named to a player.
+		capitalRule(`^\s*(?:[a-z]+,\s+)+(?P<wholeskill>` + reSkillWords + `)\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
@@ -366,6 +432,10 @@ var (
 		"question": true, "requires": true, "require": true, "required": true, "calls": true,
 		"call": true, "demands": true, "warrants": true, "where": true, "situation": true,
 		"case": true,
+		// pronouns and numbers: "I wouldn't make them roll", "Three checks"
+		"them": true, "him": true, "her": true, "me": true, "us": true, "i'll": true, "i’ll": true,
+		"i'm": true, "i’m": true, "i'd": true, "i’d": true, "two": true, "three": true, "four": true,
+		"five": true, "six": true, "rule": true, "rules": true,
 	}
 	diceWords = map[string]bool{"d100": true, "1d100": true, "d%": true, "percentile": true,
 		"percentiles": true, "dice": true}
@@ -386,6 +456,11 @@ var (
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
+	// rollKind asks which kind of roll, not whether: "Combined roll? No."
+	rollKind = regexp.MustCompile(`^\s*(?:is\s+(?:it|this)\s+)?(?:an?\s+)?(?:combined|opposed|pushed|contested|group|secret|bonus|penalty)\s+(?:roll|check|die|dice)s?\s*$`)
+	// answerYesLex and answerNoLex open an answer in the lexicons' languages.
+	answerYesLex = regexp.MustCompile(`^\s*(?:sì|sí|oui|ja|jawohl|sim|tak|claro|certo|bien\s+sûr|natürlich|klar)(?:[\s,.!:;]|$)`)
+	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)`)
 	// askedIf reports a question as a statement: "You ask if this needs a roll."
 	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
 	answerNo = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
@@ -399,19 +474,22 @@ var (
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
 	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
-	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as)\b`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as|provided|providing|only\s+when)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i\s+would|i)\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
-	reported    = regexp.MustCompile(`\b(?:claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
+	// negatedAbility denies the ability an automatic success needs: "she's not able to
+	// do this automatically", "he can't just walk through it automatically".
+	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to)\s+(?:[a-z'’]+\s+){0,4}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
@@ -423,7 +501,9 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably)\b`)
+	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
+	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
@@ -506,6 +586,10 @@ func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
 		t = proseCues(said, text, tax, lex)
 	}
 	switch {
+	case t.n > 0 && t.hasRoll && !t.hasPass && t.rollSkill == "" && t.hasBare && t.bare.decision == DecisionRoll && !t.either &&
+		!strings.Contains(asciiLower(text[t.bare.from:min(len(text), t.bare.to+40)]), " or "):
+		// "Brawl! Roll it!": a roll without a skill, and a skill's name alone beside it.
+		t.rollSkill = t.bare.skill
 	case t.n > 0 || t.conditional:
 	case t.hasConceded:
 		t.add(t.conceded)
@@ -548,7 +632,10 @@ type cueTally struct {
 	passSkill        string
 	allPassPart      bool
 	conditional      bool // a cue was set aside as open on a condition
-	openRuling       bool // a ruling was left open on a condition after it
+	// hedgedRoll and hedgedPass are rulings set aside as unsure ("perhaps a Spot Hidden
+	// roll would be fair"): beside a firm ruling the other way, the reply hedges between both.
+	hedgedRoll, hedgedPass bool
+	openRuling             bool // a ruling was left open on a condition after it
 	// conceded is the ruling a counterfactual concession implies ("a garden fence
 	// wouldn't need dice, but this one …" implies a roll): it counts only when
 	// nothing else in the reply rules.
@@ -611,6 +698,9 @@ func (t *cueTally) outcome(corrected bool) (d Decision, skill, rule string, cues
 	switch {
 	case t.n == 0:
 		return DecisionUnparsed, "", RuleNone, nil
+	case t.hasRoll && !t.hasPass && t.hedgedPass, t.hasPass && !t.hasRoll && t.hedgedRoll:
+		// "I'd say no roll, but perhaps a Spot Hidden roll would be fair"
+		return DecisionUnparsed, "", RuleHedge, []cue{t.rollCue, t.passCue}[:1]
 	case t.hasRoll && !t.hasPass:
 		rule := RuleProse
 		if t.rollCue.negated {
@@ -720,7 +810,7 @@ func truncatedRuling(text string) bool {
 // roll? Yes: Stealth" is a roll, "Automatic? No." a roll, "Dice? Nope." a pass. The
 // answer is the next clause that is no question; its skill, or one named just after,
 // is the ruling's.
-func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, t *cueTally) {
+func answered(clause, origClause string, at int, lower, orig string, next [][]int, from int, tax *Taxonomy, lex *Lexicon, t *cueTally) {
 	for k := 0; k < len(next) && k < 3; k++ {
 		answer := lower[from:next[k][0]]
 		if strings.TrimSpace(answer) == "" {
@@ -731,19 +821,36 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
 		}
-		no := answerNo.MatchString(answer)
-		yes := !no && answerYes.MatchString(answer)
+		if rollKind.MatchString(clause) {
+			return // "Opposed roll? No.": which kind of roll, not whether to roll
+		}
+		no := answerNo.MatchString(answer) || answerNoLex.MatchString(answer)
+		yes := !no && (answerYes.MatchString(answer) || answerYesLex.MatchString(answer))
 		if !yes && !no {
 			return
 		}
 		var q cueTally
 		clauseCues(askedIf.ReplaceAllStringFunc(clause, blankOut), origClause, at, func() bool { return false }, tax, nil, "", &q)
+		if q.n == 0 && lex != nil {
+			// "Serve un tiro? Sì: Furtività.", "Teste de Rastrear? Não."
+			lex.lexCues(clause, origClause, at, tax, &q, func() bool { return false })
+		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
 		c := q.rollCue
 		if q.hasPass {
 			c = q.passCue
+		}
+		if no && c.decision == DecisionRoll && c.skill != "" && k+1 < len(next) {
+			// "Roll Jump? No — Climb.": the answer swaps the skill, not the ruling.
+			if other := strings.TrimSpace(orig[next[k][1]:next[k+1][0]]); len(other) <= 30 && !strings.ContainsAny(other, "?") {
+				if sk, ok := tax.Canonical(strings.Trim(other, " .!")); ok && sk != c.skill {
+					c.skill = sk
+					t.add(c)
+					return
+				}
+			}
 		}
 		if no {
 			c.decision = other(c.decision)
@@ -837,7 +944,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		if question {
 			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
 			if !t.hasRoll || !t.hasPass {
-				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, &t)
+				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t)
 			}
 			continue
 		}
@@ -882,7 +989,15 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				}
 			}
 		}
-		if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) && openNext(lower[loc[1]:ends[i+1][0]]) {
+		orSkill := false
+		if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) {
+			if m := orOther.FindStringIndex(lower[loc[1]:ends[i+1][0]]); m != nil {
+				orSkill = leadingSkill(orig[loc[1]+m[1]:ends[i+1][0]], tax)
+			}
+		}
+		if orSkill {
+			t.either = true // "Roll First Aid — or, hmm, Medicine": the skill is left open, not the roll
+		} else if i+1 < len(ends) && (leadsOn(sep) || strings.Contains(sep, "...")) && openNext(lower[loc[1]:ends[i+1][0]]) {
 			// "Roll Jump — unless the plank is still there": the ruling is left open.
 			var q cueTally
 			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
@@ -906,6 +1021,17 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			continue
 		}
 		othersRoll = othersRoll || mayMatch(clause, otherKeeperWords) && otherKeeperRoll.MatchString(clause)
+		if lead != "" && leadingCond.MatchString(lead) && !intent.MatchString(lead) && !modalShould.MatchString(lead) {
+			// "If this is in the game, then yes: Locksmith roll.": the condition before
+			// the colon holds the ruling after it.
+			var q cueTally
+			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if q.n > 0 || q.hasBare {
+				t.conditional, t.openRuling = true, true
+				lead = ""
+				continue
+			}
+		}
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
@@ -986,19 +1112,50 @@ func leadsOn(sep string) bool {
 	return strings.ContainsAny(sep, ":-–—")
 }
 
+// reFiller are words that open a clause without changing what it says: "— well, only if
+// the car swerves".
+const reFiller = `(?:(?:well|that\s+is|i\s+mean|mind\s+you|of\s+course|but|though|and|at\s+least|then\s+again|actually)\s*,?\s+)*(?:but\s+)?(?:only\s+)?`
+
 var (
 	// nextCond opens a clause that leaves the ruling before it open: "— unless the plank
 	// is still there", "— or take the long way round".
-	nextCond = regexp.MustCompile(`^\s*(?:unless|if|except\s+(?:if|when)|provided|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
+	nextCond = regexp.MustCompile(`^\s*` + reFiller + `(?:unless|if|when|except\s+(?:if|when)|provided|providing|as\s+long\s+as|so\s+long\s+as|assuming|only\s+if|or)\b`)
 	// nextFirm opens a clause that leaves it firm: a roll's outcome ("if you fail, …"),
 	// the player's intent, a threat ("or else").
-	nextFirm = regexp.MustCompile(`^\s*(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
+	nextFirm = regexp.MustCompile(`^\s*` + reFiller + `(?:if|unless)\s+(?:you|he|she|they|it|we)\s+(?:fail|fails|succeed|succeeds|miss|misses|botch|botches|fumble|fumbles|make\s+it|makes\s+it|pass|passes|roll|rolls|get\s+it|gets\s+it)\b|^\s*or\s+(?:else|you|he|she|they|the|it)\b`)
 )
 
 // openNext says whether a clause after a dash leaves the ruling before it open.
 func openNext(next string) bool {
-	return nextCond.MatchString(next) && !nextFirm.MatchString(next) && !intent.MatchString(next)
+	if !nextCond.MatchString(next) || nextFirm.MatchString(next) {
+		return false
+	}
+	if loc := fillerPrefix.FindStringIndex(next); loc != nil {
+		next = next[loc[1]:] // "— and, if you want to stay quiet, …": the intent after the filler
+	}
+	return !intent.MatchString(next)
 }
+
+// orOther opens a clause that offers another choice: "— or, hmm, Medicine".
+var orOther = regexp.MustCompile(`^\s*or\s*,?\s*(?:(?:hmm+|um+|uh+|well|maybe|perhaps|rather)\s*,?\s*)*`)
+
+// leadingSkill says whether s, up to a comma, opens with a skill's name of up to three
+// words.
+func leadingSkill(s string, tax *Taxonomy) bool {
+	if i := strings.IndexAny(s, ",;?!"); i >= 0 {
+		s = s[:i]
+	}
+	words := strings.Fields(strings.TrimRight(s, ". "))
+	for n := min(3, len(words)); n > 0; n-- {
+		if _, ok := tax.Canonical(strings.Trim(strings.Join(words[:n], " "), ".")); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fillerPrefix is the filler that opens a clause.
+var fillerPrefix = regexp.MustCompile(`^\s*(?:(?:well|that\s+is|i\s+mean|mind\s+you|of\s+course|but|though|and|at\s+least|then\s+again|actually)\s*,?\s+)+`)
 
 // clauseCues adds the cues of one lowercased clause at offset at of the reply to t, in
 // the order of the rules and, within a rule, of the text.
@@ -1076,6 +1233,13 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					end = c.end // the words after the skill are not the ruling's
 				}
 				if hypothetical(clause, cat, end, cond == 1, &sc) {
+					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) {
+						if c.decision == DecisionRoll {
+							t.hedgedRoll = true
+						} else {
+							t.hedgedPass = true
+						}
+					}
 					continue
 				}
 				if cond == 1 && trailingCondition(clause[end:min(len(clause), end+100)]) {
@@ -1160,7 +1324,8 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 			return cue{}, 0, false
 		}
 		before := string(masked[lastWordsStart(masked[:m[0]], 4):m[0]])
-		if negatedAuto.MatchString(before) || strings.Contains(text[m[0]:m[1]], "not") || strings.Contains(text[m[0]:m[1]], "far from") || strings.Contains(text[m[0]:m[1]], "anything-but") || negatedNext.MatchString(text[m[1]:]) || sententialNegation(text, m[0]) {
+		wide := string(masked[lastWordsStart(masked[:m[0]], 7):m[0]])
+		if negatedAuto.MatchString(before) || negatedAbility.MatchString(wide) || strings.Contains(text[m[0]:m[1]], "not") || strings.Contains(text[m[0]:m[1]], "far from") || strings.Contains(text[m[0]:m[1]], "anything-but") || negatedNext.MatchString(text[m[1]:]) || sententialNegation(text, m[0]) {
 			c.decision, c.negated = DecisionRoll, true
 		}
 		return c, at, true
@@ -1239,6 +1404,15 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 					return c, at, true
 				}
 			}
+			if name == "skill" && len(words) > 0 && !stopWords[strings.ToLower(words[0])] {
+				for n := len(words); n > 0; n-- {
+					if s, ok := misspelt(strings.Join(words[:n], " "), tax); ok {
+						c.skill = s // "roll stelth"
+						c.end = m[2*i] + fieldsEnd(origGroup, n)
+						return c, at, true
+					}
+				}
+			}
 			if s := knownTail(words, tax); r.keepUnknown && s != "" {
 				c.skill = s // "Secret Stealth roll"
 				return c, at, true
@@ -1254,6 +1428,9 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 		if s := firstSkill(orig[m[0]:m[1]], tax, true); s != "" || c.skill == "" {
 			c.skill = s
 		}
+	}
+	if m1 := text[m[0]:m[1]]; strings.HasSuffix(m1, "one of them") || strings.HasSuffix(m1, "one of the two") || strings.HasSuffix(m1, "either") || strings.HasSuffix(m1, "either one") {
+		c.either = true // "Roll one of them."
 	}
 	return c, at, true
 }
@@ -1462,7 +1639,7 @@ var (
 	// condAfter is a condition after a ruling; condFrame is what before it makes it no
 	// condition on the ruling ("roll to see if", "even if").
 	aside     = regexp.MustCompile(`^\s*(?:i['’]d\s+say|i\s+think|i\s+reckon|i\s+guess|i\s+suppose|i\s+would\s+say|of\s+course|though|then)\s*$`)
-	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|in\s+case|as\s+long\s+as|so\s+long\s+as|assuming)\b`)
+	condAfter = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|assuming|only\s+when)\b`)
 	condFrame = regexp.MustCompile(`\b(?:see|tell|notice|check|determine|know|learn|discover|decide|find\s+out|even|as|wonder|whether|what)\s*$`)
 )
 
