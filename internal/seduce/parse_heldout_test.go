@@ -85,7 +85,7 @@ func TestParseHeldout(t *testing.T) {
 		{"set3", "testdata/replies-heldout-3/*.jsonl", 416, 14, 320},
 	} {
 		t.Run(set.name, func(t *testing.T) {
-			all := measureHeldout(t, set.glob)
+			all := measureReplies(t, set.glob)
 			if all.right < set.right || all.confidentWrong > set.confidentWrong || all.statedRuled < set.statedRuled {
 				t.Errorf("held-out figures fell: %d right (was %d), %d confident wrong (was %d), %d of %d stated ruled (was %d)",
 					all.right, set.right, all.confidentWrong, set.confidentWrong, all.statedRuled, all.stated, set.statedRuled)
@@ -94,9 +94,10 @@ func TestParseHeldout(t *testing.T) {
 	}
 }
 
-// measureHeldout reads the labelled replies of glob with the default taxonomy and
-// logs the figures per style, each miss, and the whole set's figures, which it returns.
-func measureHeldout(t *testing.T, glob string) heldoutFigures {
+// measureReplies parses every labelled reply of the files matching glob with the default
+// taxonomy, logs each failure, the figures per style and the whole set's figures, and
+// returns the last. The held-out and development tests share it.
+func measureReplies(t *testing.T, glob string) heldoutFigures {
 	t.Helper()
 	tax := DefaultTaxonomy()
 	per := map[string]*heldoutFigures{}
@@ -112,9 +113,9 @@ func measureHeldout(t *testing.T, glob string) heldoutFigures {
 		right, wrong := all.add(r, got)
 		switch {
 		case wrong:
-			t.Logf("confident wrong %s [%s]: %v [%s %q]; label %s %s (%s)", r.ID, r.Kind, got, got.Rule, got.Span, r.Decision, r.Skill, r.Reason)
+			t.Logf("confident wrong %s [%s]: ParseReply(%q) = %v [%s %q]; want %s %s (%s)", r.ID, r.Kind, r.Text, got, got.Rule, got.Span, r.Decision, r.Skill, r.Reason)
 		case !right:
-			t.Logf("miss %s [%s]: %v [%s]; label %s %s", r.ID, r.Kind, got, got.Rule, r.Decision, r.Skill)
+			t.Logf("miss %s [%s]: ParseReply(%q) = %v [%s %q]; want %s %s (%s)", r.ID, r.Kind, r.Text, got, got.Rule, got.Span, r.Decision, r.Skill, r.Reason)
 		}
 	})
 	for _, st := range slices.Sorted(mapKeys(per)) {
