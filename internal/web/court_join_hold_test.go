@@ -17,35 +17,9 @@ import (
 func TestCourtTwoPlayersHoldWhileTerminalSpeaks(t *testing.T) {
 	r := newCourtRig(t, rigOptions{})
 	r.saveLantern()
-	code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": 7, "side": "defense", "two_players": true})
-	if code != http.StatusCreated {
-		t.Fatalf("POST games = %d %v", code, out)
-	}
-	id := out["game_id"].(string)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	gs := r.joinGames(t)
-	// The two play to the prosecution's floor in the interrogation.
-	var g *court.Game
-	for {
-		var err error
-		if g, err = gs.WaitFloor(ctx, id, court.SideProsecution, 5*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-		if v := g.View(); v.Phase == court.PhaseInterrogation {
-			break
-		}
-		if err := g.SubmitFor(court.SideProsecution, court.Move{Kind: court.MoveSpeak, Text: "The people open."}); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Advance(ctx); err != nil {
-			t.Fatal(err)
-		}
-		r.waitFloorOf(id, court.SideDefense)
-		if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense opens."}); code != http.StatusAccepted {
-			t.Fatalf("the defense's opening = %d %v", code, out)
-		}
-	}
+	id, _, g := r.twoToInterrogation(ctx, t)
 	if code, _ := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"hold": true}); code != http.StatusConflict {
 		t.Errorf("a hold on the prosecution's floor = %d; want 409", code)
 	}

@@ -42,6 +42,42 @@ func (r *courtRig) joinGames(t *testing.T) *court.Games {
 	return &court.Games{Session: &runner.Session{Store: st, Models: models, NoCache: true}}
 }
 
+// twoToInterrogation creates a game of two on the lantern case, the defense played
+// through the server and the prosecution by a joined process on the same store (as a
+// terminal is), and plays both openings: it returns the game's id, the joined process's
+// games and its game, the prosecution's floor in the interrogation.
+func (r *courtRig) twoToInterrogation(ctx context.Context, t *testing.T) (string, *court.Games, *court.Game) {
+	t.Helper()
+	code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": 7, "side": "defense", "two_players": true})
+	if code != http.StatusCreated {
+		t.Fatalf("POST games = %d %v", code, out)
+	}
+	id := out["game_id"].(string)
+	gs := r.joinGames(t)
+	for {
+		g, err := gs.WaitFloor(ctx, id, court.SideProsecution, 5*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := g.View(); v.Phase == court.PhaseInterrogation {
+			return id, gs, g
+		}
+		if err := g.SubmitFor(court.SideProsecution, court.Move{Kind: court.MoveSpeak, Text: "The people open."}); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Advance(ctx); err != nil {
+			t.Fatal(err)
+		}
+		v := r.waitFloorOf(id, court.SideDefense)
+		if v.Phase != court.PhaseIntroduction {
+			t.Fatalf("the defense's floor after the openings is in the %s", v.Phase)
+		}
+		if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense opens."}); code != http.StatusAccepted {
+			t.Fatalf("the defense's opening = %d %v", code, out)
+		}
+	}
+}
+
 // Two people take turns on one game from two processes on one store: the defense in
 // the browser (the server's API and its event stream), the prosecution in a terminal
 // that joined with the invitation link (court.Terminal and Games.WaitFloor, as court
@@ -234,38 +270,9 @@ func TestCourtTwoPlayersServerLoadsMidTurnElsewhere(t *testing.T) {
 		}
 	})
 	r.saveLantern()
-	code, out := r.do("POST", "/api/court/games", map[string]any{"case_id": "lantern-theft", "seed": 7, "side": "defense", "two_players": true})
-	if code != http.StatusCreated {
-		t.Fatalf("POST games = %d %v", code, out)
-	}
-	id := out["game_id"].(string)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	gs := r.joinGames(t)
-	// The two play to the prosecution's floor in the interrogation.
-	var g *court.Game
-	for {
-		var err error
-		if g, err = gs.WaitFloor(ctx, id, court.SideProsecution, 5*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-		if v := g.View(); v.Phase == court.PhaseInterrogation {
-			break
-		}
-		if err := g.SubmitFor(court.SideProsecution, court.Move{Kind: court.MoveSpeak, Text: "The people open."}); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Advance(ctx); err != nil {
-			t.Fatal(err)
-		}
-		v := r.waitFloorOf(id, court.SideDefense)
-		if v.Phase != court.PhaseIntroduction {
-			t.Fatalf("the defense's floor after the openings is in the %s", v.Phase)
-		}
-		if code, out := r.do("POST", "/api/court/games/"+id+"/defense", map[string]any{"text": "The defense opens."}); code != http.StatusAccepted {
-			t.Fatalf("the defense's opening = %d %v", code, out)
-		}
-	}
+	id, gs, g := r.twoToInterrogation(ctx, t)
 	r.stop()
 	// The terminal asks the Judge, whose answer is held: its court is mid-turn.
 	holding.Store(true)
