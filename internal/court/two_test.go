@@ -168,7 +168,13 @@ func TestTwoPlayersFairFloorEach(t *testing.T) {
 	tr := newTwo(t, stingy, 20)
 	speak := func(f *Floor) Move { return Move{Kind: MoveSpeak, Text: "A point for the record."} }
 	driveTwo(t, tr, &events{}, map[Side]func(f *Floor) Move{SideDefense: speak, SideProsecution: speak})
-	tx := tr.Transcript()
+	checkWaits(t, tr.Transcript())
+}
+
+// checkWaits fails unless each counsel spoke in the interrogation of tx and never
+// waited more than MaxCourtRun court turns in a row for the floor.
+func checkWaits(t *testing.T, tx *Transcript) {
+	t.Helper()
 	for _, role := range []check.Role{check.RoleDefense, check.RoleProsecutor} {
 		run, longest, spoke := 0, 0, 0
 		for _, tu := range tx.Turns {
@@ -250,23 +256,7 @@ func TestTwoPlayersFairFloorAnsweredMoves(t *testing.T) {
 							}
 						}
 						driveTwo(t, tr, ev, map[Side]func(f *Floor) Move{mover: moves[kind], mover.Other(): speak})
-						for _, role := range []check.Role{check.RoleDefense, check.RoleProsecutor} {
-							run, longest, spoke := 0, 0, 0
-							for _, tu := range tr.Transcript().Turns {
-								switch {
-								case tu.Phase != PhaseInterrogation:
-								case tu.Role == role:
-									run = 0
-									spoke++
-								case !tu.Player:
-									run++
-									longest = max(longest, run)
-								}
-							}
-							if longest > MaxCourtRun || spoke == 0 {
-								t.Errorf("%s waited up to %d court turns, spoke %d times; want at most %d, and a turn", role, longest, spoke, MaxCourtRun)
-							}
-						}
+						checkWaits(t, tr.Transcript())
 					})
 				}
 			}
