@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,10 +28,10 @@ const maxResultFile = 1 << 30
 
 // batchInputLine is one line of a batch input file.
 type batchInputLine struct {
-	CustomID string                      `json:"custom_id"`
-	Method   string                      `json:"method"`
-	URL      string                      `json:"url"`
-	Body     sdk.ChatCompletionNewParams `json:"body"`
+	CustomID string          `json:"custom_id"`
+	Method   string          `json:"method"`
+	URL      string          `json:"url"`
+	Body     json.RawMessage `json:"body"`
 }
 
 // batchOutputLine is one line of a batch output or error file.
@@ -54,11 +53,11 @@ var _ llm.Batcher = (*Model)(nil)
 func (m *Model) BatchLimits() (lines, bytes int) { return batchMaxLines, batchMaxBytes }
 
 func (m *Model) encodeLine(l llm.BatchLine) ([]byte, error) {
-	p, err := m.params(l.Request)
+	body, err := m.body(l.Request, false)
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(batchInputLine{CustomID: l.ID, Method: http.MethodPost, URL: "/v1/chat/completions", Body: *p})
+	b, err := json.Marshal(batchInputLine{CustomID: l.ID, Method: http.MethodPost, URL: "/v1/chat/completions", Body: body})
 	if err != nil {
 		return nil, m.invalid(fmt.Sprintf("batch line %s: %v", l.ID, err))
 	}
@@ -183,12 +182,12 @@ func (m *Model) lineResult(l batchOutputLine) llm.BatchResult {
 	r := llm.BatchResult{ID: l.CustomID}
 	switch {
 	case l.Response != nil && l.Response.StatusCode == http.StatusOK:
-		var c sdk.ChatCompletion
-		if err := json.Unmarshal(l.Response.Body, &c); err != nil || len(c.Choices) == 0 {
-			r.Err = llm.BadResponse(m.provider, http.StatusOK, errors.Join(errNoChoices, err))
+		reply, err := completionBody(l.Response.Body)
+		if err != nil {
+			r.Err = llm.BadResponse(m.provider, http.StatusOK, err)
 			return r
 		}
-		r.Reply = completion(&c).Redact(m.key)
+		r.Reply = reply.Redact(m.key)
 	case l.Response != nil:
 		var e struct {
 			Error struct {

@@ -1,15 +1,10 @@
 package openai
 
-import (
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
-
-	"github.com/arbiter-eval/arbiter/internal/llm"
-)
+import "github.com/arbiter-eval/arbiter/internal/llm"
 
 // reasoning sets Chat Completions' reasoning_effort. The API has no budget in tokens,
 // so a thinking budget is refused before any request rather than dropped.
-func (m *Model) reasoning(req *llm.Request, p *sdk.ChatCompletionNewParams) error {
+func (m *Model) reasoning(req *llm.Request, c *chatRequest) error {
 	if req.ThinkingBudget > 0 {
 		return m.invalid("thinking_budget: the Chat Completions API takes no thinking budget; use reasoning_effort")
 	}
@@ -17,7 +12,7 @@ func (m *Model) reasoning(req *llm.Request, p *sdk.ChatCompletionNewParams) erro
 		if err := (llm.Params{ReasoningEffort: req.ReasoningEffort}).Check(m.name); err != nil {
 			return m.invalid(err.Error())
 		}
-		p.ReasoningEffort = shared.ReasoningEffort(req.ReasoningEffort)
+		c.ReasoningEffort = req.ReasoningEffort
 	}
 	return nil
 }
