@@ -210,7 +210,7 @@ func TestOpenExistingRefusesMissing(t *testing.T) {
 }
 
 // TestConnectionSettings: every store connection has the settings of connParams, the
-// small page cache among them.
+// small page cache among them, and a file's connection those of walParams.
 func TestConnectionSettings(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "settings.db"))
@@ -218,7 +218,8 @@ func TestConnectionSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for pragma, want := range map[string]int64{"cache_size": -512, "foreign_keys": 1, "busy_timeout": 10000} {
+	for pragma, want := range map[string]int64{"cache_size": -512, "foreign_keys": 1, "busy_timeout": 10000,
+		"synchronous": 1, "wal_autocheckpoint": 8192, "journal_size_limit": 16 << 20} {
 		var got int64
 		if err := s.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 			t.Fatalf("PRAGMA %s: %v", pragma, err)

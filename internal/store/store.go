@@ -130,6 +130,16 @@ func isBusy(err error) bool {
 // the store path or to reading a 53,760-result run back for a report.
 const connParams = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate&_pragma=cache_size(-512)"
 
+// walParams are the settings of a store file's connection: a write-ahead log, written at
+// each commit and synced only when it is copied back into the database (a checkpoint), so
+// a killed process loses nothing it committed. SQLite checkpoints by default once the log
+// holds 1,000 pages; a run commits a result or two at a time, each touching a few pages,
+// and every checkpoint (copying and syncing the file) held up the commits behind it, and
+// the workers waiting on them. At 8,192 pages (32 MiB of log) a 5,376-request run
+// checkpoints two or three times instead of about twenty-five; after a checkpoint the log
+// file is cut back to 16 MiB.
+const walParams = "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(8192)&_pragma=journal_size_limit(16777216)"
+
 func openOnce(ctx context.Context, path string, mustExist bool) (*Store, error) {
 	dsn := "file::memory:?" + connParams
 	if path != ":memory:" {
@@ -141,7 +151,7 @@ func openOnce(ctx context.Context, path string, mustExist bool) (*Store, error) 
 		if err := inspect(ctx, path, uri, mustExist); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", path, err)
 		}
-		dsn = uri + "?" + connParams + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+		dsn = uri + "?" + connParams + walParams
 		if mustExist {
 			dsn += "&mode=rw" // never create it, even if it vanished since inspect
 		}
