@@ -12,9 +12,11 @@ import (
 // rule needs one of a few words ("roll", "check", "auto", …). A rule's required words
 // are worked out from its own syntax tree, so the shortcut cannot drift from the rules.
 
-// requiredWords returns strings of which every match of re contains at least one, or
-// nil when re promises none (then the rule always runs).
-func requiredWords(re *regexp.Regexp) []string {
+// requiredWords returns groups of strings such that every match of re contains at least
+// one string of each group, or nil when re promises none (then the rule always runs). A
+// rule's words are thus all it needs, not only one of them: "no (roll|check) (is )?needed"
+// is not tried on a clause that says "roll" but neither "no" nor "needed".
+func requiredWords(re *regexp.Regexp) [][]string {
 	t, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
 		return nil
@@ -22,13 +24,13 @@ func requiredWords(re *regexp.Regexp) []string {
 	return required(t.Simplify())
 }
 
-func required(t *syntax.Regexp) []string {
+func required(t *syntax.Regexp) [][]string {
 	switch t.Op {
 	case syntax.OpLiteral:
 		if t.Flags&syntax.FoldCase != 0 {
 			return nil
 		}
-		return []string{string(t.Rune)}
+		return [][]string{{string(t.Rune)}}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(t.Sub[0])
 	case syntax.OpRepeat:
@@ -37,26 +39,37 @@ func required(t *syntax.Regexp) []string {
 		}
 		return required(t.Sub[0])
 	case syntax.OpConcat:
-		// Any part's words will do; the longest shortest word rules out the most.
-		var best []string
+		// Every part is in every match, so every part's groups are required.
+		var all [][]string
 		for _, s := range t.Sub {
-			if w := required(s); w != nil && (best == nil || shortest(w) > shortest(best)) {
-				best = w
-			}
-		}
-		return best
-	case syntax.OpAlternate:
-		var all []string
-		for _, s := range t.Sub {
-			w := required(s)
-			if w == nil {
-				return nil
-			}
-			all = append(all, w...)
+			all = append(all, required(s)...)
 		}
 		return all
+	case syntax.OpAlternate:
+		// A match holds one of the alternatives: one group of a word from each (the
+		// group of each that rules out the most).
+		var any []string
+		for _, s := range t.Sub {
+			best := bestGroup(required(s))
+			if best == nil {
+				return nil
+			}
+			any = append(any, best...)
+		}
+		return [][]string{any}
 	}
 	return nil
+}
+
+// bestGroup is the group whose shortest word is longest: the likeliest to be absent.
+func bestGroup(groups [][]string) []string {
+	var best []string
+	for _, g := range groups {
+		if best == nil || shortest(g) > shortest(best) {
+			best = g
+		}
+	}
+	return best
 }
 
 func shortest(words []string) int {
@@ -69,11 +82,18 @@ func shortest(words []string) int {
 	return n
 }
 
-// mayMatch reports whether s holds one of words; with no words it is always true.
-func mayMatch(s string, words []string) bool {
-	if words == nil {
-		return true
+// mayMatch reports whether s holds a word of every group; with no groups it is true.
+func mayMatch(s string, groups [][]string) bool {
+	for _, g := range groups {
+		if !holdsAny(s, g) {
+			return false
+		}
 	}
+	return true
+}
+
+// holdsAny reports whether s holds one of words.
+func holdsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
 			return true

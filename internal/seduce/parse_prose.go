@@ -94,8 +94,9 @@ type cueRule struct {
 	// negatable rules are automatic-success phrases that a nearby "not" turns into a
 	// roll ("this is not an automatic success").
 	negatable bool
-	// words are those of which every match holds one (see requiredWords).
-	words []string
+	// words are the groups of which every match holds a word of each (see
+	// requiredWords).
+	words [][]string
 	// negated rules read their ruling from a negation ("no roll is needed", "no way
 	// across without a roll"): the rule that decides is prose:negated.
 	negated bool
@@ -154,10 +155,10 @@ var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 // run on every clause.
 const maxBareClause = 60
 
-// withWords sets the words a rule's matches hold when the regular expression's own
-// syntax gives only a poor choice (an alternation factored to its shared prefix).
+// withWords adds a group of words a rule's matches hold when the regular expression's
+// own syntax gives only a poor choice (an alternation factored to its shared prefix).
 func withWords(r cueRule, words ...string) cueRule {
-	r.words = words
+	r.words = append(r.words, words)
 	return r
 }
 
@@ -557,12 +558,12 @@ func parseProse(text string, tax *Taxonomy) (Parsed, bool) {
 // proseTally finds the prose cues of text. Quoted words are usually the player's: they
 // are read only if nothing else rules.
 func proseTally(text string, tax *Taxonomy, lex *Lexicon) cueTally {
-	if mayMatch(text, quoteMarks) && strings.Contains(text, "?") {
+	if holdsAny(text, quoteMarks) && strings.Contains(text, "?") {
 		text = unquoteAsked(text)
 	}
 	var quotes [][]int
 	unquoted := text
-	if mayMatch(text, quoteMarks) {
+	if holdsAny(text, quoteMarks) {
 		quotes = quoted.FindAllStringIndex(text, -1)
 	}
 	if strings.Contains(text, " '") || strings.HasPrefix(text, "'") {

@@ -1,6 +1,7 @@
 package seduce
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -148,5 +149,53 @@ func TestParseTaxonomyErrors(t *testing.T) {
 				t.Errorf("ParseTaxonomy(%q) error = %v; want it to contain %q", tt.yaml, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNormASCII: the one-pass key of an ASCII name is normUnicode's, on names built from
+// the bytes that matter (spaces of every kind, dashes, underscores, slashes, capitals).
+func TestNormASCII(t *testing.T) {
+	alphabet := "aZ /-_\t\v\n(x)"
+	rng := rand.New(rand.NewPCG(29, 26))
+	names := []string{"", " ", "Spot Hidden", "spot hidden", "  Library--Use ", "Fighting (Brawl)", "a / b", "a / / b", "/ a", "a /", "-", "Drive_Auto"}
+	for range 20000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		names = append(names, string(b))
+	}
+	for _, n := range names {
+		got, ok := normASCII(n)
+		if want := normUnicode(n); !ok || got != want {
+			t.Fatalf("normASCII(%q) = %q, %v; normUnicode gives %q", n, got, ok, want)
+		}
+	}
+	if _, ok := normASCII("Médecine"); ok {
+		t.Error("normASCII took a name with a non-ASCII letter")
+	}
+	if got := normSkill("MÉDECINE  légale"); got != "médecine légale" {
+		t.Errorf("normSkill(non-ASCII) = %q", got)
+	}
+}
+
+// TestFamilyMatchesRegexp: family splits a key as the specialisation pattern does.
+func TestFamilyMatchesRegexp(t *testing.T) {
+	alphabet := "ab ()"
+	rng := rand.New(rand.NewPCG(26, 29))
+	keys := []string{"firearms (handgun)", "firearms(handgun)", "(x)", "a(x)", "((x))", "a ((b)", "fighting (axe) (two)", "()", "a ()"}
+	for range 20000 {
+		b := make([]byte, rng.IntN(9))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		keys = append(keys, string(b))
+	}
+	for _, k := range keys {
+		got, ok := family(k)
+		m := specialisation.FindStringSubmatch(k)
+		if ok != (m != nil) || ok && got != m[1] {
+			t.Fatalf("family(%q) = %q, %v; the pattern gives %q", k, got, ok, m)
+		}
 	}
 }
