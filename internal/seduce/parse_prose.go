@@ -927,10 +927,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
-	starts := map[string]bool{}
-	for _, s := range tax.Skills() {
-		starts[firstWord(asciiLower(s))] = true
-	}
+	starts := tax.starts
 	lead, othersRoll := "", false
 	for i, loc := range ends {
 		clause := lower[start:loc[0]]

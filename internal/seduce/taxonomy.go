@@ -34,6 +34,9 @@ type Taxonomy struct {
 	skillsIn      map[Category][]string
 	categoryOf    map[string]Category // canonical skill -> category
 	index         map[string]string   // normalised skill or alias -> canonical skill
+	// starts are the first words of the skills' names, lower-cased: the words a clause
+	// naming a skill alone opens with.
+	starts map[string]bool
 	// text is the YAML the taxonomy was parsed from, which a run records so that a
 	// worker on another machine reads replies with the same skills.
 	text []byte
@@ -179,6 +182,10 @@ func ParseTaxonomy(data []byte, name string) (*Taxonomy, error) {
 	}
 	for _, a := range aliases {
 		t.index[normSkill(a)] = t.index[normSkill(f.Aliases[a])]
+	}
+	t.starts = map[string]bool{}
+	for _, s := range t.skills {
+		t.starts[firstWord(asciiLower(s))] = true
 	}
 	return t, nil
 }
