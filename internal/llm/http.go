@@ -58,11 +58,33 @@ type capTransport struct {
 }
 
 func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(req)
+	resp, err := t.next.RoundTrip(inMemoryBody(req))
 	if resp != nil && resp.Body != nil {
 		resp.Body = &cappedBody{rc: resp.Body, left: t.limit}
 	}
 	return resp, err
+}
+
+// maxInMemoryBody bounds the request bodies inMemoryBody sends from a fresh copy.
+const maxInMemoryBody = 1 << 20
+
+// inMemoryBody returns req to send with its body taken afresh from GetBody when the SDK
+// gave one: the SDKs wrap a request's body (to close it once) in a type the standard
+// transport cannot tell is in memory, so it flushed the headers in a write of their own
+// and then copied the body through a buffer it allocated for each request; a body of the
+// SDK's own GetBody (a bytes.Reader) goes out with the headers in one write. The request
+// is a shallow copy; req itself, and its body, are left to their owner.
+func inMemoryBody(req *http.Request) *http.Request {
+	if req.GetBody == nil || req.Body == nil || req.Body == http.NoBody || req.ContentLength <= 0 || req.ContentLength > maxInMemoryBody {
+		return req
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return req
+	}
+	r := *req
+	r.Body = body
+	return &r
 }
 
 // cappedBody reads at most left bytes of rc. A read that would go past them returns

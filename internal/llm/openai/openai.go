@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -43,6 +44,19 @@ type Model struct {
 	svc      sdk.ChatCompletionService
 	// ro are the client's options, for the Files and Batches services of batch.go.
 	ro []option.RequestOption
+	// lastKey is the system prompt last given a prompt cache key, and its key: a run
+	// sends the same system prompt with every request.
+	lastKey atomic.Pointer[[2]string]
+}
+
+// cacheKey is promptCacheKey(system), from lastKey when system is the last one asked.
+func (m *Model) cacheKey(system string) string {
+	if k := m.lastKey.Load(); k != nil && k[0] == system {
+		return k[1]
+	}
+	k := [2]string{system, promptCacheKey(system)}
+	m.lastKey.Store(&k)
+	return k[1]
 }
 
 // New returns a Model for name (provider/model-id) at endpoint ep. With ep.Provider
@@ -170,7 +184,7 @@ func (m *Model) body(req *llm.Request, stream bool) ([]byte, error) {
 	if req.System != "" && m.provider == "openai" {
 		// Requests with the same system prompt share a cache key, so OpenAI routes them
 		// to the same prompt cache. Other OpenAI-compatible servers may refuse the field.
-		c.PromptCacheKey = promptCacheKey(req.System)
+		c.PromptCacheKey = m.cacheKey(req.System)
 	}
 	c.Temperature, c.TopP, c.Seed = req.Temperature, req.TopP, req.Seed
 	if req.MaxTokens > 0 {
@@ -193,8 +207,13 @@ func (m *Model) body(req *llm.Request, stream bool) ([]byte, error) {
 	if stream {
 		c.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	// Sized once for the text it will hold, rather than grown through every power of two.
+	size := len(req.System) + len(req.JSONSchema) + 256
+	for _, msg := range req.Messages {
+		size += len(msg.Text) + 32
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size+size/8))
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false) // as the SDK: a prompt's <tags> go as written
 	if err := enc.Encode(&c); err != nil {
 		return nil, m.invalid(err.Error())
