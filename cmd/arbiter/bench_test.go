@@ -43,25 +43,38 @@ import (
 // counts 7-10 MB more of the executable as resident until the file leaves the page
 // cache (a copy read back from disk after the cache was dropped measures as "installed"
 // does). Both are reported so that the difference is seen, not hidden.
+//
+// "bare-client" is the baseline, side by side on the same machine and stand-in: the
+// standard library alone sending as many requests of the same size at the same
+// concurrency (testdata/bareclient), keeping and reading nothing. Issue 26's target is
+// arbiter's asking-x-ideal at most 1.15, where this baseline measured 1.05-1.08.
 func BenchmarkSeduceRunProcess(b *testing.B) {
 	fresh := binary(b)
 	installed := filepath.Join(b.TempDir(), "arbiter")
 	if err := copyExecutable(fresh, installed); err != nil {
 		b.Fatal(err)
 	}
+	bare := filepath.Join(b.TempDir(), "bareclient")
+	if out, err := exec.Command("go", "build", "-o", bare, "./testdata/bareclient").CombinedOutput(); err != nil {
+		b.Fatalf("go build bareclient: %v\n%s", err, out)
+	}
 	const latency, concurrency, jobs = 50 * time.Millisecond, 128, 5376
 	var reqs requestSpan
 	srv := llmtest.NewServer(llmtest.Options{Responder: reqs.track(keeperReply), Latency: latency})
 	defer srv.Close()
-	for _, bc := range []struct{ name, bin string }{{"installed", installed}, {"fresh-link", fresh}} {
+	for _, bc := range []struct{ name, bin string }{{"installed", installed}, {"fresh-link", fresh}, {"bare-client", bare}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var peak, anon, file int64
 			var total, asking, ideal, cpu time.Duration
 			for b.Loop() {
 				reqs.reset()
 				db := filepath.Join(b.TempDir(), "rss.db")
-				cmd := exec.Command(bc.bin, "seduce", "run", "-q", "-m", "openai/gpt-standin", "--db", db, "--replicates", "3",
-					"--concurrency", strconv.Itoa(concurrency), "--format", "json", "--bootstrap", "1000")
+				args := []string{"seduce", "run", "-q", "-m", "openai/gpt-standin", "--db", db, "--replicates", "3",
+					"--concurrency", strconv.Itoa(concurrency), "--format", "json", "--bootstrap", "1000"}
+				if bc.bin == bare {
+					args = []string{"-n", strconv.Itoa(jobs), "-concurrency", strconv.Itoa(concurrency)}
+				}
+				cmd := exec.Command(bc.bin, args...)
 				cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-bench", "OPENAI_BASE_URL="+srv.OpenAIBaseURL())
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
