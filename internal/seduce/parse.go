@@ -208,6 +208,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
 
+	if len(votes) == 0 && len(proseVotes) > 0 && withdrawn(orig, proseVotes[0].from, tax, lex) {
+		// "No roll is neede— scratch that, I need to think. Jump might be": the ruling is
+		// taken back and none stands after it.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
+	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}
@@ -336,6 +341,27 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	return p
 }
 
+// retraction takes back what was said before it.
+var retraction = regexp.MustCompile(`\b(?:scratch\s+that|strike\s+that|forget\s+(?:that|what\s+i\s+(?:just\s+)?said)|i\s+take\s+(?:it|that)\s+back|never\s*mind(?:\s+that)?|disregard\s+(?:that|the\s+above))\b`)
+
+// retractionWords are the words every match of retraction holds one of.
+var retractionWords = []string{"scratch", "strike", "forget", "take", "never", "disregard"}
+
+// withdrawn says whether the reply takes back, after from, the ruling that stands at from
+// and rules nothing after the retraction.
+func withdrawn(text string, from int, tax *Taxonomy, lex *Lexicon) bool {
+	lower := asciiLower(text)
+	if !mayMatch(lower[from:], retractionWords) {
+		return false
+	}
+	loc := retraction.FindStringIndex(lower[from:])
+	if loc == nil {
+		return false
+	}
+	after := proseTally(text[from+loc[1]:], tax, lex)
+	return after.n == 0
+}
+
 // capitalAlias is the first skill text names by an alias written with a capital, as a
 // skill's name is ("Rifle", "Spot"), or "". Only the first 400 bytes are read.
 func capitalAlias(text string, tax *Taxonomy) string {
@@ -405,17 +431,32 @@ func blankSymbols(b []byte) {
 	}
 }
 
-// uncheckedBox is a markdown task-list item left unticked: an option not chosen.
-var uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
+// uncheckedBox is a markdown task-list item left unticked, crossedItem a list item
+// crossed out beside one ticked ("- ❌ Automatic success" / "- ✅ Roll: Medicine"): an
+// option not chosen.
+var (
+	uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
+	crossedItem  = regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+(?:❌|❎|✗|✘|✖️|✖|☐)[ \t]+[^\n]*`)
+)
+
+// crossMarks cross out a list item, tickMarks choose one.
+var (
+	crossMarks = []string{"❌", "❎", "✗", "✘", "✖", "☐"}
+	tickMarks  = []string{"✅", "✔", "☑", "✓"}
+)
 
 // blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
 // so that only the ticked one rules.
 func blankUnchecked(b []byte) {
-	if !strings.Contains(string(b), "[ ]") {
-		return
+	if strings.Contains(string(b), "[ ]") {
+		for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
+			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+		}
 	}
-	for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
-		copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+	if mayMatch(string(b), crossMarks) && mayMatch(string(b), tickMarks) {
+		for _, loc := range crossedItem.FindAllIndex(b, -1) {
+			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+		}
 	}
 }
 
@@ -423,10 +464,10 @@ func blankUnchecked(b []byte) {
 // with nothing in the way: "You wade into the stream.", "Sure, you find it." A reply that
 // says nothing of a roll and narrates the action succeeding rules it automatic.
 var (
-	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?you\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|let\s+yourself|tear|bind|slip|walk|stroll|make\s+it|manage|unlock|push|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|finish)\b`)
+	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*|\band\s+)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?(?:you|he|she|they)\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|tear|bind|slip|walk|stroll|manage|unlock|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|flip|strike|draw|board|enter)s?|(?:push|reach|finish)(?:es)?|let\s+yourself|makes?\s+it)\b`)
 	// narrationBlock are words that make a narration no plain success: an attempt, a
 	// failure, a condition, a question of rolling.
-	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:find|see|hear|notice|spot)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
+	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:finds?|sees?|hears?|notices?|spots?)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
 )
 
 // notObstacle is an obstacle denied: "it isn't even locked".
@@ -525,7 +566,7 @@ func findEcho(body string) []int {
 
 var (
 	// templateEcho is the answer template repeated instead of filled in.
-	templateEcho = regexp.MustCompile(`"roll"\s*\|\s*"automatic_success"|<skill\s+or\s+null>|"roll\s*\|\s*automatic_success"`)
+	templateEcho = regexp.MustCompile(`"roll"\s*(?:\||/|\bor\b)\s*"automatic_success"|<skill\s+or\s+null>|"roll\s*\|\s*automatic_success"`)
 	// selfCorrection marks a reply that takes back what it said: its two rulings are a
 	// contradiction, never a roll for part of the action.
 	selfCorrection = regexp.MustCompile(`\b(?:actually|on\s+second\s+thoughts?|on\s+reflection|scratch\s+that|i\s+take\s+(?:it|that)\s+back|let\s+me\s+reconsider)\b|\bwait\b|\bcorrection\b|\bupdate\b|\brevised\b|\bi\s+mean\b`)
@@ -898,6 +939,10 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 	}
 	if r.skill == "" {
 		r.skill = named
+	}
+	if len(r.votes) == 0 && !r.refused && r.reason != "" && refusedValue(r.reason) {
+		// {"decision": null, "reason": "I'm not able to help with this request."}
+		r.refused, r.bad = true, false
 	}
 }
 

@@ -58,6 +58,9 @@ import (
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
 //	              call", "I'd lean"): a reply that rules and says one is unparsed
+//	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
+//	              "sonst"): after a ruling left open on a condition, the ruling of the
+//	              clause they open is open too
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -84,6 +87,7 @@ type Lexicon struct {
 	but          []string
 	neither      []string
 	rollVerb     []string
+	otherwise    []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -119,6 +123,7 @@ type lexiconFile struct {
 	But          []string          `json:"but"`
 	Neither      []string          `json:"neither"`
 	RollVerb     []string          `json:"rollverb"`
+	Otherwise    []string          `json:"otherwise"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -176,7 +181,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -216,6 +221,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
+		{"otherwise", f.Otherwise, &l.otherwise},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -391,7 +397,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			butAt = i // the last, so that a pass before any of them is a part
 		}
 	}
-	add := func(d Decision, from, skillFrom, to int, negated bool) {
+	add := func(d Decision, from, skillFrom, to int, negated bool, head string) {
 		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
 		if d == DecisionPass {
 			// "no hace falta tirada para la puerta, pero sí Sigilo": the pass is about
@@ -403,7 +409,10 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		}
 		// The skill is looked for near the phrase, then near the clause's start: never
 		// over the whole of a long clause for every phrase.
-		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], skillFrom, tax)
+		c.skill = head
+		if c.skill == "" {
+			c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], skillFrom, tax)
+		}
 		if c.skill == "" && from > 0 && skillFrom == from {
 			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
 		}
@@ -448,13 +457,30 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if first := strings.Fields(p)[0]; slices.Contains(l.without, first) && !slices.Contains(l.negation, first) {
 					skillFrom += len(first) // "sauter le jet": the verb of skipping names no skill
 				}
-				add(cd, i, skillFrom, i+len(p), neg)
+				head := ""
+				if p[0] == '-' {
+					head = compoundHead(orig[:i], tax) // "Locksmith-Probe"
+				}
+				add(cd, i, skillFrom, i+len(p), neg, head)
 			}
 		}
 	}
 	search(l.pass, DecisionPass, false)
 	search(l.contrast, DecisionRoll, true)
 	search(l.roll, DecisionRoll, false)
+}
+
+// compoundHead is the skill named by the words that end s, joined to a roll word by a
+// hyphen ("Locksmith-Probe", "Spot-Hidden-Wurf"), or "".
+func compoundHead(s string, tax *Taxonomy) string {
+	words := strings.Fields(strings.ReplaceAll(s[lastWordsStart(s, 3):], "-", " "))
+	for k := range words {
+		name := strings.Trim(strings.Join(words[k:], " "), "\"'“„(")
+		if c, ok := tax.Canonical(name); ok {
+			return c
+		}
+	}
+	return ""
 }
 
 // negationWords are where a clause's negation words stand, found once per clause.

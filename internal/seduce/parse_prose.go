@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Reading a ruling in prose. The reply is cut into clauses (at sentence ends, semicolons,
@@ -221,13 +222,13 @@ var (
 		// "I refuse to accept 'I'm a professional' as a reason to skip the dice"
 		newNegatedRule(`\b(?:refuse\s+to|won['’]t|will\s+not|don['’]t|do\s+not|can['’]t|cannot)\s+(?:accept|buy|take)\b[^.;]{0,80}?\bas\s+(?:a\s+|an\s+|any\s+)?(?:reason|excuse|grounds|justification)\s+(?:to|for)\s+(?:skip|skipping|waive|waiving|forgo|drop|dropping|ignore|avoid|avoiding)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,4}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
 		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
 		// "there's no way around a Swim roll", "you can't get past the Stealth check"
-		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
+		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past|out\s+of)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
 		// "no Spot Hidden roll can be skipped here"
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:can|could|should|may|will|is\s+to)\s+be\s+(?:skipped|waived|ignored|dropped|forgone|dispensed\s+with|omitted)\b`),
@@ -243,13 +244,13 @@ var (
 	}
 	passRules = []cueRule{
 		// "it just works", "there's nothing to it", "nothing stands in the way"
-		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+works\b`),
+		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+(?:works|opens)\b`),
 		withWords(newCueRule(`\bnothing\s+to\s+it\b|\bnothing\s+(?:stands|is|gets)\s+in\s+(?:the|your|his|her|their)\s+way\b|\bnothing\s+in\s+the\s+way\b`),
 			"nothing to it", "nothing stands", "nothing is in", "nothing gets in", "nothing in the way"),
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
-		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|one|scene|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "not one step of this plan needs dice"
 		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
@@ -280,12 +281,13 @@ var (
 		// "No way a roll is needed here."
 		newNegatedRule(`\bno\s+(?:way|chance)\s+(?:(?:that|is|would|will|does)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test|dice)s?\s+(?:(?:is|are|would\s+be|will\s+be|gets?)\s+)?(?:needed|required|necessary|called\s+for|warranted|asked\s+for)\b`),
 		// "asking for a Listen roll would be silly here": a roll of a skill judged needless.
-		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
+		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be|a\s+(?:bit|little|touch)|kind\s+of|rather|pretty|quite|somewhat)\s+){0,3}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
 		// "don't even reach for the dice", "no need to pick up your dice"
 		newNegatedRule(`(?:\bdon['’]t|\bdo\s+not|\bno\s+need\s+to|\bnever)\s+(?:(?:even|bother\s+to)\s+)?(?:reach\s+for|pick\s+up|touch|grab|get\s+out|break\s+out)\s+(?:the|your|any|those)\s+dice\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
 		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b|\bput\s+(?:the|your)\s+dice\s+away\b`),
+		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b`),
+		newNegatableRule(`\b(?:put|keep|leave)\s+(?:the|your|those)\s+dice\s+(?:away|down|in\s+(?:the|your)\s+(?:bag|box|pocket))\b`),
 		// "you need neither Climb nor Jump for that"
 		newNegatedRule(`\b(?:need|needs|require|requires|call\s+for|calls\s+for|warrants?)\s+neither\b`),
 		// "Neither Jump nor Climb is needed"
@@ -295,7 +297,7 @@ var (
 		newCueRule(`\b(?:though|but|if)\s+not\s+(?:strictly|really|absolutely|entirely)\s+(?:necessary|needed|required)\b`),
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
-		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
+		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be|a\s+(?:bit|little|touch)|kind\s+of|rather|pretty|quite|somewhat)\s+){0,3}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
 		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		// "No Spot Hidden needed.": a skill's name, capitalised, denied as a roll is.
 		capitalNegatedRule(`\bno\s+(?P<wholeskill>` + reSkillWords + `)\s+(?:is\s+|are\s+)?(?:needed|required|necessary|called\s+for)\b`),
@@ -315,11 +317,13 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:i['’]d|i\s+would|we['’]d)\s+like|give|gives|ask|asks|asking|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+|for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:itself\s+)?(?:(?:is|are|was|were|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
 		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
+		// a causative: "make you roll", "have them roll"
+		newCueRule(`\b(?:make|makes|making|have|has|having)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+roll\b`),
 		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+){0,3}[a-z]+,\s+)?\(?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls?|checks?|tests?)\b`),
 		newCueRule(`^\s*(?:(?:yes|yeah|yep|so|okay|ok|then|right|alright)[,:]?\s+)*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
@@ -349,7 +353,9 @@ var (
 		// "/r 1d100 Spot Hidden": a dice command.
 		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
-		newCueRule(`^\s*(?:an?\s+|(?:so\s+)?it['’]s\s+an?\s+)?(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?\s*$`),
+		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
+		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
+		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go|\s+then\s*,)\b`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
@@ -417,6 +423,8 @@ var (
 		"must": true, "need": true, "needs": true, "should": true, "will": true, "would": true,
 		"can": true, "could": true, "may": true, "might": true, "shall": true, "to": true,
 		"have": true, "has": true, "is": true, "are": true, "was": true, "be": true, "doubt": true,
+		// a verb, not a skill: "I wouldn't argue with a roll"
+		"argue": true,
 		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
 		"miss": true, "that": true, "which": true, "for": true, "not": true, "no": true,
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
@@ -926,12 +934,12 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
-	starts := map[string]bool{}
-	for _, s := range tax.Skills() {
-		starts[firstWord(asciiLower(s))] = true
-	}
+	starts := skillStarts(tax)
 	lead, othersRoll := "", false
+	// condBefore says the clause before opened with a condition on the world.
+	condBefore, wasCond := false, false
 	for i, loc := range ends {
+		condBefore, wasCond = wasCond, false
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?") || askedIf.MatchString(clause)
@@ -941,6 +949,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		if strings.TrimSpace(clause) == "" {
 			continue
 		}
+		wasCond = leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause)
 		if question {
 			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
 			if !t.hasRoll || !t.hasPass {
@@ -1032,6 +1041,17 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
+		if (t.conditional || condBefore) && lex != nil && opensWith(clause, lex.otherwise) {
+			// "Should the guards be drunk, no roll; otherwise, roll it.": the other branch
+			// of a condition is as open as the first.
+			var q cueTally
+			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if lex.lexCues(clause, origClause, at, tax, &q, part); q.n > 0 || q.hasBare {
+				t.openRuling = true
+				lead = ""
+				continue
+			}
+		}
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
@@ -1047,6 +1067,38 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		}
 	}
 	return t
+}
+
+// opensWith says whether clause opens with one of phrases, after spaces and filler
+// ("and", "but").
+func opensWith(clause string, phrases []string) bool {
+	if loc := fillerPrefix.FindStringIndex(clause); loc != nil {
+		clause = clause[loc[1]:]
+	}
+	clause = strings.TrimLeft(clause, " \t\n,")
+	for _, p := range phrases {
+		if phraseAt(clause, p, 0) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// startsOf memoises skillStarts per taxonomy: every reply of a run is read with the same
+// one, and building the set anew was a visible part of a short reply's cost.
+var startsOf sync.Map // *Taxonomy → map[string]bool
+
+// skillStarts are the first words of the taxonomy's skill names, lowercased.
+func skillStarts(tax *Taxonomy) map[string]bool {
+	if m, ok := startsOf.Load(tax); ok {
+		return m.(map[string]bool)
+	}
+	starts := map[string]bool{}
+	for _, s := range tax.Skills() {
+		starts[firstWord(asciiLower(s))] = true
+	}
+	m, _ := startsOf.LoadOrStore(tax, starts)
+	return m.(map[string]bool)
 }
 
 // abbreviations end in a full stop that ends no sentence: "Dr. Harrow".
@@ -1086,7 +1138,7 @@ var (
 
 // hedgedSkill is a clause that offers a skill unsure: "maybe Stealth", "perhaps a Climb
 // roll".
-var hedgedSkill = regexp.MustCompile(`^\s*(?:maybe|perhaps|possibly|probably)\s+(?:an?\s+)?([a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s+(?:roll|check|test))?\s*[?]?\s*$`)
+var hedgedSkill = regexp.MustCompile(`^\s*(?:(?:in|for|on)\s+(?:this|that|the|your)\s+(?:case|one|instance|situation|scene)\s*,?\s+)?(?:maybe|perhaps|possibly|probably)\s+(?:an?\s+)?([a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s+(?:roll|check|test))?\s*[?]?\s*$`)
 
 var (
 	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
@@ -1212,7 +1264,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					negAt = c.negAt
 				}
 				c.negated = c.negated || r.negated
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) && !deniedReason(clause, negAt) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 					c.negated = true
 				}
@@ -1296,7 +1348,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 // sentenceNegation is a negation that takes a whole statement in its scope: "there's no
 // way anyone needs a roll", "it's not like she'll hear it automatically", "following a
 // road is never something that needs a roll".
-var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
+var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect|see)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect|see)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
 
 // sententialNegation says whether a negation with the clause's statement in its scope
 // stands before at, with no comma between.
@@ -1309,6 +1361,20 @@ func sententialNegation(clause string, at int) bool {
 	// "no way he reads it unless he passes a Library Use check": the roll is the way.
 	return loc != nil && !condOrWithout.MatchString(clause[from+loc[1]:at])
 }
+
+// reasonNotTo is a reason denied for not doing what follows: "I can't see a reason not
+// to", "there's no excuse not to". Its two negations cancel: what follows is ruled.
+var reasonNotTo = regexp.MustCompile(`(?:\bno|n['’]t\s+(?:see|find|think\s+of|have)\s+(?:a|any)|\bcannot\s+(?:see|find|think\s+of)\s+(?:a|any)|\bwithout\s+(?:a|any))\s+(?:(?:good|real|single|earthly)\s+)?(?:reason|excuse|grounds|justification|cause)\s+not\s+(?:to\s+)?(?:[a-z'’]+\s+){0,3}$`)
+
+// deniedReason says whether the negation just before at is the "not" of a denied
+// reason (reasonNotTo), which leaves the ruling after it standing.
+func deniedReason(clause string, at int) bool {
+	before := clause[max(0, at-80):at]
+	return mayMatch(before, reasonWords) && reasonNotTo.MatchString(before)
+}
+
+// reasonWords are the words every match of reasonNotTo holds one of.
+var reasonWords = []string{"reason", "excuse", "grounds", "justification", "cause"}
 
 var condOrWithout = regexp.MustCompile(`\b(?:unless|if|without|until|except)\b`)
 
