@@ -424,7 +424,7 @@ var (
 		"can": true, "could": true, "may": true, "might": true, "shall": true, "to": true,
 		"have": true, "has": true, "is": true, "are": true, "was": true, "be": true, "doubt": true,
 		// a verb, not a skill: "I wouldn't argue with a roll"
-		"argue": true,
+		"argue":  true,
 		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
 		"miss": true, "that": true, "which": true, "for": true, "not": true, "no": true,
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
