@@ -357,7 +357,7 @@ var (
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
 		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
-		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go|\s+then\s*,)\b`),
+		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go\b|\s+then\s*,)`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
@@ -1366,7 +1366,7 @@ func sententialNegation(clause string, at int) bool {
 
 // reasonNotTo is a reason denied for not doing what follows: "I can't see a reason not
 // to", "there's no excuse not to". Its two negations cancel: what follows is ruled.
-var reasonNotTo = regexp.MustCompile(`(?:\bno|n['’]t\s+(?:see|find|think\s+of|have)\s+(?:a|any)|\bcannot\s+(?:see|find|think\s+of)\s+(?:a|any)|\bwithout\s+(?:a|any))\s+(?:(?:good|real|single|earthly)\s+)?(?:reason|excuse|grounds|justification|cause)\s+not\s+(?:to\s+)?(?:[a-z'’]+\s+){0,3}$`)
+var reasonNotTo = regexp.MustCompile(`(?:\bno|n['’]t\s+(?:see|find|think\s+of|have)\s+(?:an?|any)|\bcannot\s+(?:see|find|think\s+of)\s+(?:an?|any)|\bwithout\s+(?:an?|any))\s+(?:(?:good|real|single|earthly)\s+)?(?:reason|excuse|grounds|justification|cause)\s+not\s+(?:to\s+)?(?:[a-z'’]+\s+){0,3}$`)
 
 // deniedReason says whether the negation just before at is the "not" of a denied
 // reason (reasonNotTo), which leaves the ruling after it standing.
