@@ -1404,3 +1404,19 @@ func TestClausePoliteRefusalsMore(t *testing.T) {
 		{"german", "Bei dieser Szene kann ich leider nicht helfen.", DecisionRefused, ""},
 	})
 }
+
+func TestClauseAnswersToSetAside(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"whether, then it doesn't", "I wondered whether the fence needs a Jump roll. It doesn't, it's knee high.", DecisionPass, ""},
+		{"whether, then it does", "I asked myself whether the lock needs a Locksmith roll. It does.", DecisionRoll, "Locksmith"},
+		{"other tables, then I don't think", "Plenty of Keepers would call for Swim here. I don't think it's warranted; the pool is shallow.", DecisionPass, ""},
+		{"a condition is not answered", "If the rope holds, no roll. It doesn't.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseAnswersToSetAsideOpen(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"answer then a condition", "I wondered whether the wall needs a Climb roll. It doesn't, unless it rains.", DecisionUnparsed, ""},
+		{"counterfactual answered", "I'd ask for a Swim roll if the river were high, but it isn't.", DecisionUnparsed, ""},
+	})
+}

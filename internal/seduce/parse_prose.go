@@ -655,6 +655,11 @@ type cueTally struct {
 	// bare is the first weak cue: a skill's name alone, a roll only if nothing else rules.
 	bare    cue
 	hasBare bool
+	// mention is the first ruling set aside as no ruling of the reply's own (another
+	// table's, a condition's, a question put as "whether"): a clause that answers it
+	// ("It doesn't.", "I don't think it's warranted") is the reply's ruling.
+	mention    cue
+	hasMention bool
 }
 
 func (t *cueTally) add(c cue) {
@@ -1025,6 +1030,20 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
+		if t.hasMention && t.n == 0 && (anaphoricNo.MatchString(clause) || anaphoricYes.MatchString(clause)) && !anaphorOpen(clause) {
+			// "I considered whether the wall needs a Climb roll. It doesn't.": the answer
+			// rules on what the clause before set aside.
+			c := t.mention
+			c.from, c.to, c.negated, c.topic = at, loc[0], true, nil
+			if anaphoricNo.MatchString(clause) {
+				c.decision = other(c.decision)
+			}
+			if c.decision == DecisionPass {
+				c.skill = ""
+			}
+			t.add(c)
+			continue
+		}
 		if othersRoll && ownNo.MatchString(clause) {
 			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
 			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
@@ -1070,6 +1089,25 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	}
 	return t
 }
+
+// anaphorOpen says whether an answer goes on, after a comma, to a condition: "It
+// doesn't, unless the dog barks."
+func anaphorOpen(clause string) bool {
+	i := strings.IndexByte(clause, ',')
+	return i >= 0 && (openNext(clause[i+1:]) || condMarker.MatchString(clause[i+1:]))
+}
+
+// worldCond is a condition on the world, which an answer after it does not settle:
+// "If the rope holds, no roll. It doesn't." is no ruling.
+var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise|should)\b`)
+
+var (
+	// anaphoricNo denies what a clause before set aside: "It doesn't.", "I don't think
+	// it's warranted.", "I wouldn't."
+	anaphoricNo = regexp.MustCompile(`^\s*(?:but\s+|and\s+|no\s*,\s*)?(?:(?:it|that|this|one)\s+(?:doesn['’]t|does\s+not|isn['’]t|is\s+not|won['’]t|will\s+not)(?:\s+(?:really\s+)?(?:need\s+(?:one|it)|needed|warranted|necessary|required|called\s+for))?|i\s+(?:don['’]t|do\s+not)\s+(?:think|believe|reckon)\s+(?:it['’]s|it\s+is|that['’]s|one['’]s|one\s+is|it\s+needs\s+one|it\s+does)(?:\s+(?:really\s+)?(?:warranted|needed|necessary|required|called\s+for))?|i\s+(?:wouldn['’]t|won['’]t|would\s+not|will\s+not)(?:\s+bother)?)\s*(?:$|,)`)
+	// anaphoricYes grants it: "It does."
+	anaphoricYes = regexp.MustCompile(`^\s*(?:and\s+|yes\s*,?\s*)?(?:it|that|this)\s+does\s*(?:$|,)`)
+)
 
 // opensWith says whether clause opens with one of phrases, after spaces and filler
 // ("and", "but").
@@ -1293,6 +1331,10 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						} else {
 							t.hedgedPass = true
 						}
+					}
+					if !t.hasMention && !worldCond.MatchString(clause) {
+						// "whether", another table, reported words: no condition on the world
+						t.mention, t.hasMention = c, true
 					}
 					continue
 				}
