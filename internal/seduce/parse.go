@@ -464,11 +464,16 @@ func blankUnchecked(b []byte) {
 // with nothing in the way: "You wade into the stream.", "Sure, you find it." A reply that
 // says nothing of a roll and narrates the action succeeding rules it automatic.
 var (
-	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*|\band\s+)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?(?:you|he|she|they)\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|tear|bind|slip|walk|stroll|manage|unlock|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|flip|strike|draw|board|enter)s?|(?:push|reach|finish)(?:es)?|let\s+yourself|makes?\s+it)\b`)
+	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*|\band\s+|\s[—–-]+\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?(?:you|he|she|they)\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|tear|bind|slip|walk|stroll|manage|unlock|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|flip|strike|draw|board|enter|catch|hop)s?|(?:push|reach|finish)(?:es)?|let\s+yourself|makes?\s+it)\b`)
 	// narrationBlock are words that make a narration no plain success: an attempt, a
 	// failure, a condition, a question of rolling.
 	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:finds?|sees?|hears?|notices?|spots?)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
 )
+
+// nextAction asks what the player does next, once the action is done: "Next?", "(What
+// does she do?)". It puts no doubt on the action ("What now?" after a door found may
+// be a door that will not open, and stays a question).
+var nextAction = regexp.MustCompile(`(?:^|[.!]\s+|\(\s*)(?:next|what\s+(?:do|does)\s+(?:you|she|he|they)\s+do(?:\s+next|\s+now)?)\s*\?\s*\)?`)
 
 // notObstacle is an obstacle denied: "it isn't even locked".
 var notObstacle = regexp.MustCompile(`(?:\bnot|n['’]t)\s+(?:even\s+)?(?:locked|blocked|stuck|barred|jammed|sealed)\b`)
@@ -476,7 +481,13 @@ var notObstacle = regexp.MustCompile(`(?:\bnot|n['’]t)\s+(?:even\s+)?(?:locked
 // narratedSuccess finds a narration of the action succeeding in a reply that says
 // nothing else of how it goes; at is -1 when there is none.
 func narratedSuccess(folded string) (at, to int) {
-	if len(folded) > 1200 || narrationBlock.MatchString(notObstacle.ReplaceAllString(folded, " ")) {
+	if len(folded) > 1200 {
+		return -1, -1
+	}
+	if strings.Contains(folded, "?") {
+		folded = nextAction.ReplaceAllStringFunc(folded, func(s string) string { return blankOut(s[:len(s)-1]) + "." })
+	}
+	if narrationBlock.MatchString(notObstacle.ReplaceAllString(folded, " ")) {
 		return -1, -1
 	}
 	if end := strings.TrimRight(folded, " \t\r\n"); end == "" || !strings.ContainsRune(".!:)\"”", rune(end[len(end)-1])) && !strings.HasSuffix(end, "”") {

@@ -1420,3 +1420,16 @@ func TestClauseAnswersToSetAsideOpen(t *testing.T) {
 		{"counterfactual answered", "I'd ask for a Swim roll if the river were high, but it isn't.", DecisionUnparsed, ""},
 	})
 }
+
+func TestClauseNarrationMore(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"and you step", "Sure thing! The latch lifts and you step into the yard.", DecisionPass, ""},
+		{"after a dash", "Easy one — you just get in and close the door behind you.", DecisionPass, ""},
+		{"third person", "She flips the switch and the cellar lights up.", DecisionPass, ""},
+		{"next question", "Easy. You hop the fence. Next?", DecisionPass, ""},
+		{"what does she do", "Mary lifts the lid. Inside: letters. She reads the top one.\n\n(What does she do?)", DecisionPass, ""},
+		{"the investigator simply does it", "The investigator simply does it. Nobody is watching.", DecisionPass, ""},
+		{"a question about the action", "You reach the top? Hm, let me think.", DecisionUnparsed, ""},
+		{"third person failing", "She flips the switch, but nothing happens.", DecisionUnparsed, ""},
+	})
+}
