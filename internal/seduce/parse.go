@@ -342,10 +342,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 }
 
 // retraction takes back what was said before it.
-var retraction = regexp.MustCompile(`\b(?:scratch\s+that|strike\s+that|forget\s+(?:that|what\s+i\s+(?:just\s+)?said)|i\s+take\s+(?:it|that)\s+back|never\s*mind(?:\s+that)?|disregard\s+(?:that|the\s+above))\b`)
+var retraction = regexp.MustCompile(`\b(?:actually\s*,?\s*no\b|no\s*,?\s*wait\b|scratch\s+that|strike\s+that|forget\s+(?:that|what\s+i\s+(?:just\s+)?said)|i\s+take\s+(?:it|that)\s+back|never\s*mind(?:\s+that)?|disregard\s+(?:that|the\s+above))\b`)
 
 // retractionWords are the words every match of retraction holds one of.
-var retractionWords = []string{"scratch", "strike", "forget", "take", "never", "disregard"}
+var retractionWords = []string{"actually", "wait", "scratch", "strike", "forget", "take", "never", "disregard"}
 
 // withdrawn says whether the reply takes back, after from, the ruling that stands at from
 // and rules nothing after the retraction.
@@ -387,7 +387,7 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
-var finalWord = regexp.MustCompile(`(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+var finalWord = regexp.MustCompile(`(?:^|[.!?:;]\s+|,\s*but\s+|\bbut\s+)(?:i['’]ll\s+(?:say|go\s+with|call\s+it)|i['’]m\s+(?:ruling|going\s+with|calling\s+it)|i\s+rule|my\s+ruling\s+is)\b[^?]*$|(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
 
 // trailingHedgeWords are the words every match of trailingHedge holds.
 var trailingHedgeWords = requiredWords(trailingHedge)

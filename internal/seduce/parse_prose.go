@@ -222,13 +222,13 @@ var (
 		// "I refuse to accept 'I'm a professional' as a reason to skip the dice"
 		newNegatedRule(`\b(?:refuse\s+to|won['’]t|will\s+not|don['’]t|do\s+not|can['’]t|cannot)\s+(?:accept|buy|take)\b[^.;]{0,80}?\bas\s+(?:a\s+|an\s+|any\s+)?(?:reason|excuse|grounds|justification)\s+(?:to|for)\s+(?:skip|skipping|waive|waiving|forgo|drop|dropping|ignore|avoid|avoiding)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,4}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to|nobody|no\s+one|no-one|no\s+(?:keeper|gm|dm|referee|sane|decent|good|fair)\b)\s+(?:[a-z'’]+\s+){0,4}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
 		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
 		// "there's no way around a Swim roll", "you can't get past the Stealth check"
-		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past|out\s+of)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
+		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past|out\s+of)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not|(?:(?:do|does|did)n['’]t|not)\s+(?:think|believe|see\s+how)\s+(?:you|he|she|they|we|anyone|anybody)\s+(?:can|could))\s+(?:avoid|escape|get\s+(?:around|round|past|out\s+of)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
 		// "no Spot Hidden roll can be skipped here"
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:can|could|should|may|will|is\s+to)\s+be\s+(?:skipped|waived|ignored|dropped|forgone|dispensed\s+with|omitted)\b`),
@@ -239,8 +239,11 @@ var (
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
+		// "Without a Medicine roll, there's no way to know": a fronted "without" and a
+		// negated main clause.
+		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\s*,?\s+(?:there['’]s\s+no\s+way|there\s+is\s+no\s+way|no\s+way|nobody|no\s+one|it['’]s\s+(?:impossible|hopeless)|(?:you|he|she|they|we|it|nobody)\s+(?:can['’]t|cannot|won['’]t|will\s+not|don['’]t|do\s+not|doesn['’]t|does\s+not|never|couldn['’]t|wouldn['’]t))`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|won['’]t|will\s+not|must\s+not|mustn['’]t|is\s+not\s+to)\s+be\s+(?:waived|skipped|ignored|dispensed\s+with|omitted|dropped|avoided)\b`),
-		newNegatedRule(`\b(?:skip|skipping|waive|waiving|forgo|forgoing|dropping|ignoring|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|rolls|check|checks|test|tests|dice)\s+(?:(?:would|will|is|seems)\s+(?:be\s+)?)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|too\s+generous|unfair|off\s+the\s+table|out\s+of\s+the\s+question|not\s+an\s+option|not\s+on)\b`),
+		newNegatedRule(`\b(?:skip|skipping|waive|waiving|forgo|forgoing|dropping|ignoring|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|rolls|check|checks|test|tests|dice)\s+(?:(?:here|now|this\s+time|for\s+(?:this|that|it))\s+)?(?:(?:would|will|is|seems)\s+(?:be\s+)?)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|too\s+generous|unfair|off\s+the\s+table|out\s+of\s+the\s+question|not\s+an\s+option|not\s+on)\b`),
 	}
 	passRules = []cueRule{
 		// "it just works", "there's nothing to it", "nothing stands in the way"
@@ -262,7 +265,7 @@ var (
 		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t|don['’]t|do\s+not)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t|don['’]t|do\s+not)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:(?:at\s+all|whatsoever)\s+)?(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -322,7 +325,7 @@ var (
 		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:i['’]d|i\s+would|we['’]d)\s+like|give|gives|gimme|ask|asks|asking|(?:i['’]m|i\s+am)\s+ruling|i\s+rule|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+|for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:itself\s+)?(?:(?:is|are|was|were|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
-		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
+		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to|(?:['’]ll|will)\s+want\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
 		// a causative: "make you roll", "have them roll"
 		newCueRule(`\b(?:make|makes|making|have|has|having)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+roll\b`),
@@ -354,6 +357,9 @@ var (
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:would|seems|feels|is|sounds)\s+(?:be\s+)?(?:(?:most|the\s+most|more|only|quite|very|about)\s+)?(?:fair|fairest|right|appropriate|reasonable|best|sensible|proper)\b`),
 		// "/r 1d100 Spot Hidden": a dice command.
 		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "spotting the false bottom is Spot Hidden": a skill's own name, capitalised, as
+		// what the clause's subject is.
+		capitalRule(`\b(?:is|will\s+be|would\s+be|becomes)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*$`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
 		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
@@ -491,7 +497,7 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
@@ -499,7 +505,7 @@ var (
 	// do this automatically", "he can't just walk through it automatically".
 	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to|(?:\bwon['’]t|\bwill\s+not|\bwouldn['’]t|\bdon['’]t|\bdo\s+not|\bnot)\s+(?:allow|let|permit))\s+(?:[a-z'’]+\s+){0,4}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bhardly|\bscarcely|\bbarely|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna|any|ever)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
@@ -1707,6 +1713,12 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
 		return true // "some Keepers would roll Throw here": another table's ruling
 	}
+	if generic.MatchString(clause[comma:from]) {
+		return true // "not every door needs a Locksmith roll": a rule of thumb, not this ruling
+	}
+	if abandoned.MatchString(clause[max(comma, from-40):from]) {
+		return true // "I was going to ask for a Spot Hidden roll, but …"
+	}
 	if possibleStart.MatchString(clause[comma:from]) {
 		return true // "could be automatic": a possibility nobody holds
 	}
@@ -1729,6 +1741,10 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 }
 
 var (
+	// generic is a statement about actions in general: "not every action needs dice".
+	generic = regexp.MustCompile(`\bnot\s+(?:every|all|each|any\s+old)\b`)
+	// abandoned is an intention given up: "I was going to", "I'd planned to".
+	abandoned = regexp.MustCompile(`\b(?:was|were)\s+(?:going|about|tempted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\b(?:had|i['’]d)\s+(?:planned|meant|intended|wanted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\bi\s+(?:almost|nearly)\s+(?:[a-z'’]+\s+){0,2}$`)
 	// requirement is a condition whose body is making the roll itself: the roll is
 	// what the action takes, whatever the main clause says of success.
 	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character))\s+)?(?:rolls?|rolled|passes)\s+(?:[a-z'’()]+\s*){1,3}$|\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
