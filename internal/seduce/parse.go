@@ -253,6 +253,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
+		if loc := concessiveTail.FindStringIndex(tail); loc != nil && leansOther(tail[loc[1]:], votes[0].d) {
+			// "{"decision": "roll", …} — although honestly I'd just let her bandage it.":
+			// the words after the answer concede the other ruling.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
+		}
 	}
 	if unreadable != nil {
 		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
@@ -360,6 +365,26 @@ func withdrawn(text string, from int, tax *Taxonomy, lex *Lexicon) bool {
 	}
 	after := proseTally(text[from+loc[1]:], tax, lex)
 	return after.n == 0
+}
+
+var (
+	// concessiveTail opens words after a structured answer that concede something
+	// against it: "Though …", "(Or just …", "— although honestly …".
+	concessiveTail = regexp.MustCompile(`^[\s)*_>—–-]*(?:\(\s*)?(?:though|although|then\s+again|that\s+said|mind\s+you|to\s+be\s+fair|admittedly|or\s+(?:just|simply|maybe|perhaps)|but\s+(?:honestly|then|really|frankly)|honestly|frankly)\b`)
+	// towardRoll and towardPass are words that lean to a ruling, however hedged.
+	towardRoll = regexp.MustCompile(`\b(?:roll|rolls|rolling|check|dice|test)\b`)
+	towardPass = regexp.MustCompile(`\b(?:automatic(?:ally)?|no\s+(?:roll|dice|check)|without\s+(?:a\s+|any\s+)?(?:roll|dice|check)|(?:just\s+)?let\s+(?:her|him|them|it|you|the\s+(?:player|investigator))\b|wave\s+(?:it|this|that|her|him|them)\s+through)`)
+	// deniedRoll is a roll word denied, which leans to no roll.
+	deniedRoll = regexp.MustCompile(`\b(?:no|without(?:\s+a|\s+any)?|not?\s+(?:a|any))\s+(?:roll|dice|check|test)`)
+)
+
+// leansOther says whether words conceded after a structured answer lean to the ruling
+// other than d.
+func leansOther(s string, d Decision) bool {
+	if d == DecisionRoll {
+		return towardPass.MatchString(s)
+	}
+	return towardRoll.MatchString(deniedRoll.ReplaceAllString(s, " "))
 }
 
 // capitalAlias is the first skill text names by an alias written with a capital, as a

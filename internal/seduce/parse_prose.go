@@ -497,7 +497,7 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
@@ -521,7 +521,7 @@ var (
 	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
 	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
-	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
+	alternative      = regexp.MustCompile(`\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
 	quoteMarks       = []string{"\"", "”"}
 )
@@ -1103,6 +1103,10 @@ func anaphorOpen(clause string) bool {
 	return i >= 0 && (openNext(clause[i+1:]) || condMarker.MatchString(clause[i+1:]))
 }
 
+// concessiveHedge grants, after a ruling, that the other one could be argued: "…,
+// though you could argue it's automatic".
+var concessiveHedge = regexp.MustCompile(`\b(?:though|although|but|then\s+again)\b[^.;]*\b(?:could|might|arguably|argue)\b[^.;]*$`)
+
 // worldCond is a condition on the world, which an answer after it does not settle:
 // "If the rope holds, no roll. It doesn't." is no ruling.
 var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise|should)\b`)
@@ -1331,7 +1335,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					end = c.end // the words after the skill are not the ruling's
 				}
 				if hypothetical(clause, cat, end, cond == 1, &sc) {
-					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) {
+					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) || concessiveHedge.MatchString(clause[max(0, cat-60):cat]) {
 						if c.decision == DecisionRoll {
 							t.hedgedRoll = true
 						} else {
