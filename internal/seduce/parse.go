@@ -197,7 +197,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	t := proseTally(orig, tax, lex)
 	corrected := false
 	if t.hasRoll && t.hasPass || t.n > 0 && len(votes) > 0 {
-		corrected = selfCorrection.MatchString(foldLower(body)) || hasPhrase(foldLower(body), lex.correction)
+		corrected = selfCorrection.MatchString(foldLower(body)) || lex.correctionIdx.has(foldLower(body))
 	}
 	var proseVotes []vote
 	if t.n > 0 {
@@ -222,7 +222,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
+		if at, phrase := lex.openIdx.first(folded); at >= 0 && !finalWord.MatchString(folded[at:]) {
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -238,8 +238,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
 		// two stances, not a ruling.
-		if at, phrase := anyPhrase(folded, lex.refusal); at >= 0 && (selfCorrection.MatchString(folded) || hasPhrase(folded, lex.correction)) {
-			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
+		if corrects := selfCorrection.MatchString(folded) || lex.correctionIdx.has(folded); corrects {
+			if at, phrase := lex.refusalIdx.first(folded); at >= 0 {
+				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
+			}
 		}
 	}
 	if len(votes) > 0 {
@@ -250,7 +252,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			end = max(end, v.to)
 		}
 		tail := foldLower(body[end:])
-		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
+		if at, phrase := lex.openIdx.first(tail); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
 		if loc := concessiveTail.FindStringIndex(tail); loc != nil && leansOther(tail[loc[1]:], votes[0].d) {
@@ -268,9 +270,9 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		switch {
 		case t.conditional:
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
-		case hasPhrase(folded, lex.undetermined):
+		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
+		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
@@ -651,7 +653,7 @@ func refusedValue(v string) bool {
 		return true
 	}
 	folded := foldLower(v)
-	return isRefusal(v) || hasPhrase(folded, DefaultLexicon().refusal) || DefaultLexicon().declines(folded)
+	return isRefusal(v) || DefaultLexicon().refusalIdx.has(folded) || DefaultLexicon().declines(folded)
 }
 
 // keyKind classifies a JSON or "Key: value" key.
@@ -765,7 +767,7 @@ func decisionWord(v string, tax *Taxonomy) Decision {
 		}
 	}
 	if p, ok := parseProse(v, tax); ok {
-		if hasPhrase(foldLower(v), DefaultLexicon().open) {
+		if DefaultLexicon().openIdx.has(foldLower(v)) {
 			return "" // "I'd say roll — but no roll is fine too"
 		}
 		return p.Decision

@@ -71,3 +71,32 @@ func TestLoadLexiconsErrors(t *testing.T) {
 		t.Error("LoadLexicons(missing file) = nil error")
 	}
 }
+
+// TestPhraseIndexAgrees holds the one-pass phrase search to anyPhrase's answer on every
+// labelled reply, for every list it indexes.
+func TestPhraseIndexAgrees(t *testing.T) {
+	lex := DefaultLexicon()
+	lists := map[string][]string{"open": lex.open, "refusal": lex.refusal, "undetermined": lex.undetermined, "correction": lex.correction}
+	for _, glob := range []string{"testdata/replies/*.jsonl", "testdata/replies-dev/*.jsonl", "testdata/replies-dev-2/*.jsonl"} {
+		eachJSONLine(t, glob, func(path string, n int, r struct {
+			Text string `json:"text"`
+		}) {
+			folded := foldLower(r.Text)
+			for name, list := range lists {
+				wantAt, wantP := anyPhrase(folded, list)
+				gotAt, gotP := newPhraseIndex(list).first(folded)
+				if gotAt != wantAt || gotP != wantP {
+					t.Errorf("%s:%d %s: first = %d %q; anyPhrase = %d %q", path, n, name, gotAt, gotP, wantAt, wantP)
+				}
+			}
+		})
+	}
+	for _, s := range []string{"", "i'd rather not.", "[response withheld] no", "xi'd rather not", "your callx your call"} {
+		for name, list := range lists {
+			wantAt, wantP := anyPhrase(s, list)
+			if gotAt, gotP := newPhraseIndex(list).first(s); gotAt != wantAt || gotP != wantP {
+				t.Errorf("%q %s: first = %d %q; anyPhrase = %d %q", s, name, gotAt, gotP, wantAt, wantP)
+			}
+		}
+	}
+}

@@ -115,6 +115,9 @@ type cueRule struct {
 	keepUnknown bool
 	// lead rules read only a clause after a colon or a dash that names what it rules on.
 	lead bool
+	// tailCapital rules end with a skill's name: they are tried only on a clause whose
+	// last word is capitalised.
+	tailCapital bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -168,6 +171,23 @@ func capitalRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.capital, r.innerCapital = true, true
 	return r
+}
+
+// capitalTailRule is a capitalRule whose skill ends the clause.
+func capitalTailRule(expr string) cueRule {
+	r := capitalRule(expr)
+	r.tailCapital = true
+	return r
+}
+
+// lastWordCapital says whether the last word of s starts with a capital letter.
+func lastWordCapital(s string) bool {
+	s = strings.TrimRight(s, " \t\n.!,;:)*_\"'’”")
+	i := len(s)
+	for i > 0 && (isLetter(s[i-1]) || s[i-1] == '(' || s[i-1] == '-') {
+		i--
+	}
+	return i < len(s) && s[i] >= 'A' && s[i] <= 'Z'
 }
 
 // capitalNegatedRule is a capitalRule that reads its ruling from a negation.
@@ -359,7 +379,7 @@ var (
 		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "spotting the false bottom is Spot Hidden": a skill's own name, capitalised, as
 		// what the clause's subject is.
-		capitalRule(`\b(?:is|will\s+be|would\s+be|becomes)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*$`),
+		capitalTailRule(`\b(?:is|will\s+be|would\s+be|becomes)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*$`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
 		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
@@ -1275,6 +1295,15 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	open := -1     // whether the clause opens with a condition on the world
 	innerCap := -1 // whether a word past the clause's first is capitalised
 	var sc scopeCache
+	// noCond is the clause with what holds a condition word without a condition
+	// ("even if", "to see whether") blanked, made once and only when asked for.
+	var blankedCond string
+	noCond := func() string {
+		if blankedCond == "" {
+			blankedCond = notCond.ReplaceAllStringFunc(clause, blankOut)
+		}
+		return blankedCond
+	}
 	// text is masked as a string, made again only after a match has blanked words.
 	text, dirty := clause, false
 	find := func(rules []cueRule, d Decision) {
@@ -1282,7 +1311,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
 				continue // a skill's name alone is a short clause that opens with one
 			}
-			if r.lead && lead == "" {
+			if r.lead && lead == "" || r.tailCapital && !lastWordCapital(orig) {
 				continue
 			}
 			if r.innerCapital {
@@ -1326,7 +1355,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if cond < 0 {
 					cond = 0
-					if condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) {
+					// Blanking what holds a condition word without a condition can only
+					// take condition words away: a clause with none needs no blanking.
+					if condMarker.MatchString(clause) && condMarker.MatchString(noCond()) {
 						cond = 1
 					}
 				}
@@ -1356,7 +1387,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if open < 0 {
 					open = 0
-					if leadingCond.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
+					if leadingCond.MatchString(noCond()) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
 						open = 1
 					}
 				}
