@@ -279,6 +279,9 @@ var (
 		// "I will waive the Climb roll", "skip the check"
 		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatableRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		// "I'll let it slide"; "I won't let it slide" is a roll. ("Just let them do it"
+		// may grant the attempt, not the success: no ruling.)
+		newNegatableRule(`\blet\s+(?:it|this|that)(?:\s+one)?\s+slide\b`),
 		// "I'm waiving this one"; "I'm not waiving this one" is a roll
 		newNegatableRule(`\b(?:waive|waiving|waived)\s+(?:this|that|it)(?:\s+one)?\b`),
 		// "there's nothing uncertain about flipping a switch"
@@ -363,7 +366,7 @@ var (
 		// "I'll say roll after all": a verdict said in one word.
 		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]d|i\s+would|i|let['’]s)\s+(?:just\s+)?(?:say|call\s+it|go\s+with)\s+(?:a\s+)?roll\b`),
 		// "I'd say Stealth", "I'd go with Jump", "a job for Library Use"
-		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will|let['’]s\s+(?:just\s+)?)\s*(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "This one's a Jump.", "That's Stealth.": a skill's own name, capitalised, ends the clause.
 		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:and\s+)?(?:an?\s+)?(?:hard|extreme|tough|difficult|regular)(?:\s+one|\s+difficulty)?)?(?:,?\s*(?:i['’]m\s+afraid|i\s+think|i['’]d\s+say|then|please))?\s*$`),
@@ -519,7 +522,7 @@ var (
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
 	notCond     = regexp.MustCompile(`\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
-	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:(?:me|us)\s+to|to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedAbility denies the ability an automatic success needs: "she's not able to
 	// do this automatically", "he can't just walk through it automatically".
