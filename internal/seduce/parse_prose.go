@@ -522,13 +522,13 @@ var (
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
 	notCond     = regexp.MustCompile(`\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
-	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:(?:me|us)\s+to|to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|thinks|believes|reckons|asks?\s+(?:(?:me|us)\s+to|to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedAbility denies the ability an automatic success needs: "she's not able to
 	// do this automatically", "he can't just walk through it automatically".
-	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to|(?:\bwon['’]t|\bwill\s+not|\bwouldn['’]t|\bdon['’]t|\bdo\s+not|\bnot)\s+(?:allow|let|permit))\s+(?:[a-z'’]+\s+){0,4}$`)
+	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to|\bno\s+such\s+thing\s+as|(?:\bwon['’]t|\bwill\s+not|\bwouldn['’]t|\bdon['’]t|\bdo\s+not|\bnot)\s+(?:allow|let|permit))\s+(?:[a-z'’]+\s+){0,4}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bhardly|\bscarcely|\bbarely|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna|any|ever)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+one|\bno-one|\bnobody|\bhardly|\bscarcely|\bbarely|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna|any|ever)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
@@ -1252,6 +1252,9 @@ var (
 
 // openNext says whether a clause after a dash leaves the ruling before it open.
 func openNext(next string) bool {
+	if otherRoute.MatchString(next) {
+		return true // "…, or you could take the bridge"
+	}
 	if !nextCond.MatchString(next) || nextFirm.MatchString(next) {
 		return false
 	}
@@ -1260,6 +1263,10 @@ func openNext(next string) bool {
 	}
 	return !intent.MatchString(next)
 }
+
+// otherRoute offers the player another way: "or you could take the bridge", "or just
+// walk round".
+var otherRoute = regexp.MustCompile(`^\s*(?:well\s*,?\s*)?or\s+(?:(?:you|he|she|they|we)\s+(?:could|can|may|might|just|simply|instead)|just|simply|instead)\b`)
 
 // orOther opens a clause that offers another choice: "— or, hmm, Medicine".
 var orOther = regexp.MustCompile(`^\s*or\s*,?\s*(?:(?:hmm+|um+|uh+|well|maybe|perhaps|rather)\s*,?\s*)*`)
@@ -1380,6 +1387,12 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						// "whether", another table, reported words: no condition on the world
 						t.mention, t.hasMention = c, true
 					}
+					continue
+				}
+				if k := strings.IndexByte(clause[end:min(len(clause), end+100)], ','); k >= 0 && otherRoute.MatchString(clause[end+k+1:]) {
+					// "you could roll Jump, or you could take the bridge": the roll is one
+					// way among others the reply leaves open.
+					t.conditional, t.openRuling = true, true
 					continue
 				}
 				if cond == 1 && trailingCondition(clause[end:min(len(clause), end+100)]) {
