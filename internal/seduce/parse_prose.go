@@ -1142,6 +1142,15 @@ var (
 	anaphoricYes = regexp.MustCompile(`^\s*(?:and\s+|yes\s*,?\s*)?(?:it|that|this)\s+does\s*(?:$|,)`)
 )
 
+// frontedWithout says whether the match at [from, to) is a "without … roll" that opens
+// its clause and is set off by a comma: the clause after it, not the "without", says
+// whether the roll is wanted ("Without a Swim roll, he drowns" calls for one), and a
+// negated one is read by the double-negation rules.
+func frontedWithout(clause string, from, to int) bool {
+	return strings.HasPrefix(clause[from:], "without") && strings.TrimSpace(clause[:from]) == "" &&
+		strings.HasPrefix(strings.TrimLeft(clause[to:], " "), ",")
+}
+
 // opensWith says whether clause opens with one of phrases, after spaces and filler
 // ("and", "but").
 func opensWith(clause string, phrases []string) bool {
@@ -1348,6 +1357,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
 				dirty = true
+				if d == DecisionPass && frontedWithout(clause, m[0], m[1]) {
+					continue // "Without a Swim roll, he drowns": what follows says which way
+				}
 				negAt := cat
 				if c.negAt > 0 {
 					negAt = c.negAt
