@@ -1323,6 +1323,17 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 		}
 		return blankedCond
 	}
+	// onWorld says whether the clause holds a condition on the world, asked once.
+	world := -1
+	onWorld := func() bool {
+		if world < 0 {
+			world = 0
+			if worldCond.MatchString(clause) {
+				world = 1
+			}
+		}
+		return world == 1
+	}
 	// text is masked as a string, made again only after a match has blanked words.
 	text, dirty := clause, false
 	find := func(rules []cueRule, d Decision) {
@@ -1395,7 +1406,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 							t.hedgedPass = true
 						}
 					}
-					if !t.hasMention && !worldCond.MatchString(clause) {
+					if !t.hasMention && !onWorld() {
 						// "whether", another table, reported words: no condition on the world
 						t.mention, t.hasMention = c, true
 					}
