@@ -222,7 +222,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := lex.openIdx.first(folded); at >= 0 && !finalWord.MatchString(folded[at:]) {
+		if at, phrase := openAt(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) {
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -347,6 +347,28 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	return p
 }
+
+// openAt is where the first phrase of the lexicon's open list stands in folded that
+// leaves the ruling open, and which: not a rhetorical one ("I'm not sure why anyone
+// would roll"), nor one the same sentence overrules ("…, but I am certain a Stealth roll
+// is needed").
+func openAt(folded string, lex *Lexicon) (int, string) {
+	for from := 0; from < len(folded); {
+		at, phrase := lex.openIdx.first(folded[from:])
+		if at < 0 {
+			return -1, ""
+		}
+		at += from
+		if !notOpen.MatchString(folded[at+len(phrase):]) {
+			return at, phrase
+		}
+		from = at + len(phrase)
+	}
+	return -1, ""
+}
+
+// notOpen follows an open phrase that leaves nothing open.
+var notOpen = regexp.MustCompile(`^\s*(?:why|how)\s+(?:anyone|anybody|you|they|a\s+keeper|people|someone)\b|^[^.!?]*\bbut\s+i(?:['’]m|\s+am)\s+(?:certain|sure|confident)\b`)
 
 // retraction takes back what was said before it.
 var retraction = regexp.MustCompile(`\b(?:actually\s*,?\s*no\b|no\s*,?\s*wait\b|scratch\s+that|strike\s+that|forget\s+(?:that|what\s+i\s+(?:just\s+)?said)|i\s+take\s+(?:it|that)\s+back|never\s*mind(?:\s+that)?|disregard\s+(?:that|the\s+above))\b`)
@@ -1159,6 +1181,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 			if (kind == keyNeedRoll) == b {
 				r.vote(DecisionRoll)
+				if r.skill == "" {
+					r.skill = skillAfterYes(value, tax) // "Roll required: Yes — Drive Auto"
+				}
 			} else {
 				r.vote(DecisionPass)
 			}
@@ -1199,6 +1224,27 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	}
 	return r, append(spans, others...)
 }
+
+// skillAfterYes is the skill a yes names after a dash ("Yes — Drive Auto"): the
+// taxonomy's when it knows the name, else the name as written when it is capitalised as
+// a skill's is; "" for none.
+func skillAfterYes(value string, tax *Taxonomy) string {
+	loc := yesDash.FindStringIndex(value)
+	if loc == nil {
+		return ""
+	}
+	name := strings.Trim(value[loc[1]:], " *_.!")
+	if c, ok := tax.Canonical(name); ok {
+		return c
+	}
+	if n := len(strings.Fields(name)); n == 0 || n > 3 || !capitalised(name) || notSkill[strings.ToLower(strings.Fields(name)[0])] {
+		return ""
+	}
+	return skillValue(name, tax)
+}
+
+// yesDash is a yes and the dash after it.
+var yesDash = regexp.MustCompile(`(?i)^\W*(?:yes|y|true|required|needed)\W*?\s+[-–—:]+\s*`)
 
 // partRows reads votes that all come from the rows of a table about parts of the action
 // and disagree: a roll for one part is a roll, with the first such row's skill.

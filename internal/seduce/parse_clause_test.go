@@ -1433,3 +1433,28 @@ func TestClauseNarrationMore(t *testing.T) {
 		{"third person failing", "She flips the switch, but nothing happens.", DecisionUnparsed, ""},
 	})
 }
+
+func TestClauseLexiconGrammar(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// "neither A nor B" after its verb
+		{"ni ni after the verb", "No hace falta ni Nadar ni Trepar: el río está seco.", DecisionPass, ""},
+		{"weder noch after the verb", "Dafür braucht sie weder Klettern noch Springen.", DecisionPass, ""},
+		// a verb of skipping inside a pass phrase, denied
+		{"keinen Grund zu verzichten", "Es gibt keinen Grund, auf die Probe zu verzichten: Horchen.", DecisionRoll, "Listen"},
+		{"aucune raison de renoncer", "Je ne vois aucune raison de renoncer au jet : Grimper.", DecisionRoll, "Climb"},
+		{"verzichten, not denied", "Wir können auf die Probe verzichten.", DecisionPass, ""},
+		// a lexicon skill alone names the roll's skill
+		{"bare lexicon skill", "Tirada obligatoria: Esquivar.", DecisionRoll, "Dodge"},
+	})
+}
+
+func TestClauseLabelsAndOpenPhrases(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"yes dash unknown skill", "**Roll required:** Yes — **Pilot Aircraft**\n\nThe storm is closing in.", DecisionRoll, "Pilot Aircraft"},
+		{"yes dash known skill", "Roll needed: yes — Track", DecisionRoll, "Track"},
+		{"yes dash words", "Roll needed: yes — the ice is thin", DecisionRoll, ""},
+		{"not sure why anyone", "I'm not sure why anyone would roll for that. No roll.", DecisionPass, ""},
+		{"not sure, then sure", "I'm not sure the player will enjoy it, but I am sure a Jump roll is needed.", DecisionRoll, "Jump"},
+		{"not sure, left open", "I'm not sure a Jump roll is needed.", DecisionUnparsed, ""},
+	})
+}

@@ -24,9 +24,11 @@ import (
 //	roll          phrases that call for a roll ("faites un jet", "probe auf")
 //	pass          phrases that rule an automatic success or deny a roll ("pas besoin de jet")
 //	negation      words that, within three words before a roll phrase, deny it ("kein")
-//	without       the negation words that mean "without" ("sans", "ohne"): a roll
-//	              denied by one, or a pass phrase opening with one, is a roll when
-//	              another negation stands in the clause ("ohne Probe kommst du nicht rüber")
+//	without       the negation words that mean "without" ("sans", "ohne") and the verbs of
+//	              skipping ("sauter", "verzichten"): a roll denied by one, or a pass
+//	              phrase holding one, is a roll when another negation stands in the
+//	              clause ("ohne Probe kommst du nicht rüber", "keinen Grund, auf die
+//	              Probe zu verzichten")
 //	ignore        phrases that are no part of a ruling and are set aside before a clause
 //	              is read, such as a courtesy holding a condition word ("s'il te plaît")
 //	condition     words that leave a clause's ruling open ("si", "falls")
@@ -440,7 +442,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				}
 				cd, neg := d, d == DecisionPass
 				from := i // where the words that deny the ruling start
-				without := d == DecisionPass && slices.Contains(l.without, strings.Fields(p)[0])
+				// "sin tirada", and a verb of skipping anywhere in the phrase: "auf die Probe
+				// zu verzichten"
+				without := d == DecisionPass && slices.ContainsFunc(strings.Fields(p), func(w string) bool { return slices.Contains(l.without, w) })
 				if d == DecisionRoll && !contrast {
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {
@@ -473,6 +477,23 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	search(l.pass, DecisionPass, false)
 	search(l.contrast, DecisionRoll, true)
 	search(l.roll, DecisionRoll, false)
+}
+
+// bareSkill is the skill a clause names in the lexicon's words and nothing else
+// ("Nager", "Rastrear"), or "".
+func (l *Lexicon) bareSkill(clause string, tax *Taxonomy) string {
+	name := strings.Trim(clause, " \t\n.!*_")
+	if name == "" || len(name) > 40 {
+		return ""
+	}
+	sk, ok := l.skillOf[name]
+	if !ok {
+		return ""
+	}
+	if c, known := tax.Canonical(sk); known {
+		return c
+	}
+	return sk
 }
 
 // compoundHead is the skill named by the words that end s, joined to a roll word by a
@@ -604,14 +625,18 @@ func clauseStart(s string, at int) int {
 	return i + size
 }
 
-// neitherSkills adds a pass for a clause that opens with "neither A nor B" in a
+// neitherSkills adds a pass for a clause that holds "neither A nor B" in a
 // lexicon's words, where A and B are skills ("Weder Klettern noch Springen", "Ni Trepar
 // ni Saltar"). It reports whether it added one.
 func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
-	i := len(clause) - len(strings.TrimLeft(clause, " \t\n*_>-"))
 	for _, pair := range l.neither {
 		first, second, ok := strings.Cut(pair, " ")
-		if !ok || !strings.HasPrefix(clause[i:], first) || i+len(first) < len(clause) && isLetter(clause[i+len(first)]) {
+		if !ok {
+			continue
+		}
+		// "Ni Trepar ni Saltar", and after its verb: "No requiere ni Saltar ni Trepar".
+		i := phraseAt(clause, first, 0)
+		if i < 0 {
 			continue
 		}
 		j := phraseAt(clause, second, i+len(first))

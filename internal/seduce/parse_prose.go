@@ -1110,6 +1110,12 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			if lex.lexCues(clause, origClause, at, tax, &t, part); t.settled() {
 				break
 			}
+			if !t.hasBare && len(clause) <= maxBareClause {
+				if sk := lex.bareSkill(clause, tax); sk != "" {
+					// "… renoncer au jet : Nager.": a skill's name alone, in the lexicon's words
+					t.bare, t.hasBare = cue{decision: DecisionRoll, skill: sk, from: at, to: loc[0]}, true
+				}
+			}
 		}
 		lead = ""
 		if t.n == n && t.hasBare == bare && leadsOn(sep) {
