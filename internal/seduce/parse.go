@@ -213,6 +213,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// taken back and none stands after it.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
 	}
+	if rest := foldLower(body[proseVotes0To(proseVotes):]); len(votes) == 0 && len(proseVotes) > 0 && selfCorrection.MatchString(rest) && worldClause.MatchString(rest) {
+		// "No roll. Wait — is the door locked? If it's locked, Locksmith.": the ruling
+		// is taken back and left on a condition.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: proseVotes[0].span(body)}
+	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}
@@ -346,6 +351,17 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		p.Reason = lr.reason
 	}
 	return p
+}
+
+// worldClause opens a sentence with a condition on the world: "If it's locked, …".
+var worldClause = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:if|unless|assuming|provided)\s+(?:it|it['’]s|the|there|this|that|they['’]re)\b`)
+
+// proseVotes0To is where the first prose ruling ends, or 0.
+func proseVotes0To(votes []vote) int {
+	if len(votes) == 0 {
+		return 0
+	}
+	return votes[0].to
 }
 
 // openAt is where the first phrase of the lexicon's open list stands in folded that

@@ -1458,3 +1458,16 @@ func TestClauseLabelsAndOpenPhrases(t *testing.T) {
 		{"not sure, left open", "I'm not sure a Jump roll is needed.", DecisionUnparsed, ""},
 	})
 }
+
+func TestClauseConsideredAndChosen(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"thought about, then no roll", "I thought about asking for a Listen roll, but the radio is blaring. No roll.", DecisionPass, ""},
+		{"first instinct overruled", "My first instinct was no roll, but the ice changes things: Climb roll.", DecisionRoll, "Climb"},
+		{"a roll for what it is for", "One Track roll to follow the cart.", DecisionRoll, "Track"},
+		// judged, not called for: no roll read (the pass itself is not read yet)
+		{"a roll for what it is for, judged", "A Climb roll to get up a stepladder would be overkill.", DecisionUnparsed, ""},
+		{"a ruling for each choice", "If you try to bluff, Fast Talk; if you pick the lock, Locksmith.", DecisionUnparsed, ""},
+		{"choice, then outcome", "If you want to cross, roll Jump. If you fail, you fall.", DecisionRoll, "Jump"},
+		{"taken back onto a condition", "Roll Stealth. Actually — is anyone awake? If there's a guard, Stealth; if not, no roll.", DecisionUnparsed, ""},
+	})
+}

@@ -118,6 +118,8 @@ type cueRule struct {
 	// tailCapital rules end with a skill's name: they are tried only on a clause whose
 	// last word is capitalised.
 	tailCapital bool
+	// unless, when set, holds words that make a match no ruling.
+	unless *regexp.Regexp
 }
 
 func newCueRule(expr string) cueRule {
@@ -172,6 +174,16 @@ func capitalRule(expr string) cueRule {
 	r.capital, r.innerCapital = true, true
 	return r
 }
+
+// withUnless sets words that, in a match, make it no ruling.
+func withUnless(r cueRule, unless *regexp.Regexp) cueRule {
+	r.unless = unless
+	return r
+}
+
+// judged are words that judge a roll rather than call for it: "a Climb roll to get up
+// there would be overkill".
+var judged = regexp.MustCompile(`\b(?:would|could|might|should|is|are|was|be|been|seems?|feels?|sounds?|not|never|no|overkill|silly|pointless|unnecessary|needless|excessive|if|unless|whether)\b|n['’]t\b`)
 
 // capitalTailRule is a capitalRule whose skill ends the clause.
 func capitalTailRule(expr string) cueRule {
@@ -385,6 +397,10 @@ var (
 		capitalTailRule(`\b(?:is|will\s+be|would\s+be|becomes)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*$`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
 		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
+		// a roll named with what it is for: "One Medicine roll to identify the powder.",
+		// "But a DEX roll to keep his balance, yes." (a judgement after it, "… would be
+		// overkill", is no ruling: see calmPurpose)
+		withUnless(keepUnknownRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\s+to\s+[a-z]+(?:\s+[a-z0-9'’]+){0,8}(?:\s*,?\s*(?:yes|please|then|now|go))?\s*$`), judged),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
 		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go\b|\s+then\s*,)`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
@@ -974,6 +990,9 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	lead, othersRoll := "", false
 	// condBefore says the clause before opened with a condition on the world.
 	condBefore, wasCond := false, false
+	// intentRuled says a clause that opened with the player's choice ruled; intentAt is
+	// the tally's count before the clause being read, when it opens with one.
+	intentRuled, intentAt := false, -1
 	for i, loc := range ends {
 		condBefore, wasCond = wasCond, false
 		clause := lower[start:loc[0]]
@@ -1102,6 +1121,16 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
+		if intent.MatchString(clause) || intentRuled && choiceCond.MatchString(clause) && !nextFirm.MatchString(clause) {
+			if intentRuled {
+				// "If she forces the window, a STR roll; if she picks the lock, Locksmith":
+				// a ruling for each choice the player may make leaves the ruling open.
+				t.conditional, t.openRuling = true, true
+				lead = ""
+				continue
+			}
+			intentAt = t.n
+		}
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
@@ -1117,6 +1146,8 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				}
 			}
 		}
+		intentRuled = intentRuled || intentAt >= 0 && t.n > intentAt
+		intentAt = -1
 		lead = ""
 		if t.n == n && t.hasBare == bare && leadsOn(sep) {
 			lead = clause[max(0, len(clause)-80):]
@@ -1138,7 +1169,7 @@ var concessiveHedge = regexp.MustCompile(`\b(?:though|although|but|then\s+again)
 
 // worldCond is a condition on the world, which an answer after it does not settle:
 // "If the rope holds, no roll. It doesn't." is no ruling.
-var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise|should)\b`)
+var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise)\b|^\s*should\s+(?:the|a|an|it|he|she|they|you|we|there)\b`)
 
 var (
 	// anaphoricNo denies what a clause before set aside: "It doesn't.", "I don't think
@@ -1156,6 +1187,9 @@ func frontedWithout(clause string, from, to int) bool {
 	return strings.HasPrefix(clause[from:], "without") && strings.TrimSpace(clause[:from]) == "" &&
 		strings.HasPrefix(strings.TrimLeft(clause[to:], " "), ",")
 }
+
+// choiceCond opens a clause with what the player does: "if she picks the lock instead".
+var choiceCond = regexp.MustCompile(`^\s*(?:and\s+|or\s+)?if\s+(?:you|he|she|they|we|the\s+(?:player|investigator|character))\s+[a-z]+`)
 
 // opensWith says whether clause opens with one of phrases, after spaces and filler
 // ("and", "but").
@@ -1368,6 +1402,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+				if r.unless != nil && r.unless.MatchString(text[m[0]:m[1]]) {
+					continue
+				}
 				c, cat, ok := matchCue(r, m, text, masked, orig, d, tax)
 				if !ok {
 					continue
@@ -1411,6 +1448,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						} else {
 							t.hedgedPass = true
 						}
+					}
+					if onWorld() {
+						t.conditional = true // "If not, no roll.": a ruling left on a condition
 					}
 					if !t.hasMention && !onWorld() {
 						// "whether", another table, reported words: no condition on the world
@@ -1824,7 +1864,7 @@ var (
 	// generic is a statement about actions in general: "not every action needs dice".
 	generic = regexp.MustCompile(`\bnot\s+(?:every|all|each|any\s+old)\b`)
 	// abandoned is an intention given up: "I was going to", "I'd planned to".
-	abandoned = regexp.MustCompile(`\b(?:was|were)\s+(?:going|about|tempted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\b(?:had|i['’]d)\s+(?:planned|meant|intended|wanted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\bi\s+(?:almost|nearly)\s+(?:[a-z'’]+\s+){0,2}$`)
+	abandoned = regexp.MustCompile(`\b(?:thought\s+about|considered|toyed\s+with|flirted\s+with)\s+(?:[a-z'’]+\s+){0,2}$|\b(?:first|initial|gut)\s+(?:instinct|thought|reaction|impulse|call|feeling)\s+(?:was|is)\s+(?:to\s+)?(?:[a-z'’]+\s+){0,2}$|\b(?:was|were)\s+(?:going|about|tempted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\b(?:had|i['’]d)\s+(?:planned|meant|intended|wanted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\bi\s+(?:almost|nearly)\s+(?:[a-z'’]+\s+){0,2}$`)
 	// requirement is a condition whose body is making the roll itself: the roll is
 	// what the action takes, whatever the main clause says of success.
 	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character))\s+)?(?:rolls?|rolled|passes)\s+(?:[a-z'’()]+\s*){1,3}$|\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
