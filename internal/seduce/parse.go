@@ -197,7 +197,8 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	t := proseTally(orig, tax, lex)
 	corrected := false
 	if t.hasRoll && t.hasPass || t.n > 0 && len(votes) > 0 {
-		corrected = selfCorrection.MatchString(foldLower(body)) || lex.correctionIdx.has(foldLower(body))
+		folded := foldLower(body)
+		corrected = correctsItself(folded) || lex.correctionIdx.has(folded)
 	}
 	var proseVotes []vote
 	if t.n > 0 {
@@ -213,7 +214,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// taken back and none stands after it.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
 	}
-	if rest := foldLower(body[proseVotes0To(proseVotes):]); len(votes) == 0 && len(proseVotes) > 0 && selfCorrection.MatchString(rest) && worldClause.MatchString(rest) {
+	if len(votes) == 0 && len(proseVotes) > 0 && takenOntoCondition(foldLower(body[proseVotes[0].to:])) {
 		// "No roll. Wait — is the door locked? If it's locked, Locksmith.": the ruling
 		// is taken back and left on a condition.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: proseVotes[0].span(body)}
@@ -243,10 +244,8 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
 		// two stances, not a ruling.
-		if corrects := selfCorrection.MatchString(folded) || lex.correctionIdx.has(folded); corrects {
-			if at, phrase := lex.refusalIdx.first(folded); at >= 0 {
-				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
-			}
+		if at, phrase := lex.refusalIdx.first(folded); at >= 0 && (correctsItself(folded) || lex.correctionIdx.has(folded)) {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
 		}
 	}
 	if len(votes) > 0 {
@@ -356,13 +355,23 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 // worldClause opens a sentence with a condition on the world: "If it's locked, …".
 var worldClause = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:if|unless|assuming|provided)\s+(?:it|it['’]s|the|there|this|that|they['’]re)\b`)
 
-// proseVotes0To is where the first prose ruling ends, or 0.
-func proseVotes0To(votes []vote) int {
-	if len(votes) == 0 {
-		return 0
-	}
-	return votes[0].to
+// takenOntoCondition says whether the words after a reply's ruling take it back and put
+// it on a condition: "Wait — is the door locked? If it's locked, Locksmith."
+func takenOntoCondition(rest string) bool {
+	return mayMatch(rest, worldClauseWords) && worldClause.MatchString(rest) && correctsItself(rest)
 }
+
+// worldClauseWords are the words every match of worldClause holds one of.
+var worldClauseWords = requiredWords(worldClause)
+
+// correctsItself says whether folded takes back something it said (selfCorrection),
+// looking with the regular expression only where one of its words occurs.
+func correctsItself(folded string) bool {
+	return mayMatch(folded, selfCorrectionWords) && selfCorrection.MatchString(folded)
+}
+
+// selfCorrectionWords are the words every match of selfCorrection holds one of.
+var selfCorrectionWords = requiredWords(selfCorrection)
 
 // openAt is where the first phrase of the lexicon's open list stands in folded that
 // leaves the ruling open, and which: not a rhetorical one ("I'm not sure why anyone
