@@ -833,9 +833,9 @@ func yesNo(v any) (bool, bool) {
 			w = strings.TrimSpace(w[:i[0]])
 		}
 		switch w {
-		case "true", "yes", "y", "required", "needed", "mandatory", "necessary", "✅", "✔", "✔️", "☑", "☑️", "✓":
+		case "true", "yes", "y", "yep", "yeah", "yup", "affirmative", "required", "needed", "mandatory", "necessary", "✅", "✔", "✔️", "☑", "☑️", "✓":
 			return true, true
-		case "false", "no", "n", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
+		case "false", "no", "n", "nope", "nah", "negative", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
 			return false, true
 		}
 	}

@@ -350,7 +350,7 @@ var (
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
 		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that)|call\s+(?:it|that|this))\s+(?:not\s+|far\s+from\s+|anything-but\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
 		// "that's a freebie"; "it isn't a gimme" is a roll
-		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b|^\s*freebie\s*$`),
+		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b|(?:^|,)\s*freebie\s*(?:,|$)`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
 		// "the investigator simply finds the diary"; "she can't simply walk in" is a roll
 		newNegatableRule(`\bsimply\s+(?:finds?|opens?|reads?|crosses|cross|spots?|sees?|hears?|walks?\s+(?:in|through|across|over|up|down)|climbs?\s+(?:up|over|in|down)|gets?\s+(?:in|through|across|over))\b`),
@@ -1772,7 +1772,8 @@ func ownName(name, canonical string) bool {
 var notSkill = wordSet(`everybody everyone all ok okay now so then please right alright well first next
 	just quick go let let's time this that it keeper gm dm final last second third another initial
 	extra same single reaction saving skill ability attribute stat group secret opposed maybe perhaps
-	possibly probably unclear unsure undecided depends tbd unknown pending optional none yes no`)
+	possibly probably unclear unsure undecided depends tbd unknown pending optional none yes no
+	nope nah yep yeah yup sure absolutely definitely nothing never`)
 
 // skillModifiers are slot words that qualify a roll rather than name its skill.
 var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
