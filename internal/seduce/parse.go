@@ -276,7 +276,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
+		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
@@ -351,6 +351,15 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	return p
 }
+
+// waitsOn says whether a reply that declines in a refusal's words asks for more first
+// ("I can't make that call without knowing how far the jump is"): not a refusal.
+func waitsOn(folded string) bool {
+	return mayMatch(folded, askingMore)
+}
+
+// askingMore are words that ask for more before ruling.
+var askingMore = []string{"without knowing", "without more", "need more", "need to know", "more information", "more context", "more details", "until i know"}
 
 // worldClause opens a sentence with a condition on the world: "If it's locked, …".
 var worldClause = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:if|unless|assuming|provided)\s+(?:it|it['’]s|the|there|this|that|they['’]re)\b`)
@@ -979,8 +988,9 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 		case keyDecision:
 			s, isString := v.(string)
-			if !isString || strings.Contains(s, "?") {
-				// "decision": true says nothing about which way, "roll (?)" is unsure.
+			if !isString || strings.Contains(s, "?") || unsureValue.MatchString(foldLower(s)) {
+				// "decision": true says nothing about which way, "roll (?)" and "roll,
+				// probably" are unsure.
 				r.bad = true
 				continue
 			}
@@ -1165,8 +1175,8 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 		case keyDecision:
 			decisionText = append(decisionText, value)
-			if strings.Contains(value, "?") {
-				r.bad = true // "Decision: roll (?)"
+			if strings.Contains(value, "?") || unsureValue.MatchString(foldLower(value)) {
+				r.bad = true // "Decision: roll (?)", "Decision: roll (probably)", "… — unless she's carrying the idol"
 			} else if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
 			} else if refusedValue(value) {
@@ -1270,6 +1280,10 @@ func skillAfterYes(value string, tax *Taxonomy) string {
 
 // yesDash is a yes and the dash after it.
 var yesDash = regexp.MustCompile(`(?i)^\W*(?:yes|y|true|required|needed)\W*?\s+[-–—:]+\s*`)
+
+// unsureValue is a decision value that hedges, concedes or holds a condition on the
+// world after its ruling word.
+var unsureValue = regexp.MustCompile(`\b(?:probably|maybe|perhaps|possibly|i\s+think|i\s+guess|tentative(?:ly)?|unless|depending|though|although|persuaded|or\s+not|not\s+sure|unsure|if\s+(?:the|it|it['’]s|there|she['’]s|he['’]s|they['’]re))\b`)
 
 // partRows reads votes that all come from the rows of a table about parts of the action
 // and disagree: a roll for one part is a roll, with the first such row's skill.

@@ -1471,3 +1471,16 @@ func TestClauseConsideredAndChosen(t *testing.T) {
 		{"taken back onto a condition", "Roll Stealth. Actually — is anyone awake? If there's a guard, Stealth; if not, no roll.", DecisionUnparsed, ""},
 	})
 }
+
+func TestClauseUnsureDecisionValues(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"label probably", "Decision: automatic success (probably)", DecisionUnparsed, ""},
+		{"label unless", "Decision: roll — unless the guard is asleep\nSkill: Stealth", DecisionUnparsed, ""},
+		{"label though", "Decision: roll, though I could live with automatic\nSkill: Swim", DecisionUnparsed, ""},
+		{"json perhaps", `{"decision": "roll, perhaps", "skill": "Track"}`, DecisionUnparsed, ""},
+		{"label with a reason", "Decision: roll, because the rope is wet\nSkill: Climb", DecisionRoll, "Climb"},
+		{"json with a skill", `{"decision": "roll (Jump)", "skill": "Jump"}`, DecisionRoll, "Jump"},
+		{"refusal waiting on more", "Sorry, I can't make that call without knowing how deep the water is.", DecisionUnparsed, ""},
+		{"plain refusal", "I decline. Ask your Keeper.", DecisionRefused, ""},
+	})
+}
