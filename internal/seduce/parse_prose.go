@@ -556,9 +556,9 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain|confident)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably|likely)\b`)
 	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
-	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably)\b`)
+	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably|likely)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
 	alternative      = regexp.MustCompile(`\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
@@ -1274,11 +1274,20 @@ var (
 // joinIdioms joins "anything but" with a hyphen: its "but" joins no two clauses
 // ("anything but automatic" is a roll).
 func joinIdioms(s string) string {
-	if !strings.Contains(s, "anything but ") {
-		return s
+	if strings.Contains(s, "anything but ") {
+		s = strings.ReplaceAll(s, "anything but ", "anything-but ")
 	}
-	return strings.ReplaceAll(s, "anything but ", "anything-but ")
+	if strings.Contains(s, "doubt") {
+		// "no doubt", "little doubt", "without a doubt" affirm: their "doubt" negates
+		// nothing. (Same length, so offsets hold.)
+		s = affirmingDoubt.Replace(s)
+	}
+	return s
 }
+
+// affirmingDoubt joins the idioms whose "doubt" affirms into words no negation reads.
+var affirmingDoubt = strings.NewReplacer("no doubt", "nodoubt ", "little doubt", "littledoubt ",
+	"without a doubt", "withoutadoubt  ", "without doubt", "withoutdoubt ", "beyond doubt", "beyonddoubt ")
 
 // leadsOn says whether a clause end sets what follows as what it leads into: a colon
 // or a dash.
