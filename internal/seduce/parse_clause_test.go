@@ -1484,3 +1484,12 @@ func TestClauseUnsureDecisionValues(t *testing.T) {
 		{"plain refusal", "I decline. Ask your Keeper.", DecisionRefused, ""},
 	})
 }
+
+func TestClauseRulesOfThumb(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"only when, then the ruling", "A Keeper only asks for rolls when failure would be interesting. Here it wouldn't be: no roll.", DecisionPass, ""},
+		{"rolls are for", "Rolls are for moments of danger. There's none here, so no roll.", DecisionPass, ""},
+		{"rule of thumb alone", "I only call for Climb rolls when the wall is wet.", DecisionUnparsed, ""},
+		{"not every", "Not every lock needs a Locksmith roll.", DecisionUnparsed, ""},
+	})
+}

@@ -1843,8 +1843,8 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
 		return true // "some Keepers would roll Throw here": another table's ruling
 	}
-	if generic.MatchString(clause[comma:from]) {
-		return true // "not every door needs a Locksmith roll": a rule of thumb, not this ruling
+	if generic.MatchString(clause[comma:from]) || mayMatch(clause, habitWords) && habit.MatchString(clause) {
+		return true // "not every door needs a Locksmith roll", "the Keeper only calls for rolls when …": a rule of thumb, not this ruling
 	}
 	if abandoned.MatchString(clause[max(comma, from-40):from]) {
 		return true // "I was going to ask for a Spot Hidden roll, but …"
@@ -1873,6 +1873,10 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 var (
 	// generic is a statement about actions in general: "not every action needs dice".
 	generic = regexp.MustCompile(`\bnot\s+(?:every|all|each|any\s+old)\b`)
+	// habit states when rolls are called for in general: "the Keeper only calls for
+	// rolls when failure is interesting", "rolls are for when it matters".
+	habit      = regexp.MustCompile(`\bonly\s+(?:[a-z'’]+\s+){1,4}(?:when|where|if)\b|\bwhenever\b|\brolls?\s+(?:are|is)\s+(?:only\s+)?for\s+(?:when|things|moments|situations)\b`)
+	habitWords = requiredWords(habit)
 	// abandoned is an intention given up: "I was going to", "I'd planned to".
 	abandoned = regexp.MustCompile(`\b(?:thought\s+about|considered|toyed\s+with|flirted\s+with)\s+(?:[a-z'’]+\s+){0,2}$|\b(?:first|initial|gut)\s+(?:instinct|thought|reaction|impulse|call|feeling)\s+(?:was|is)\s+(?:to\s+)?(?:[a-z'’]+\s+){0,2}$|\b(?:was|were)\s+(?:going|about|tempted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\b(?:had|i['’]d)\s+(?:planned|meant|intended|wanted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\bi\s+(?:almost|nearly)\s+(?:[a-z'’]+\s+){0,2}$`)
 	// requirement is a condition whose body is making the roll itself: the roll is
