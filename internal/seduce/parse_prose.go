@@ -60,6 +60,26 @@ import (
 //     ("pero sí Esquivar"), "neither A nor B" of two skills is a pass, a verb of skipping
 //     reads as "without", questions are answered in the language's yes and no.
 //
+// The fourth round of issue 29 added, as grammar rather than phrasings:
+//   - polarity: a denied reason cancels the negation after it ("I see no reason not to
+//     call for Track"); a negative quantifier as subject denies ("nothing about this
+//     needs dice", "no one would make you roll"); a negation reaches a verb of skipping
+//     past a few words ("don't even think about skipping the Climb roll"); "no doubt"
+//     affirms; a fronted "Without a Swim roll, …" leaves the ruling to its main clause.
+//   - no ruling at all: a rule of thumb ("not every door needs …", "a Keeper only asks
+//     for rolls when …"), a ruling considered and dropped ("I was going to ask for …",
+//     "my first instinct was …"), a third person's opinion ("the player thinks …").
+//   - open rulings: the other branch of a condition (lexicon "otherwise": "…; otherwise,
+//     roll it"), another route offered ("…, or you could take the bridge"), a ruling
+//     for each choice the player may make, a concession that the other ruling could be
+//     argued.
+//   - answers: a clause that answers a ruling set aside ("… whether the wall needs a
+//     Climb roll. It doesn't."), and answers opened by an interjection ("Oh,
+//     absolutely.").
+//   - corrections (see ParseReplyWith): a retraction with no ruling after it, a ruling
+//     taken back onto a condition, words conceded after a structured answer that lean
+//     the other way.
+//
 // A reply that rules nothing is refused when a first-person verb of declining or being
 // unable (lexicon "decline", "unable") has the ruling, the role, the scene or the
 // request as its object in the same clause (lexicon "task", "choice"): "I'd rather not
