@@ -508,3 +508,30 @@ func TestProbeFourthRoundInjectedAndPast(t *testing.T) {
 		{"o7", "You failed the Climb roll earlier, so now you need a Dodge roll to avoid the falling rocks.", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestProbeFourthRoundVerdicts is the fourteenth probe table of the fourth round of
+// issue 29: verdicts in a game master's words, rolls for flavour, and one roll denied
+// for another ("Not a Climb roll, a Jump roll"), in sentences of our own labelled before
+// the parser read them.
+func TestProbeFourthRoundVerdicts(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"z1", "The answer is no roll.", DecisionPass, ""},
+		{"z2", "My answer: roll Stealth, and make it Hard.", DecisionRoll, "Stealth"},
+		{"z3", "I'd go with no roll on this.", DecisionPass, ""},
+		{"z6", "That's a job for your Medicine skill.", DecisionRoll, "Medicine"},
+		{"z7", "Your Track skill is what matters here.", DecisionUnparsed, ""},
+		{"z8", "This tests her Swim.", DecisionRoll, "Swim"},
+		{"z9", "Let the dice decide: Jump.", DecisionRoll, "Jump"},
+		{"z10", "The dice stay quiet on this one.", DecisionUnparsed, ""},
+		{"z11", "Roll if you like, but it won't change anything: she gets in.", DecisionUnparsed, ""},
+		{"z12", "You can roll for flavour, but it's an automatic success either way.", DecisionPass, ""},
+		{"z13", "There's no failure state here, so no roll.", DecisionPass, ""},
+		{"z14", "Failure would be interesting here. Roll Climb.", DecisionRoll, "Climb"},
+		{"z15", "Failure wouldn't be interesting, so no roll.", DecisionPass, ""},
+		{"z16", "Not a roll I'd ask for.", DecisionPass, ""},
+		{"z17", "Not a Climb roll, a Jump roll.", DecisionRoll, "Jump"},
+		{"z18", "It's a Jump roll, not a Climb roll.", DecisionRoll, "Jump"},
+		{"z19", "Not automatic. Not even close. Dodge.", DecisionRoll, "Dodge"},
+		{"z20", "Neither automatic nor trivial: Locksmith roll.", DecisionRoll, "Locksmith"},
+	})
+}

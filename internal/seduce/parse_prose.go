@@ -278,6 +278,8 @@ var (
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
+		// "Not a Climb roll, a Jump roll": one roll denied for another.
+		newCueRule(`\bnot\s+an?\s+(?:[a-z0-9(][a-z0-9'’/()%-]*\s+){1,3}?(?:roll|check|test)\s*,\s*(?:but\s+|rather\s+|instead\s+)?an?\s+(?:(?:hard|extreme|regular)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\b`),
 		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
 		// "there's no way around a Swim roll", "you can't get past the Stealth check"
 		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past|out\s+of)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not|(?:(?:do|does|did)n['’]t|not)\s+(?:think|believe|see\s+how)\s+(?:you|he|she|they|we|anyone|anybody)\s+(?:can|could))\s+(?:avoid|escape|get\s+(?:around|round|past|out\s+of)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
