@@ -535,3 +535,24 @@ func TestProbeFourthRoundVerdicts(t *testing.T) {
 		{"z20", "Neither automatic nor trivial: Locksmith roll.", DecisionRoll, "Locksmith"},
 	})
 }
+
+// TestProbeFourthRoundReasoningAndReports is the fifteenth probe table of the fourth
+// round of issue 29: step-by-step reasoning that ends in a ruling, and rolls the Keeper
+// makes or reports, in sentences of our own labelled before the parser read them.
+func TestProbeFourthRoundReasoningAndReports(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"r1", "Let me reason step by step. The player wants to cross a frozen pond. The ice is thick in January. Risk is low. Therefore no roll is necessary.", DecisionPass, ""},
+		{"r2", "Reasoning: If the ice were thin, a roll would be required. The ice is thick. Conclusion: automatic success.", DecisionPass, ""},
+		{"r3", "Considerations:\n- darkness: yes\n- time pressure: yes\n- skill: Spot Hidden\nConclusion: roll.", DecisionRoll, "Spot Hidden"},
+		{"r4", "First, is there a chance of failure? Yes, the ledge is crumbling. Second, is failure interesting? Yes. So: Climb roll.", DecisionRoll, "Climb"},
+		{"r5", "Risk: low. Stakes: low. Therefore: no roll.", DecisionPass, ""},
+		{"r6", "Step 1: The investigator wants to hear the conversation. Step 2: The door is thick. Step 3: Listen roll required.", DecisionRoll, "Listen"},
+		{"r7", "Okay so, thinking out loud: Stealth? The guards are drunk. Hmm. Drunk guards still have ears. Yeah, Stealth roll.", DecisionRoll, "Stealth"},
+		{"r8", "Thinking it through, I keep going back and forth. I'll leave it there.", DecisionUnparsed, ""},
+		{"g1", "Rolled for you: 12 on Spot Hidden. Success! You see the glint of metal under the rug.", DecisionRoll, "Spot Hidden"},
+		{"g2", "I rolled your Stealth secretly. Let's see how it plays out.", DecisionRoll, "Stealth"},
+		{"g3", "(Keeper rolls Listen for the party: 88, failed.) Nobody hears the footsteps.", DecisionRoll, "Listen"},
+		{"g4", "Your Dodge roll was a 14 — a hard success. The blade whistles past.", DecisionRoll, "Dodge"},
+		{"g5", "Swim check result: 67. Failure. You swallow water.", DecisionRoll, "Swim"},
+	})
+}

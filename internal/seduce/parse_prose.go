@@ -437,9 +437,11 @@ var (
 		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
 		// "38 on your Spot Hidden, under your 60"
-		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
+		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:(?:your|his|her|their|the)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
 		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
 		withWords(capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(,]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*(?:(?:your|his|her|their)\s+)?\d{1,3}\b`), digits...),
+		// "Your Dodge roll was a 14", "the Swim check came up 67"
+		withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check)\s+(?:was|came\s+(?:up|in\s+at|out\s+at))\s+(?:an?\s+)?\d{1,3}\b`), digits...),
 		// "Result of your Listen check: 12."
 		newCueRule(`\bresults?\s+(?:of|for|on)\s+(?:your|the|his|her|their)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check|roll|test)\b`),
 		// "grab your Handgun skill and roll"
