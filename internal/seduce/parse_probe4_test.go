@@ -556,3 +556,30 @@ func TestProbeFourthRoundReasoningAndReports(t *testing.T) {
 		{"g5", "Swim check result: 67. Failure. You swallow water.", DecisionRoll, "Swim"},
 	})
 }
+
+// TestProbeFourthRoundPlainRulings is the sixteenth probe table of the fourth round of
+// issue 29: plain rulings either way in varied words, which must keep ruling.
+func TestProbeFourthRoundPlainRulings(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"p1", "She doesn't need to roll; it's her own flat.", DecisionPass, ""},
+		{"p2", "No check required, the path is clear.", DecisionPass, ""},
+		{"p3", "This happens automatically.", DecisionPass, ""},
+		{"p4", "He succeeds without rolling.", DecisionPass, ""},
+		{"p5", "No dice required.", DecisionPass, ""},
+		{"p6", "Dice aren't needed here.", DecisionPass, ""},
+		{"p7", "Rolling isn't required.", DecisionPass, ""},
+		{"p8", "There's no need to test anything.", DecisionPass, ""},
+		{"p9", "It's a given that she succeeds.", DecisionUnparsed, ""},
+		{"p10", "No test needed for this.", DecisionPass, ""},
+		{"r1", "She must roll Dodge.", DecisionRoll, "Dodge"},
+		{"r2", "Have him roll Stealth.", DecisionRoll, "Stealth"},
+		{"r3", "A Locksmith check is in order.", DecisionRoll, "Locksmith"},
+		{"r4", "This requires a successful Climb roll.", DecisionRoll, "Climb"},
+		{"r5", "She'll have to pass a Swim check.", DecisionRoll, "Swim"},
+		{"r6", "Test her Listen.", DecisionRoll, "Listen"},
+		{"r7", "That's a Hard Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"r8", "Call it a Track roll.", DecisionRoll, "Track"},
+		{"r9", "Go ahead and roll Jump.", DecisionRoll, "Jump"},
+		{"r10", "Roll Medicine to see what's wrong with him.", DecisionRoll, "Medicine"},
+	})
+}
