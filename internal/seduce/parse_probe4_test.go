@@ -583,3 +583,30 @@ func TestProbeFourthRoundPlainRulings(t *testing.T) {
 		{"r10", "Roll Medicine to see what's wrong with him.", DecisionRoll, "Medicine"},
 	})
 }
+
+// TestProbeFourthRoundNestedNegation is the seventeenth probe table of the fourth round
+// of issue 29: negations inside negations, "nothing but", "only", in sentences of our
+// own labelled before the parser read them.
+func TestProbeFourthRoundNestedNegation(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"n1", "It isn't that she can't do it; she just needs a Climb roll to be sure.", DecisionRoll, "Climb"},
+		{"n2", "I wouldn't say it's not a roll. It's a Stealth roll.", DecisionRoll, "Stealth"},
+		{"n3", "Nobody said it would be automatic. Jump roll.", DecisionRoll, "Jump"},
+		{"n4", "Only a Swim roll will get him across.", DecisionRoll, "Swim"},
+		{"n6", "All she needs is a Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"n7", "The only thing standing between her and the roof is a Climb roll.", DecisionRoll, "Climb"},
+		{"n8", "Nothing but a Dodge roll will save him now.", DecisionRoll, "Dodge"},
+		{"n9", "Nothing short of a Jump roll gets her over.", DecisionRoll, "Jump"},
+		{"n10", "He needs nothing more than to walk in.", DecisionUnparsed, ""},
+		{"n11", "No roll could possibly be needed here.", DecisionPass, ""},
+		{"n12", "I can't think of a reason to roll.", DecisionPass, ""},
+		{"n13", "I can't see any way this isn't a Track roll.", DecisionRoll, "Track"},
+		{"n14", "You won't need to roll unless the guard wakes.", DecisionUnparsed, ""},
+		{"n15", "She won't need a Swim roll; the water is knee-deep.", DecisionPass, ""},
+		{"n16", "Never skip a Spot Hidden roll in a cultist's study.", DecisionRoll, "Spot Hidden"},
+		{"n17", "Hardly worth a roll.", DecisionPass, ""},
+		{"n18", "Not worth rolling for.", DecisionPass, ""},
+		{"n19", "Not a chance I'd skip the Dodge roll.", DecisionRoll, "Dodge"},
+		{"n20", "It's not like she could just walk past the guards without a Stealth roll.", DecisionRoll, "Stealth"},
+	})
+}

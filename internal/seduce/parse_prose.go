@@ -278,6 +278,8 @@ var (
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
+		// "Nothing but a Dodge roll will save him", "nothing short of a Jump roll"
+		newCueRule(`\bnothing(?:-but|\s+short\s+of|\s+less\s+than)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)\b`),
 		// "Not a Climb roll, a Jump roll": one roll denied for another.
 		newCueRule(`\bnot\s+an?\s+(?:[a-z0-9(][a-z0-9'’/()%-]*\s+){1,3}?(?:roll|check|test)\s*,\s*(?:but\s+|rather\s+|instead\s+)?an?\s+(?:(?:hard|extreme|regular)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\b`),
 		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
@@ -1301,6 +1303,9 @@ func joinIdioms(s string) string {
 	if strings.Contains(s, "anything but ") {
 		s = strings.ReplaceAll(s, "anything but ", "anything-but ")
 	}
+	if strings.Contains(s, "nothing but ") {
+		s = strings.ReplaceAll(s, "nothing but ", "nothing-but ") // "nothing but a Dodge roll will do"
+	}
 	if strings.Contains(s, "doubt") {
 		// "no doubt", "little doubt", "without a doubt" affirm: their "doubt" negates
 		// nothing. (Same length, so offsets hold.)
@@ -1451,6 +1456,11 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
+				if d == DecisionPass && r.negated && sententialNegation(clause, m[0]) {
+					// "It's not like she could walk past without a Stealth roll", "I can't
+					// see any way this isn't a Track roll": a denial denied.
+					c.decision = DecisionRoll
+				}
 				c.negated = c.negated || r.negated
 				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) && !deniedReason(clause, negAt) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
@@ -1551,7 +1561,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 // sentenceNegation is a negation that takes a whole statement in its scope: "there's no
 // way anyone needs a roll", "it's not like she'll hear it automatically", "following a
 // road is never something that needs a roll".
-var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect|see)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect|see)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
+var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect|see)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect|see)|can['’]?t\s+imagine|cannot\s+imagine|(?:can['’]?t|cannot)\s+see\s+(?:any\s+)?(?:way|how|reason\s+why)|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
 
 // sententialNegation says whether a negation with the clause's statement in its scope
 // stands before at, with no comma between.
