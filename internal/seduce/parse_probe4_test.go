@@ -610,3 +610,23 @@ func TestProbeFourthRoundNestedNegation(t *testing.T) {
 		{"n20", "It's not like she could just walk past the guards without a Stealth roll.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestProbeFourthRoundSkillCalls is the eighteenth probe table of the fourth round of
+// issue 29: a skill called for by name in a game master's words, beside the same
+// verbs narrating the action, in sentences of our own labelled before the parser read
+// them.
+func TestProbeFourthRoundSkillCalls(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"s1", "Time to test your Stealth.", DecisionRoll, "Stealth"},
+		{"s2", "Let's see that Dodge!", DecisionRoll, "Dodge"},
+		{"s3", "Show me a Climb.", DecisionRoll, "Climb"},
+		{"s4", "Your Listen, please.", DecisionRoll, "Listen"},
+		{"s6", "Break out the percentile dice: Track.", DecisionRoll, "Track"},
+		{"s7", "Dice time! Swim.", DecisionRoll, "Swim"},
+		{"s8", "Make it a Hard Jump.", DecisionRoll, "Jump"},
+		{"s9", "Everyone, Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"s11", "You need to climb the wall to get in.", DecisionUnparsed, ""},
+		{"s12", "You climb the wall easily.", DecisionPass, ""},
+		{"s15", "Track the beast? Sure. Roll it.", DecisionRoll, "Track"},
+	})
+}
