@@ -630,3 +630,30 @@ func TestProbeFourthRoundSkillCalls(t *testing.T) {
 		{"s15", "Track the beast? Sure. Roll it.", DecisionRoll, "Track"},
 	})
 }
+
+// TestProbeFourthRoundPassWords is the nineteenth probe table of the fourth round of
+// issue 29: passes said with the verbs of rolls ("make it", "pass"), counterfactuals set
+// against the scene, and compounds that deny a roll ("roll-free"), in sentences of our
+// own labelled before the parser read them.
+func TestProbeFourthRoundPassWords(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"v1", "You make it across without needing a roll.", DecisionPass, ""},
+		{"v2", "He makes the jump easily, no roll.", DecisionPass, ""},
+		{"v3", "No Climb roll; she takes the stairs.", DecisionPass, ""},
+		{"v4", "She passes the sleeping guard without incident.", DecisionUnparsed, ""},
+		{"v5", "Pass the Stealth check and you're through.", DecisionRoll, "Stealth"},
+		{"v6", "Success is automatic here.", DecisionPass, ""},
+		{"v7", "Automatic. Don't even reach for the dice.", DecisionPass, ""},
+		{"v8", "The roll would be a formality, so skip it.", DecisionPass, ""},
+		{"v9", "This is a roll-free moment.", DecisionPass, ""},
+		{"v9b", "Count me in the no-roll camp.", DecisionPass, ""},
+		{"v10", "You don't roll for breathing.", DecisionPass, ""},
+		{"v12", "If she were wounded I'd want First Aid, but she's fine, so no roll.", DecisionPass, ""},
+		{"v13", "Were it night, Spot Hidden. It's noon: no roll.", DecisionPass, ""},
+		{"v14", "Roll Stealth. The guard is awake, after all.", DecisionRoll, "Stealth"},
+		{"v15", "Easy peasy, no roll.", DecisionPass, ""},
+		{"v16", "No sweat, she does it.", DecisionUnparsed, ""},
+		{"v17", "Consider it done.", DecisionUnparsed, ""},
+		{"v18", "Done. No roll.", DecisionPass, ""},
+	})
+}

@@ -333,6 +333,8 @@ var (
 		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		// a compound that denies the roll it names: "a roll-free moment", "the no-dice camp"
+		newCueRule(`\b(?:roll|dice|check)-(?:free|less)\b|\bno-(?:roll|dice|check)\b`),
 		// "nobody rolls anything for walking to the market"
 		newCueRule(`\b(?:nobody|no\s+one|no-one)\s+(?:(?:needs|has|gets)\s+to\s+|should\s+|will\s+|is\s+)?(?:rolls?|rolling)\b`),
 		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
