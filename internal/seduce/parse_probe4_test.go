@@ -657,3 +657,29 @@ func TestProbeFourthRoundPassWords(t *testing.T) {
 		{"v18", "Done. No roll.", DecisionPass, ""},
 	})
 }
+
+// TestProbeFourthRoundLanguageScope is the twentieth probe table of the fourth round of
+// issue 29: questions answered, negated opinions, verbs of avoiding denied and "nobody …
+// without" in the lexicons' languages, in sentences of our own labelled before the
+// parser read them.
+func TestProbeFourthRoundLanguageScope(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"f1", "Un jet de Discrétion ? Non, les gardes dorment.", DecisionPass, ""},
+		{"f2", "Faut-il un jet ? Oui : Grimper.", DecisionRoll, "Climb"},
+		{"f3", "Je ne demanderais pas de jet ici.", DecisionPass, ""},
+		{"f4", "On ne peut pas éviter le jet d'Esquive.", DecisionRoll, "Dodge"},
+		{"f5", "Ce n'est pas automatique : jet de Crochetage.", DecisionRoll, "Locksmith"},
+		{"d1", "Eine Probe? Nein, die Tür ist offen.", DecisionPass, ""},
+		{"d2", "Braucht es eine Probe? Ja: Schwimmen.", DecisionRoll, "Swim"},
+		{"d3", "Ich würde hier keine Probe verlangen.", DecisionPass, ""},
+		{"d4", "Das ist nicht automatisch: Probe auf Klettern.", DecisionRoll, "Climb"},
+		{"d5", "Ohne Probe geht das nicht: Springen.", DecisionRoll, "Jump"},
+		{"e1", "¿Tirada de Sigilo? No, están dormidos.", DecisionPass, ""},
+		{"e2", "¿Hace falta tirar? Sí: Trepar.", DecisionRoll, "Climb"},
+		{"e3", "Yo no pediría tirada aquí.", DecisionPass, ""},
+		{"e4", "No es automático: tirada de Esquivar.", DecisionRoll, "Dodge"},
+		{"e5", "Nadie pasa sin una tirada de Sigilo.", DecisionRoll, "Stealth"},
+		{"i2", "Non è automatico: tiro di Schivare.", DecisionRoll, "Dodge"},
+		{"p2", "Não é automático: teste de Esquivar.", DecisionRoll, "Dodge"},
+	})
+}

@@ -1011,6 +1011,10 @@ func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 // gives the reply's own spelling of an unknown skill.
 func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	lower := joinIdioms(keepAbbreviations(foldLower(text)))
+	if strings.Contains(lower, "¿") || strings.Contains(lower, "¡") {
+		// Spanish opening marks are no part of the word after them ("¿Tirada de Sigilo?").
+		lower = invertedMarks.Replace(lower)
+	}
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
@@ -1250,6 +1254,9 @@ func skillStarts(tax *Taxonomy) map[string]bool {
 	m, _ := startsOf.LoadOrStore(tax, starts)
 	return m.(map[string]bool)
 }
+
+// invertedMarks blanks Spanish opening question and exclamation marks, keeping offsets.
+var invertedMarks = strings.NewReplacer("¿", "  ", "¡", "  ")
 
 // abbreviations end in a full stop that ends no sentence: "Dr. Harrow".
 var abbreviations = wordSet(`dr mr mrs ms mx prof st mt jr sr capt sgt lt col gen rev fr vs etc`)
