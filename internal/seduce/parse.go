@@ -259,11 +259,21 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		if at, phrase := lex.openIdx.first(tail); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
-		if loc := concessiveTail.FindStringIndex(tail); loc != nil && leansOther(tail[loc[1]:], votes[0].d) {
+		if loc := concessiveTail.FindStringIndex(tail); loc != nil && leansOther(tail[loc[1]:], body[end+loc[1]:], votes[0].d, tax) {
 			// "{"decision": "roll", …} — although honestly I'd just let her bandage it.":
 			// the words after the answer concede the other ruling.
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
 		}
+		if structured := votes[0].d; !anyOf(votes, other(structured)) && (structured == DecisionPass && t.hedgedRoll || structured == DecisionRoll && t.hedgedPass ||
+			unsureTail.MatchString(tail) && leansOther(tail, body[end:], structured, tax)) {
+			// "Decision: automatic success. Perhaps a Listen roll would add tension.": the
+			// answer, and the other ruling offered unsure beside it.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
+		}
+	}
+	if len(votes)+len(proseVotes) > 0 && mayMatch(body, confidenceWords) && lowConfidence.MatchString(body) {
+		// "Ruling: Roll Listen. Confidence: low": the reply says it is unsure of its ruling.
+		return withSkill(Parsed{Decision: DecisionUnparsed, How: HowLines, Rule: RuleHedge, Span: cutSpan(lowConfidence.FindString(body))}, votes)
 	}
 	if unreadable != nil {
 		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
@@ -428,7 +438,7 @@ func withdrawn(text string, from int, tax *Taxonomy, lex *Lexicon) bool {
 var (
 	// concessiveTail opens words after a structured answer that concede something
 	// against it: "Though …", "(Or just …", "— although honestly …".
-	concessiveTail = regexp.MustCompile(`^[\s)*_>—–-]*(?:\(\s*)?(?:though|although|then\s+again|that\s+said|mind\s+you|to\s+be\s+fair|admittedly|or\s+(?:just|simply|maybe|perhaps)|but\s+(?:honestly|then|really|frankly)|honestly|frankly)\b`)
+	concessiveTail = regexp.MustCompile(`^[\s)*_>—–-]*(?:\(\s*)?(?:though|although|however|then\s+again|that\s+said|mind\s+you|to\s+be\s+fair|admittedly|or\s+(?:just|simply|maybe|perhaps)|but\s+(?:honestly|then|really|frankly)|honestly|frankly)\b`)
 	// towardRoll and towardPass are words that lean to a ruling, however hedged.
 	towardRoll = regexp.MustCompile(`\b(?:roll|rolls|rolling|check|dice|test)\b`)
 	towardPass = regexp.MustCompile(`\b(?:automatic(?:ally)?|no\s+(?:roll|dice|check)|without\s+(?:a\s+|any\s+)?(?:roll|dice|check)|(?:just\s+)?let\s+(?:her|him|them|it|you|the\s+(?:player|investigator))\b|wave\s+(?:it|this|that|her|him|them)\s+through)`)
@@ -436,14 +446,24 @@ var (
 	deniedRoll = regexp.MustCompile(`\b(?:no|without(?:\s+a|\s+any)?|not?\s+(?:a|any))\s+(?:roll|dice|check|test)`)
 )
 
-// leansOther says whether words conceded after a structured answer lean to the ruling
-// other than d.
-func leansOther(s string, d Decision) bool {
+// leansOther says whether words conceded after a structured answer (folded, and orig as
+// written) lean to the ruling other than d: a roll word or a skill's own name against a
+// pass.
+func leansOther(folded, orig string, d Decision, tax *Taxonomy) bool {
 	if d == DecisionRoll {
-		return towardPass.MatchString(s)
+		return towardPass.MatchString(folded)
 	}
-	return towardRoll.MatchString(deniedRoll.ReplaceAllString(s, " "))
+	return towardRoll.MatchString(deniedRoll.ReplaceAllString(folded, " ")) || firstSkill(orig[:min(len(orig), 200)], tax, false) != ""
 }
+
+// unsureTail offers something unsure: "perhaps …", "you could argue for …".
+var unsureTail = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|arguably|(?:could|might|may)\s+(?:well\s+)?(?:argue|make\s+(?:a|the)\s+case))\b`)
+
+// lowConfidence is a label that gives the reply's confidence in its ruling as low.
+var lowConfidence = regexp.MustCompile(`(?im)^[\s*_#>-]*(?:confidence|certainty)(?:\s+level)?[\s*_]*[:=][\s*_]*(?:low|very\s+low|unsure|uncertain|not\s+sure|poor|minimal|shaky|[0-4]?\d\s*%)`)
+
+// confidenceWords are the words every match of lowConfidence holds one of.
+var confidenceWords = []string{"onfidence", "ertainty"}
 
 // capitalAlias is the first skill text names by an alias written with a capital, as a
 // skill's name is ("Rifle", "Spot"), or "". Only the first 400 bytes are read.

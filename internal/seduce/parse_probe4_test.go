@@ -683,3 +683,23 @@ func TestProbeFourthRoundLanguageScope(t *testing.T) {
 		{"p2", "Não é automático: teste de Esquivar.", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestProbeFourthRoundAnswerAndNotes is the twenty-first probe table of the fourth round
+// of issue 29: a structured answer with notes after it that agree, concede, hedge toward
+// the other ruling or give a low confidence, in sentences of our own labelled before
+// the parser read them.
+func TestProbeFourthRoundAnswerAndNotes(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"j1", "{\"decision\": \"automatic_success\", \"skill\": null}\n\nNo roll — she has the key.", DecisionPass, ""},
+		{"j2", "{\"decision\": \"roll\", \"skill\": \"Stealth\"}\n\nThe guards are alert, so Stealth it is.", DecisionRoll, "Stealth"},
+		{"j4", "{\"decision\": \"automatic_success\"}\n\nHowever, if the guards wake, Stealth.", DecisionUnparsed, ""},
+		{"j5", "{\"decision\": \"roll\", \"skill\": \"Climb\"}\n\nOn second thought, no roll: there's a ladder.", DecisionUnparsed, ""},
+		{"j6", "Decision: automatic success\n\nPerhaps a Listen roll would add tension, though.", DecisionUnparsed, ""},
+		{"j7", "Decision: roll\nSkill: Swim\n\n(If the river were calm, I'd have said no roll.)", DecisionRoll, "Swim"},
+		{"j8", "## Ruling\nRoll — Jump\n\n## Notes\nA generous Keeper might waive it.", DecisionRoll, "Jump"},
+		{"j9", "## Ruling\nNo roll\n\n## Notes\nYou could argue for a Spot Hidden roll.", DecisionUnparsed, ""},
+		{"j10", "**Ruling:** Roll Listen.\n**Confidence:** low", DecisionUnparsed, ""},
+		{"j11", "Ruling: roll Track (confidence: high)", DecisionRoll, "Track"},
+		{"j12", "Decision: roll\nSkill: Dodge\nConfidence: 60%", DecisionRoll, "Dodge"},
+	})
+}

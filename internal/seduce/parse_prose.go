@@ -1195,6 +1195,9 @@ func anaphorOpen(clause string) bool {
 	return i >= 0 && (openNext(clause[i+1:]) || condMarker.MatchString(clause[i+1:]))
 }
 
+// couldArgue offers a ruling as arguable: "you could argue for a Spot Hidden roll".
+var couldArgue = regexp.MustCompile(`\b(?:could|might|may)\s+(?:well\s+)?(?:argue|make\s+(?:a|the)\s+case|say)\b`)
+
 // concessiveHedge grants, after a ruling, that the other one could be argued: "…,
 // though you could argue it's automatic".
 var concessiveHedge = regexp.MustCompile(`\b(?:though|although|but|then\s+again)\b[^.;]*\b(?:could|might|arguably|argue)\b[^.;]*$`)
@@ -1494,7 +1497,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					end = c.end // the words after the skill are not the ruling's
 				}
 				if hypothetical(clause, cat, end, cond == 1, &sc) {
-					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) || concessiveHedge.MatchString(clause[max(0, cat-60):cat]) {
+					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) || concessiveHedge.MatchString(clause[max(0, cat-60):cat]) || couldArgue.MatchString(clause[comma:cat]) {
 						if c.decision == DecisionRoll {
 							t.hedgedRoll = true
 						} else {
