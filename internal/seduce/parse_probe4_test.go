@@ -703,3 +703,22 @@ func TestProbeFourthRoundAnswerAndNotes(t *testing.T) {
 		{"j12", "Decision: roll\nSkill: Dodge\nConfidence: 60%", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestProbeFourthRoundOtherSenses is the twenty-second probe table of the fourth round
+// of issue 29: "roll", "check" and "test" in their other senses, and a skill given to
+// one named person after a colon, in sentences of our own labelled before the parser
+// read them.
+func TestProbeFourthRoundOtherSenses(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"i1", "She grabs a bread roll from the table and walks out. No roll needed.", DecisionPass, ""},
+		{"i2", "You're on a roll tonight! No dice for this one though.", DecisionPass, ""},
+		{"i3", "Roll up your sleeves and open the crate; it isn't locked.", DecisionUnparsed, ""},
+		{"i7", "Test the door handle: it turns freely.", DecisionUnparsed, ""},
+		{"i9", "Roll call: everyone's here. Now, the cellar door is open, so walk in.", DecisionUnparsed, ""},
+		{"i10", "The boulder rolls past harmlessly; no Dodge needed.", DecisionPass, ""},
+		{"i11", "I'll check the rules... yes, a Climb roll.", DecisionRoll, "Climb"},
+		{"i12", "Let me check: the ledge is wide. No roll.", DecisionPass, ""},
+		{"i13", "Keep rolling with the story: she opens the box.", DecisionPass, ""},
+		{"q2", "Ann: no roll. Bob: Stealth, he's in plain sight of the guard.", DecisionRoll, "Stealth"},
+	})
+}

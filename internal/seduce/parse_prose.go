@@ -140,6 +140,9 @@ type cueRule struct {
 	tailCapital bool
 	// unless, when set, holds words that make a match no ruling.
 	unless *regexp.Regexp
+	// unmasked rules match only where the clause as written reads the same: an end of
+	// the clause they match may not be words another rule blanked.
+	unmasked bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -241,6 +244,14 @@ func capitalStartRule(expr string) cueRule {
 func keepUnknownRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.keepUnknown = true
+	return r
+}
+
+// leadStartRule is a capitalStartRule read only after a colon or a dash, on the clause
+// as written: its words after the skill may not have been set aside by another rule.
+func leadStartRule(expr string) cueRule {
+	r := capitalStartRule(expr)
+	r.lead, r.unmasked = true, true
 	return r
 }
 
@@ -429,6 +440,9 @@ var (
 		withUnless(keepUnknownRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\s+to\s+[a-z]+(?:\s+[a-z0-9'’]+){0,8}(?:\s*,?\s*(?:yes|please|then|now|go))?\s*$`), judged),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
 		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go\b|\s+then\s*,)`),
+		// "Bob: Stealth, he's in plain sight.": after a lead naming who or what, a skill's
+		// own name opens the clause.
+		leadStartRule(`^\s*(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,|$)`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
@@ -1452,7 +1466,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
-				if r.unless != nil && r.unless.MatchString(text[m[0]:m[1]]) {
+				if r.unless != nil && r.unless.MatchString(text[m[0]:m[1]]) || r.unmasked && text[m[0]:] != clause[m[0]:] {
 					continue
 				}
 				c, cat, ok := matchCue(r, m, text, masked, orig, d, tax)
