@@ -722,3 +722,24 @@ func TestProbeFourthRoundOtherSenses(t *testing.T) {
 		{"q2", "Ann: no roll. Bob: Stealth, he's in plain sight of the guard.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestProbeFourthRoundRefusals is the twenty-third probe table of the fourth round of
+// issue 29: refusals in many words, beside requests for more and rulings given despite a
+// refusal, in sentences of our own labelled before the parser read them.
+func TestProbeFourthRoundRefusals(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"f1", "I'm not comfortable adjudicating a scene involving self-harm. Could we adjust it?", DecisionRefused, ""},
+		{"f2", "I won't be providing a ruling for this request.", DecisionRefused, ""},
+		{"f3", "This goes against my guidelines, so I can't continue with it.", DecisionRefused, ""},
+		{"f4", "I'm unable to assist with that.", DecisionRefused, ""},
+		{"f5", "Apologies, but I have to decline this one.", DecisionRefused, ""},
+		{"f6", "Not going to rule on this, sorry.", DecisionRefused, ""},
+		{"f7", "I can't rule on this without knowing the investigator's skills.", DecisionUnparsed, ""},
+		{"f8", "I'm not sure I can rule on this fairly; the scene is unclear.", DecisionUnparsed, ""},
+		{"f9", "I'd rather leave that decision to you.", DecisionRefused, ""},
+		{"f10", "That's not a call I'm able to make.", DecisionRefused, ""},
+		{"f12", "I won't roleplay this, but mechanically it's a Stealth roll.", DecisionRoll, "Stealth"},
+		{"f13", "Can't answer that one.", DecisionRefused, ""},
+		{"f14", "I don't think I should be the one deciding this.", DecisionRefused, ""},
+	})
+}
