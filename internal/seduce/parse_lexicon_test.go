@@ -100,3 +100,39 @@ func TestPhraseIndexAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstSkillHeads holds firstSkill, which asks the taxonomy only about words that
+// start a name it knows, to the answer of asking about every word, on every labelled
+// reply and with aliases or without.
+func TestFirstSkillHeads(t *testing.T) {
+	tax := DefaultTaxonomy()
+	plain := func(text string, aliases bool) string {
+		words := skillWord.FindAllStringIndex(text, -1)
+		for i := range words {
+			for n := min(3, len(words)-i); n > 0; n-- {
+				end := words[i+n-1][1]
+				name := text[words[i][0]:end]
+				if rest := text[end:]; strings.HasPrefix(strings.TrimLeft(rest, " "), "(") {
+					if j := strings.IndexByte(rest[:min(len(rest), 40)], ')'); j >= 0 {
+						name = text[words[i][0] : end+j+1]
+					}
+				}
+				if c, ok := tax.Canonical(name); ok && (aliases || ownName(name, c)) {
+					return c
+				}
+			}
+		}
+		return ""
+	}
+	for _, glob := range []string{"testdata/replies/*.jsonl", "testdata/replies-dev/*.jsonl", "testdata/replies-dev-2/*.jsonl"} {
+		eachJSONLine(t, glob, func(path string, n int, r struct {
+			Text string `json:"text"`
+		}) {
+			for _, aliases := range []bool{true, false} {
+				if got, want := firstSkill(r.Text, tax, aliases), plain(r.Text, aliases); got != want {
+					t.Errorf("%s:%d: firstSkill(aliases %v) = %q; every word asked gives %q", path, n, aliases, got, want)
+				}
+			}
+		})
+	}
+}

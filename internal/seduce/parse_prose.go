@@ -2054,6 +2054,7 @@ var skillWord = regexp.MustCompile(`[A-Za-z][A-Za-z'’/-]*`)
 func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 	// The words are found three ahead at a time, not all at once: the first skill is
 	// usually near the start of a long text.
+	heads := nameHeads(tax)
 	var locs [][]int
 	next := 0
 	more := func() bool {
@@ -2071,6 +2072,9 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 		}
 		if i >= len(locs) {
 			return ""
+		}
+		if !heads[keyHead(text[locs[i][0]:locs[i][1]])] {
+			continue // no name the taxonomy knows starts with this word
 		}
 		for n := min(3, len(locs)-i); n > 0; n-- {
 			end := locs[i+n-1][1]
@@ -2090,6 +2094,33 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 			return c
 		}
 	}
+}
+
+// headsOf memoises nameHeads per taxonomy.
+var headsOf sync.Map // *Taxonomy → map[string]bool
+
+// nameHeads are the first words of every name the taxonomy knows (skills and aliases),
+// as keyHead reads them: a name Canonical knows starts with one of them, so firstSkill
+// asks Canonical only about words that start one.
+func nameHeads(tax *Taxonomy) map[string]bool {
+	if m, ok := headsOf.Load(tax); ok {
+		return m.(map[string]bool)
+	}
+	heads := map[string]bool{}
+	for key := range tax.index {
+		heads[keyHead(key)] = true
+	}
+	m, _ := headsOf.LoadOrStore(tax, heads)
+	return m.(map[string]bool)
+}
+
+// keyHead is the first word of a name as normSkill reads it: lowercased, up to a space,
+// dash, underscore or slash.
+func keyHead(w string) string {
+	if i := strings.IndexAny(w, " -_/"); i >= 0 {
+		w = w[:i]
+	}
+	return strings.ToLower(w)
 }
 
 // asciiLower lowercases A-Z only, so offsets in the result are offsets in s.
