@@ -197,7 +197,8 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	t := proseTally(orig, tax, lex)
 	corrected := false
 	if t.hasRoll && t.hasPass || t.n > 0 && len(votes) > 0 {
-		corrected = selfCorrection.MatchString(foldLower(body)) || hasPhrase(foldLower(body), lex.correction)
+		folded := foldLower(body)
+		corrected = correctsItself(folded) || lex.correctionIdx.has(folded)
 	}
 	var proseVotes []vote
 	if t.n > 0 {
@@ -208,6 +209,16 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		proseVotes = append(proseVotes, vote{d: d, skill: skill, rule: rule, how: HowProse, from: cues[0].from, to: cues[0].to, prose: true})
 	}
 
+	if len(votes) == 0 && len(proseVotes) > 0 && withdrawn(orig, proseVotes[0].from, tax, lex) {
+		// "No roll is neede— scratch that, I need to think. Jump might be": the ruling is
+		// taken back and none stands after it.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 && takenOntoCondition(foldLower(body[proseVotes[0].to:])) {
+		// "No roll. Wait — is the door locked? If it's locked, Locksmith.": the ruling
+		// is taken back and left on a condition.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: proseVotes[0].span(body)}
+	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}
@@ -217,7 +228,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := anyPhrase(folded, lex.open); at >= 0 && !finalWord.MatchString(folded[at:]) {
+		if at, phrase := openAt(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) {
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -233,7 +244,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 		// "I decline to rule... actually, fine: roll Track": a refusal taken back is
 		// two stances, not a ruling.
-		if at, phrase := anyPhrase(folded, lex.refusal); at >= 0 && (selfCorrection.MatchString(folded) || hasPhrase(folded, lex.correction)) {
+		if at, phrase := lex.refusalIdx.first(folded); at >= 0 && (correctsItself(folded) || lex.correctionIdx.has(folded)) {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[proseVotes[0].from:proseVotes[0].to])}
 		}
 	}
@@ -245,9 +256,24 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			end = max(end, v.to)
 		}
 		tail := foldLower(body[end:])
-		if at, phrase := anyPhrase(tail, lex.open); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
+		if at, phrase := lex.openIdx.first(tail); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
+		if loc := concessiveTail.FindStringIndex(tail); loc != nil && leansOther(tail[loc[1]:], body[end+loc[1]:], votes[0].d, tax) {
+			// "{"decision": "roll", …} — although honestly I'd just let her bandage it.":
+			// the words after the answer concede the other ruling.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
+		}
+		if structured := votes[0].d; !anyOf(votes, other(structured)) && (structured == DecisionPass && t.hedgedRoll || structured == DecisionRoll && t.hedgedPass ||
+			unsureTail.MatchString(tail) && leansOther(tail, body[end:], structured, tax)) {
+			// "Decision: automatic success. Perhaps a Listen roll would add tension.": the
+			// answer, and the other ruling offered unsure beside it.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
+		}
+	}
+	if len(votes)+len(proseVotes) > 0 && holdsAny(body, confidenceWords) && lowConfidence.MatchString(body) {
+		// "Ruling: Roll Listen. Confidence: low": the reply says it is unsure of its ruling.
+		return withSkill(Parsed{Decision: DecisionUnparsed, How: HowLines, Rule: RuleHedge, Span: cutSpan(lowConfidence.FindString(body))}, votes)
 	}
 	if unreadable != nil {
 		return Parsed{Decision: DecisionUnparsed, How: unreadable.how, Rule: RuleUnreadable, Skill: unreadable.skill, Span: cutSpan(body[unreadable.from:unreadable.to])}
@@ -258,9 +284,9 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		switch {
 		case t.conditional:
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
-		case hasPhrase(folded, lex.undetermined):
+		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || hasPhrase(folded[:min(len(folded), 400)], lex.refusal) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
+		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
@@ -336,6 +362,109 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	return p
 }
 
+// waitsOn says whether a reply that declines in a refusal's words asks for more first
+// ("I can't make that call without knowing how far the jump is"): not a refusal.
+func waitsOn(folded string) bool {
+	return holdsAny(folded, askingMore)
+}
+
+// askingMore are words that ask for more before ruling.
+var askingMore = []string{"without knowing", "without more", "need more", "need to know", "more information", "more context", "more details", "until i know"}
+
+// worldClause opens a sentence with a condition on the world: "If it's locked, …".
+var worldClause = regexp.MustCompile(`(?:^|[.!?;:]\s+|\n)(?:if|unless|assuming|provided)\s+(?:it|it['’]s|the|there|this|that|they['’]re)\b`)
+
+// takenOntoCondition says whether the words after a reply's ruling take it back and put
+// it on a condition: "Wait — is the door locked? If it's locked, Locksmith."
+func takenOntoCondition(rest string) bool {
+	return mayMatch(rest, worldClauseWords) && worldClause.MatchString(rest) && correctsItself(rest)
+}
+
+// worldClauseWords are the words every match of worldClause holds one of.
+var worldClauseWords = requiredWords(worldClause)
+
+// correctsItself says whether folded takes back something it said (selfCorrection),
+// looking with the regular expression only where one of its words occurs.
+func correctsItself(folded string) bool {
+	return mayMatch(folded, selfCorrectionWords) && selfCorrection.MatchString(folded)
+}
+
+// selfCorrectionWords are the words every match of selfCorrection holds one of.
+var selfCorrectionWords = requiredWords(selfCorrection)
+
+// openAt is where the first phrase of the lexicon's open list stands in folded that
+// leaves the ruling open, and which: not a rhetorical one ("I'm not sure why anyone
+// would roll"), nor one the same sentence overrules ("…, but I am certain a Stealth roll
+// is needed").
+func openAt(folded string, lex *Lexicon) (int, string) {
+	for from := 0; from < len(folded); {
+		at, phrase := lex.openIdx.first(folded[from:])
+		if at < 0 {
+			return -1, ""
+		}
+		at += from
+		if !notOpen.MatchString(folded[at+len(phrase):]) {
+			return at, phrase
+		}
+		from = at + len(phrase)
+	}
+	return -1, ""
+}
+
+// notOpen follows an open phrase that leaves nothing open.
+var notOpen = regexp.MustCompile(`^\s*(?:why|how)\s+(?:anyone|anybody|you|they|a\s+keeper|people|someone)\b|^[^.!?]*\bbut\s+i(?:['’]m|\s+am)\s+(?:certain|sure|confident)\b`)
+
+// retraction takes back what was said before it.
+var retraction = regexp.MustCompile(`\b(?:actually\s*,?\s*no\b|no\s*,?\s*wait\b|scratch\s+that|strike\s+that|forget\s+(?:that|what\s+i\s+(?:just\s+)?said)|i\s+take\s+(?:it|that)\s+back|never\s*mind(?:\s+that)?|disregard\s+(?:that|the\s+above))\b`)
+
+// retractionWords are the words every match of retraction holds one of.
+var retractionWords = []string{"actually", "wait", "scratch", "strike", "forget", "take", "never", "disregard"}
+
+// withdrawn says whether the reply takes back, after from, the ruling that stands at from
+// and rules nothing after the retraction.
+func withdrawn(text string, from int, tax *Taxonomy, lex *Lexicon) bool {
+	lower := asciiLower(text)
+	if !holdsAny(lower[from:], retractionWords) {
+		return false
+	}
+	loc := retraction.FindStringIndex(lower[from:])
+	if loc == nil {
+		return false
+	}
+	after := proseTally(text[from+loc[1]:], tax, lex)
+	return after.n == 0
+}
+
+var (
+	// concessiveTail opens words after a structured answer that concede something
+	// against it: "Though …", "(Or just …", "— although honestly …".
+	concessiveTail = regexp.MustCompile(`^[\s)*_>—–-]*(?:\(\s*)?(?:though|although|however|then\s+again|that\s+said|mind\s+you|to\s+be\s+fair|admittedly|or\s+(?:just|simply|maybe|perhaps)|but\s+(?:honestly|then|really|frankly)|honestly|frankly)\b`)
+	// towardRoll and towardPass are words that lean to a ruling, however hedged.
+	towardRoll = regexp.MustCompile(`\b(?:roll|rolls|rolling|check|dice|test)\b`)
+	towardPass = regexp.MustCompile(`\b(?:automatic(?:ally)?|no\s+(?:roll|dice|check)|without\s+(?:a\s+|any\s+)?(?:roll|dice|check)|(?:just\s+)?let\s+(?:her|him|them|it|you|the\s+(?:player|investigator))\b|wave\s+(?:it|this|that|her|him|them)\s+through)`)
+	// deniedRoll is a roll word denied, which leans to no roll.
+	deniedRoll = regexp.MustCompile(`\b(?:no|without(?:\s+a|\s+any)?|not?\s+(?:a|any))\s+(?:roll|dice|check|test)`)
+)
+
+// leansOther says whether words conceded after a structured answer (folded, and orig as
+// written) lean to the ruling other than d: a roll word or a skill's own name against a
+// pass.
+func leansOther(folded, orig string, d Decision, tax *Taxonomy) bool {
+	if d == DecisionRoll {
+		return towardPass.MatchString(folded)
+	}
+	return towardRoll.MatchString(deniedRoll.ReplaceAllString(folded, " ")) || firstSkill(orig[:min(len(orig), 200)], tax, false) != ""
+}
+
+// unsureTail offers something unsure: "perhaps …", "you could argue for …".
+var unsureTail = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|arguably|(?:could|might|may)\s+(?:well\s+)?(?:argue|make\s+(?:a|the)\s+case))\b`)
+
+// lowConfidence is a label that gives the reply's confidence in its ruling as low.
+var lowConfidence = regexp.MustCompile(`(?im)^[\s*_#>-]*(?:confidence|certainty)(?:\s+level)?[\s*_]*[:=][\s*_]*(?:low|very\s+low|unsure|uncertain|not\s+sure|poor|minimal|shaky|[0-4]?\d\s*%)`)
+
+// confidenceWords are the words every match of lowConfidence holds one of.
+var confidenceWords = []string{"onfidence", "ertainty"}
+
 // capitalAlias is the first skill text names by an alias written with a capital, as a
 // skill's name is ("Rifle", "Spot"), or "". Only the first 400 bytes are read.
 func capitalAlias(text string, tax *Taxonomy) string {
@@ -361,7 +490,7 @@ var handBack = map[string]bool{"your call": true, "up to you": true, "your choic
 
 // finalWord closes a reply's ruling past whatever hedge came before it: "…, yes, a
 // Stealth roll is needed. Final."
-var finalWord = regexp.MustCompile(`(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
+var finalWord = regexp.MustCompile(`(?:^|[.!?:;]\s+|,\s*but\s+|\bbut\s+)(?:i['’]ll\s+(?:say|go\s+with|call\s+it)|i['’]m\s+(?:ruling|going\s+with|calling\s+it)|i\s+rule|my\s+ruling\s+is)\b[^?]*$|(?:^|[.!?]\s+)(?:so|going\s+with\s+[a-z'’ ]{1,20}|in\s+the\s+end|ultimately|bottom\s+line|my\s+verdict)\s*:\s*[^.!?:]{1,40}[.!]?\s*$|\bthat['’]s\s+my\s+(?:ruling|call|answer|decision)\b|\bmy\s+(?:ruling|call)\s+stands\b|\bno\s+question(?:\s+about\s+it)?\s*[.!]?\s*$|\bfinal(?:\s+(?:answer|ruling|call|decision))?\s*[.!]?\s*$|\bthat['’]s\s+final\b|\bfinal\s+(?:answer|ruling|call|decision)\s*:`)
 
 // trailingHedgeWords are the words every match of trailingHedge holds.
 var trailingHedgeWords = requiredWords(trailingHedge)
@@ -405,17 +534,32 @@ func blankSymbols(b []byte) {
 	}
 }
 
-// uncheckedBox is a markdown task-list item left unticked: an option not chosen.
-var uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
+// uncheckedBox is a markdown task-list item left unticked, crossedItem a list item
+// crossed out beside one ticked ("- ❌ Automatic success" / "- ✅ Roll: Medicine"): an
+// option not chosen.
+var (
+	uncheckedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[ \][^\n]*`)
+	crossedItem  = regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+(?:❌|❎|✗|✘|✖️|✖|☐)[ \t]+[^\n]*`)
+)
+
+// crossMarks cross out a list item, tickMarks choose one.
+var (
+	crossMarks = []string{"❌", "❎", "✗", "✘", "✖", "☐"}
+	tickMarks  = []string{"✅", "✔", "☑", "✓"}
+)
 
 // blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
 // so that only the ticked one rules.
 func blankUnchecked(b []byte) {
-	if !strings.Contains(string(b), "[ ]") {
-		return
+	if strings.Contains(string(b), "[ ]") {
+		for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
+			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+		}
 	}
-	for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
-		copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+	if holdsAny(string(b), crossMarks) && holdsAny(string(b), tickMarks) {
+		for _, loc := range crossedItem.FindAllIndex(b, -1) {
+			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
+		}
 	}
 }
 
@@ -423,11 +567,16 @@ func blankUnchecked(b []byte) {
 // with nothing in the way: "You wade into the stream.", "Sure, you find it." A reply that
 // says nothing of a roll and narrates the action succeeding rules it automatic.
 var (
-	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?you\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|let\s+yourself|tear|bind|slip|walk|stroll|make\s+it|manage|unlock|push|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|finish)\b`)
+	narration = regexp.MustCompile(`(?:^|[.!;:\n]\s*|\)\s*|,\s*|\band\s+|\s[—–-]+\s*)(?:keeper:\s*|sure,\s*|okay,\s*|ok,\s*)?(?:you|he|she|they)\s+(?:easily\s+|quickly\s+|simply\s+|just\s+)?(?:(?:find|reach|open|climb|step|leap|jump|read|pick|get|cross|wade|swim|spend|tear|bind|slip|walk|stroll|manage|unlock|lift|follow|spot|hear|notice|stride|hop|vault|clamber|scramble|flip|strike|draw|board|enter|catch|hop)s?|(?:push|reach|finish)(?:es)?|let\s+yourself|makes?\s+it)\b`)
 	// narrationBlock are words that make a narration no plain success: an attempt, a
 	// failure, a condition, a question of rolling.
-	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:find|see|hear|notice|spot)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
+	narrationBlock = regexp.MustCompile(`\b(?:fail|fails|failed|slip|slips|fall|falls|fell|can['’]?t|cannot|don['’]?t|doesn['’]?t|won['’]?t|try|tries|trying|attempt|attempts|almost|nearly|unless|if|roll|rolls|rolled|check|test|dice|d100|lose|struggle|struggles|would|could|might|should|may|need|needs|must|but|until|while|locked|blocked|stuck|barred|jammed|sealed|impossible|too|refuses|however|although|though|halfway|partway|midway|before|creaks?|gives\s+way|starts?\s+to)\b|\b(?:finds?|sees?|hears?|notices?|spots?)\s+nothing\b|\?|\d{1,3}\s*(?:/|vs)\s*\d{1,3}|\d{1,3}\s*%`)
 )
+
+// nextAction asks what the player does next, once the action is done: "Next?", "(What
+// does she do?)". It puts no doubt on the action ("What now?" after a door found may
+// be a door that will not open, and stays a question).
+var nextAction = regexp.MustCompile(`(?:^|[.!]\s+|\(\s*)(?:next|what\s+(?:do|does)\s+(?:you|she|he|they)\s+do(?:\s+next|\s+now)?)\s*\?\s*\)?`)
 
 // notObstacle is an obstacle denied: "it isn't even locked".
 var notObstacle = regexp.MustCompile(`(?:\bnot|n['’]t)\s+(?:even\s+)?(?:locked|blocked|stuck|barred|jammed|sealed)\b`)
@@ -435,7 +584,13 @@ var notObstacle = regexp.MustCompile(`(?:\bnot|n['’]t)\s+(?:even\s+)?(?:locked
 // narratedSuccess finds a narration of the action succeeding in a reply that says
 // nothing else of how it goes; at is -1 when there is none.
 func narratedSuccess(folded string) (at, to int) {
-	if len(folded) > 1200 || narrationBlock.MatchString(notObstacle.ReplaceAllString(folded, " ")) {
+	if len(folded) > 1200 {
+		return -1, -1
+	}
+	if strings.Contains(folded, "?") {
+		folded = nextAction.ReplaceAllStringFunc(folded, func(s string) string { return blankOut(s[:len(s)-1]) + "." })
+	}
+	if narrationBlock.MatchString(notObstacle.ReplaceAllString(folded, " ")) {
 		return -1, -1
 	}
 	if end := strings.TrimRight(folded, " \t\r\n"); end == "" || !strings.ContainsRune(".!:)\"”", rune(end[len(end)-1])) && !strings.HasSuffix(end, "”") {
@@ -525,7 +680,7 @@ func findEcho(body string) []int {
 
 var (
 	// templateEcho is the answer template repeated instead of filled in.
-	templateEcho = regexp.MustCompile(`"roll"\s*\|\s*"automatic_success"|<skill\s+or\s+null>|"roll\s*\|\s*automatic_success"`)
+	templateEcho = regexp.MustCompile(`"roll"\s*(?:\||/|\bor\b)\s*"automatic_success"|<skill\s+or\s+null>|"roll\s*\|\s*automatic_success"`)
 	// selfCorrection marks a reply that takes back what it said: its two rulings are a
 	// contradiction, never a roll for part of the action.
 	selfCorrection = regexp.MustCompile(`\b(?:actually|on\s+second\s+thoughts?|on\s+reflection|scratch\s+that|i\s+take\s+(?:it|that)\s+back|let\s+me\s+reconsider)\b|\bwait\b|\bcorrection\b|\bupdate\b|\brevised\b|\bi\s+mean\b`)
@@ -574,7 +729,7 @@ func refusedValue(v string) bool {
 		return true
 	}
 	folded := foldLower(v)
-	return isRefusal(v) || hasPhrase(folded, DefaultLexicon().refusal) || DefaultLexicon().declines(folded)
+	return isRefusal(v) || DefaultLexicon().refusalIdx.has(folded) || DefaultLexicon().declines(folded)
 }
 
 // keyKind classifies a JSON or "Key: value" key.
@@ -688,7 +843,7 @@ func decisionWord(v string, tax *Taxonomy) Decision {
 		}
 	}
 	if p, ok := parseProse(v, tax); ok {
-		if hasPhrase(foldLower(v), DefaultLexicon().open) {
+		if DefaultLexicon().openIdx.has(foldLower(v)) {
 			return "" // "I'd say roll — but no roll is fine too"
 		}
 		return p.Decision
@@ -707,9 +862,9 @@ func yesNo(v any) (bool, bool) {
 			w = strings.TrimSpace(w[:i[0]])
 		}
 		switch w {
-		case "true", "yes", "y", "required", "needed", "mandatory", "necessary", "✅", "✔", "✔️", "☑", "☑️", "✓":
+		case "true", "yes", "y", "yep", "yeah", "yup", "affirmative", "required", "needed", "mandatory", "necessary", "✅", "✔", "✔️", "☑", "☑️", "✓":
 			return true, true
-		case "false", "no", "n", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
+		case "false", "no", "n", "nope", "nah", "negative", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
 			return false, true
 		}
 	}
@@ -853,8 +1008,9 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 			}
 		case keyDecision:
 			s, isString := v.(string)
-			if !isString || strings.Contains(s, "?") {
-				// "decision": true says nothing about which way, "roll (?)" is unsure.
+			if !isString || strings.Contains(s, "?") || unsureValue.MatchString(foldLower(s)) {
+				// "decision": true says nothing about which way, "roll (?)" and "roll,
+				// probably" are unsure.
 				r.bad = true
 				continue
 			}
@@ -898,6 +1054,10 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 	}
 	if r.skill == "" {
 		r.skill = named
+	}
+	if len(r.votes) == 0 && !r.refused && r.reason != "" && refusedValue(r.reason) {
+		// {"decision": null, "reason": "I'm not able to help with this request."}
+		r.refused, r.bad = true, false
 	}
 }
 
@@ -1035,8 +1195,8 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 		case keyDecision:
 			decisionText = append(decisionText, value)
-			if strings.Contains(value, "?") {
-				r.bad = true // "Decision: roll (?)"
+			if strings.Contains(value, "?") || unsureValue.MatchString(foldLower(value)) {
+				r.bad = true // "Decision: roll (?)", "Decision: roll (probably)", "… — unless she's carrying the idol"
 			} else if d := decisionWord(value, tax); d != "" {
 				r.vote(d)
 			} else if refusedValue(value) {
@@ -1076,6 +1236,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 			if (kind == keyNeedRoll) == b {
 				r.vote(DecisionRoll)
+				if r.skill == "" {
+					r.skill = skillAfterYes(value, tax) // "Roll required: Yes — Drive Auto"
+				}
 			} else {
 				r.vote(DecisionPass)
 			}
@@ -1116,6 +1279,31 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	}
 	return r, append(spans, others...)
 }
+
+// skillAfterYes is the skill a yes names after a dash ("Yes — Drive Auto"): the
+// taxonomy's when it knows the name, else the name as written when it is capitalised as
+// a skill's is; "" for none.
+func skillAfterYes(value string, tax *Taxonomy) string {
+	loc := yesDash.FindStringIndex(value)
+	if loc == nil {
+		return ""
+	}
+	name := strings.Trim(value[loc[1]:], " *_.!")
+	if c, ok := tax.Canonical(name); ok {
+		return c
+	}
+	if n := len(strings.Fields(name)); n == 0 || n > 3 || !capitalised(name) || notSkill[strings.ToLower(strings.Fields(name)[0])] {
+		return ""
+	}
+	return skillValue(name, tax)
+}
+
+// yesDash is a yes and the dash after it.
+var yesDash = regexp.MustCompile(`(?i)^\W*(?:yes|y|true|required|needed)\W*?\s+[-–—:]+\s*`)
+
+// unsureValue is a decision value that hedges, concedes or holds a condition on the
+// world after its ruling word.
+var unsureValue = regexp.MustCompile(`\b(?:probably|maybe|perhaps|possibly|i\s+think|i\s+guess|tentative(?:ly)?|unless|depending|though|although|persuaded|or\s+not|not\s+sure|unsure|if\s+(?:the|it|it['’]s|there|she['’]s|he['’]s|they['’]re))\b`)
 
 // partRows reads votes that all come from the rows of a table about parts of the action
 // and disagree: a roll for one part is a roll, with the first such row's skill.

@@ -1301,3 +1301,195 @@ func TestClauseDialogueProbes(t *testing.T) {
 		{"probe 7", "The player writes: \"Do I need to roll to open an unlocked door?\" No.", DecisionPass, ""},
 	})
 }
+
+// The fourth round of issue 29: kinds of clause, each with sentences of our own and the
+// near misses that must not move.
+
+func TestClauseNegationReach(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// a negation reaches a verb of skipping past a few words
+		{"don't even dream of skipping", "Don't even dream of skipping the Swim roll; the current is vicious.", DecisionRoll, "Swim"},
+		{"cannot in all fairness waive", "I cannot in all fairness waive the Locksmith check.", DecisionRoll, "Locksmith"},
+		{"no getting out of", "There is no getting out of a Dodge roll once the lorry swerves.", DecisionRoll, "Dodge"},
+		// a denied reason cancels the negation after it
+		{"no reason not to", "I see no reason not to call for Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"can't find an excuse not to", "Honestly I can't find an excuse not to make her roll Climb.", DecisionRoll, "Climb"},
+		{"a reason not to, undenied", "There's a good reason not to make him roll: the door is open.", DecisionPass, ""},
+		// a negative quantifier as the subject
+		{"nothing about this one", "Relax: nothing about this one needs a roll.", DecisionPass, ""},
+		{"nobody rolls", "Okay folks: nobody rolls for crossing the lawn.", DecisionPass, ""},
+		// a negated seeing takes the statement in its scope
+		{"don't see any reason to make you roll", "I don't see any reason to make you roll; the gate is open.", DecisionPass, ""},
+		// a verb is no skill in a slot
+		{"wouldn't argue with", "Perhaps it's automatic, but I wouldn't argue with a roll.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseNegatedPasses(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"won't wave it through", "I won't wave this one through. Stealth roll.", DecisionRoll, "Stealth"},
+		{"wave it through", "Wave it through; she knows the way.", DecisionPass, ""},
+		{"won't let it succeed automatically", "I won't let the punch land automatically: Fighting (Brawl) roll.", DecisionRoll, "Fighting"},
+		{"don't put the dice away", "Don't put the dice away just yet, Jump roll.", DecisionRoll, "Jump"},
+		{"dice down", "Put your dice down, it's a doorknob.", DecisionPass, ""},
+		{"keep your dice in your pocket", "Keep your dice in your pocket for this one.", DecisionPass, ""},
+		{"skill denied by name", "That's automatic. Tying a shoelace doesn't need Sleight of Hand.", DecisionPass, ""},
+		{"no skill for something", "Nah, no Listen for a gunshot in the same room.", DecisionPass, ""},
+	})
+}
+
+func TestClauseRequestsAndReports(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"I'd like", "The rope is frayed, so I'd like a Climb roll from you.", DecisionRoll, "Climb"},
+		{"ask you for", "I'm going to ask you for a Fighting (Brawl) roll here.", DecisionRoll, "Fighting"},
+		{"give it", "Give it a Navigate roll and we'll see where you end up.", DecisionRoll, "Navigate"},
+		{"gimme", "Gimme a Jump roll, quick.", DecisionRoll, "Jump"},
+		{"ruling", "Tough one, but I'm ruling a Swim roll.", DecisionRoll, "Swim"},
+		{"going to be a series", "This is going to be a series of Stealth rolls, one per guard.", DecisionRoll, "Stealth"},
+		{"still a roll, though", "Fine speech. Still a Throw roll, though.", DecisionRoll, "Throw"},
+		{"one roll with a reason", "One Medicine roll, because the symptoms are strange.", DecisionRoll, "Medicine"},
+		{"skill, go", "Alright. Spot Hidden, go.", DecisionRoll, "Spot Hidden"},
+		{"skill then", "You want to force it? Mechanical Repair then, and hurry.", DecisionRoll, "Mechanical Repair"},
+		{"result against the value", "Listen, 62 against your 45. You hear nothing.", DecisionRoll, "Listen"},
+		{"freebie alone", "Freebie. The note is pinned to the door.", DecisionPass, ""},
+	})
+}
+
+func TestClauseAnswersAfterInterjections(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"oh, absolutely", "Does she need to roll? Oh, absolutely. Climb, the ledge is icy.", DecisionRoll, "Climb"},
+		{"course not", "A roll? To open a fridge? Course not.", DecisionPass, ""},
+		{"well, no", "Is a check needed? Well, no. It's his own car.", DecisionPass, ""},
+	})
+}
+
+func TestClauseOtherwiseAndRetractions(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"otherwise after a condition", "Should the dog be asleep, Stealth is pointless; otherwise, roll it.", DecisionUnparsed, ""},
+		{"otherwise after a condition with a ruling", "If the lamp is lit, no roll. Otherwise a Spot Hidden roll.", DecisionUnparsed, ""},
+		{"sinon", "Si la porte est ouverte, aucun jet ; sinon, Locksmith.", DecisionUnparsed, ""},
+		{"otherwise with no condition before", "The ledge is wide. Otherwise it would be a Climb roll; as it is, no roll.", DecisionPass, ""},
+		{"retracted, nothing after", "No roll needed — scratch that, let me think about the ice some more.", DecisionUnparsed, ""},
+		{"retracted, then ruled", "No roll needed. Scratch that: make a Climb roll, the ice is thin.", DecisionUnparsed, ""},
+		{"never mind, then ruled again", "Roll Climb. Never mind that, it's a ladder; no roll.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseOptionsAndTemplates(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"crossed beside ticked", "- ❌ Roll\n- ✅ Automatic success\n\nThe switch is right by the door.", DecisionPass, ""},
+		{"ticked roll beside crossed pass", "- ✘ Automatic success\n- ✅ Roll: Track\n\nThe trail is old.", DecisionRoll, "Track"},
+		{"cross alone is decoration", "❌ No roll needed", DecisionPass, ""},
+		{"template with or", `{"decision": "roll" or "automatic_success", "skill": "Swim" or null}`, DecisionUnparsed, ""},
+		{"null decision with a declining reason", `{"decision": null, "skill": null, "reason": "I can't help with this request."}`, DecisionRefused, ""},
+		{"null decision with a plain reason", `{"decision": null, "skill": null, "reason": "The scene is unclear."}`, DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseForeignCompoundsAndQuantifiers(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"hyphened skill", "Der Zaun ist hoch: Climb-Probe.", DecisionRoll, "Climb"},
+		{"nichts zu würfeln", "Sie öffnet die Tür. Hier gibt es nichts zu würfeln.", DecisionPass, ""},
+		{"nada que tirar", "Lee la carta en voz alta. Nada que tirar.", DecisionPass, ""},
+		{"pas besoin de dés", "Il monte l'escalier. Pas besoin de dés.", DecisionPass, ""},
+	})
+}
+
+func TestClausePoliteRefusalsMore(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"not something I can help with", "I'm afraid this isn't something I can help with.", DecisionRefused, ""},
+		{"outside what I can help with", "That request sits outside what I can help with.", DecisionRefused, ""},
+		{"guidelines don't allow", "My rules don't allow me to adjudicate this scene.", DecisionRefused, ""},
+		{"withheld", "[Response withheld]", DecisionRefused, ""},
+		{"german", "Bei dieser Szene kann ich leider nicht helfen.", DecisionRefused, ""},
+	})
+}
+
+func TestClauseAnswersToSetAside(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"whether, then it doesn't", "I wondered whether the fence needs a Jump roll. It doesn't, it's knee high.", DecisionPass, ""},
+		{"whether, then it does", "I asked myself whether the lock needs a Locksmith roll. It does.", DecisionRoll, "Locksmith"},
+		{"other tables, then I don't think", "Plenty of Keepers would call for Swim here. I don't think it's warranted; the pool is shallow.", DecisionPass, ""},
+		{"a condition is not answered", "If the rope holds, no roll. It doesn't.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseAnswersToSetAsideOpen(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"answer then a condition", "I wondered whether the wall needs a Climb roll. It doesn't, unless it rains.", DecisionUnparsed, ""},
+		{"counterfactual answered", "I'd ask for a Swim roll if the river were high, but it isn't.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseNarrationMore(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"and you step", "Sure thing! The latch lifts and you step into the yard.", DecisionPass, ""},
+		{"after a dash", "Easy one — you just get in and close the door behind you.", DecisionPass, ""},
+		{"third person", "She flips the switch and the cellar lights up.", DecisionPass, ""},
+		{"next question", "Easy. You hop the fence. Next?", DecisionPass, ""},
+		{"what does she do", "Mary lifts the lid. Inside: letters. She reads the top one.\n\n(What does she do?)", DecisionPass, ""},
+		{"the investigator simply does it", "The investigator simply does it. Nobody is watching.", DecisionPass, ""},
+		{"a question about the action", "You reach the top? Hm, let me think.", DecisionUnparsed, ""},
+		{"third person failing", "She flips the switch, but nothing happens.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseLexiconGrammar(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// "neither A nor B" after its verb
+		{"ni ni after the verb", "No hace falta ni Nadar ni Trepar: el río está seco.", DecisionPass, ""},
+		{"weder noch after the verb", "Dafür braucht sie weder Klettern noch Springen.", DecisionPass, ""},
+		// a verb of skipping inside a pass phrase, denied
+		{"keinen Grund zu verzichten", "Es gibt keinen Grund, auf die Probe zu verzichten: Horchen.", DecisionRoll, "Listen"},
+		{"aucune raison de renoncer", "Je ne vois aucune raison de renoncer au jet : Grimper.", DecisionRoll, "Climb"},
+		{"verzichten, not denied", "Wir können auf die Probe verzichten.", DecisionPass, ""},
+		// a lexicon skill alone names the roll's skill
+		{"bare lexicon skill", "Tirada obligatoria: Esquivar.", DecisionRoll, "Dodge"},
+	})
+}
+
+func TestClauseLabelsAndOpenPhrases(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"yes dash unknown skill", "**Roll required:** Yes — **Pilot Aircraft**\n\nThe storm is closing in.", DecisionRoll, "Pilot Aircraft"},
+		{"yes dash known skill", "Roll needed: yes — Track", DecisionRoll, "Track"},
+		{"yes dash words", "Roll needed: yes — the ice is thin", DecisionRoll, ""},
+		{"not sure why anyone", "I'm not sure why anyone would roll for that. No roll.", DecisionPass, ""},
+		{"not sure, then sure", "I'm not sure the player will enjoy it, but I am sure a Jump roll is needed.", DecisionRoll, "Jump"},
+		{"not sure, left open", "I'm not sure a Jump roll is needed.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseConsideredAndChosen(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"thought about, then no roll", "I thought about asking for a Listen roll, but the radio is blaring. No roll.", DecisionPass, ""},
+		{"first instinct overruled", "My first instinct was no roll, but the ice changes things: Climb roll.", DecisionRoll, "Climb"},
+		{"a roll for what it is for", "One Track roll to follow the cart.", DecisionRoll, "Track"},
+		// judged, not called for: no roll read (the pass itself is not read yet)
+		{"a roll for what it is for, judged", "A Climb roll to get up a stepladder would be overkill.", DecisionUnparsed, ""},
+		{"a ruling for each choice", "If you try to bluff, Fast Talk; if you pick the lock, Locksmith.", DecisionUnparsed, ""},
+		{"choice, then outcome", "If you want to cross, roll Jump. If you fail, you fall.", DecisionRoll, "Jump"},
+		{"taken back onto a condition", "Roll Stealth. Actually — is anyone awake? If there's a guard, Stealth; if not, no roll.", DecisionUnparsed, ""},
+	})
+}
+
+func TestClauseUnsureDecisionValues(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"label probably", "Decision: automatic success (probably)", DecisionUnparsed, ""},
+		{"label unless", "Decision: roll — unless the guard is asleep\nSkill: Stealth", DecisionUnparsed, ""},
+		{"label though", "Decision: roll, though I could live with automatic\nSkill: Swim", DecisionUnparsed, ""},
+		{"json perhaps", `{"decision": "roll, perhaps", "skill": "Track"}`, DecisionUnparsed, ""},
+		{"label with a reason", "Decision: roll, because the rope is wet\nSkill: Climb", DecisionRoll, "Climb"},
+		{"json with a skill", `{"decision": "roll (Jump)", "skill": "Jump"}`, DecisionRoll, "Jump"},
+		{"refusal waiting on more", "Sorry, I can't make that call without knowing how deep the water is.", DecisionUnparsed, ""},
+		{"plain refusal", "I decline. Ask your Keeper.", DecisionRefused, ""},
+	})
+}
+
+func TestClauseRulesOfThumb(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"only when, then the ruling", "A Keeper only asks for rolls when failure would be interesting. Here it wouldn't be: no roll.", DecisionPass, ""},
+		{"rolls are for", "Rolls are for moments of danger. There's none here, so no roll.", DecisionPass, ""},
+		{"rule of thumb alone", "I only call for Climb rolls when the wall is wet.", DecisionUnparsed, ""},
+		{"not every", "Not every lock needs a Locksmith roll.", DecisionUnparsed, ""},
+	})
+}

@@ -72,17 +72,20 @@ func TestParseHeldout(t *testing.T) {
 	}{
 		// Set 1, measured at the end of the first round of issue 29: 395 of 507 right, 17
 		// confident wrong, 305 of 366 stated ruled (before that round's rules: 366, 22,
-		// 284); after the second round: 429, 8, 321; after the third: 445, 8, 327.
-		{"set1", "testdata/replies-heldout/*.jsonl", 445, 8, 327},
+		// 284); after the second round: 429, 8, 321; after the third: 445, 8, 327. The
+		// fourth round developed on it (it is no longer held out): 494, 0, 356.
+		{"set1", "testdata/replies-heldout/*.jsonl", 494, 0, 356},
 		// Set 2, measured once at the end of the second round: 378 of 448 right, 11
 		// confident wrong, 296 of 330 stated ruled (the first round's rules: 356, 14, 284);
-		// after the third round: 395, 9, 303.
-		{"set2", "testdata/replies-heldout-2/*.jsonl", 395, 9, 303},
+		// after the third round: 395, 9, 303. The fourth round developed on it (it is no
+		// longer held out): 435, 0, 319.
+		{"set2", "testdata/replies-heldout-2/*.jsonl", 435, 0, 319},
 		// Set 3, measured once at the end of the third round: 416 of 480 right, 14
 		// confident wrong, 320 of 355 stated ruled (the second round's rules: 404, 15,
 		// 317; the first round's: 360, 17, 288). Sets 1 and 2 after the third round: 445,
-		// 8, 327 and 395, 9, 303.
-		{"set3", "testdata/replies-heldout-3/*.jsonl", 416, 14, 320},
+		// 8, 327 and 395, 9, 303. The fourth round measured it without reading it, at its
+		// middle (422, 14, 322) and end (427, 11, 324).
+		{"set3", "testdata/replies-heldout-3/*.jsonl", 427, 11, 324},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			all := measureReplies(t, set.glob)

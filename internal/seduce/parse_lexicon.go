@@ -24,9 +24,11 @@ import (
 //	roll          phrases that call for a roll ("faites un jet", "probe auf")
 //	pass          phrases that rule an automatic success or deny a roll ("pas besoin de jet")
 //	negation      words that, within three words before a roll phrase, deny it ("kein")
-//	without       the negation words that mean "without" ("sans", "ohne"): a roll
-//	              denied by one, or a pass phrase opening with one, is a roll when
-//	              another negation stands in the clause ("ohne Probe kommst du nicht rüber")
+//	without       the negation words that mean "without" ("sans", "ohne") and the verbs of
+//	              skipping ("sauter", "verzichten"): a roll denied by one, or a pass
+//	              phrase holding one, is a roll when another negation stands in the
+//	              clause ("ohne Probe kommst du nicht rüber", "keinen Grund, auf die
+//	              Probe zu verzichten")
 //	ignore        phrases that are no part of a ruling and are set aside before a clause
 //	              is read, such as a courtesy holding a condition word ("s'il te plaît")
 //	condition     words that leave a clause's ruling open ("si", "falls")
@@ -58,6 +60,9 @@ import (
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
 //	              call", "I'd lean"): a reply that rules and says one is unparsed
+//	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
+//	              "sonst"): after a ruling left open on a condition, the ruling of the
+//	              clause they open is open too
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -84,6 +89,7 @@ type Lexicon struct {
 	but          []string
 	neither      []string
 	rollVerb     []string
+	otherwise    []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -94,6 +100,9 @@ type Lexicon struct {
 	// extra are the texts of the files added to the built-in lexicons, which a run
 	// records so that every machine reads its replies with them.
 	extra [][]byte
+	// openIdx, refusalIdx, undeterminedIdx and correctionIdx index the lists that are
+	// searched in a whole reply.
+	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
 }
 
 type lexiconFile struct {
@@ -119,6 +128,7 @@ type lexiconFile struct {
 	But          []string          `json:"but"`
 	Neither      []string          `json:"neither"`
 	RollVerb     []string          `json:"rollverb"`
+	Otherwise    []string          `json:"otherwise"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -176,7 +186,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -216,6 +226,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
+		{"otherwise", f.Otherwise, &l.otherwise},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -255,6 +266,8 @@ func (l *Lexicon) add(data []byte, name string) error {
 	}
 	// Longer phrases first, so "armes à feu" wins over a shorter name inside it.
 	slices.SortStableFunc(l.skills, func(a, b string) int { return len(b) - len(a) })
+	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
+	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	return nil
 }
 
@@ -391,7 +404,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			butAt = i // the last, so that a pass before any of them is a part
 		}
 	}
-	add := func(d Decision, from, skillFrom, to int, negated bool) {
+	add := func(d Decision, from, skillFrom, to int, negated bool, head string) {
 		c := cue{decision: d, from: at + from, to: at + to, negated: negated}
 		if d == DecisionPass {
 			// "no hace falta tirada para la puerta, pero sí Sigilo": the pass is about
@@ -403,7 +416,10 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		}
 		// The skill is looked for near the phrase, then near the clause's start: never
 		// over the whole of a long clause for every phrase.
-		c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], skillFrom, tax)
+		c.skill = head
+		if c.skill == "" {
+			c.skill = l.lexSkill(clause[:min(len(clause), to+80)], orig[:min(len(orig), to+80)], skillFrom, tax)
+		}
 		if c.skill == "" && from > 0 && skillFrom == from {
 			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
 		}
@@ -426,7 +442,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				}
 				cd, neg := d, d == DecisionPass
 				from := i // where the words that deny the ruling start
-				without := d == DecisionPass && slices.Contains(l.without, strings.Fields(p)[0])
+				// "sin tirada", and a verb of skipping anywhere in the phrase: "auf die Probe
+				// zu verzichten"
+				without := d == DecisionPass && slices.ContainsFunc(strings.Fields(p), func(w string) bool { return slices.Contains(l.without, w) })
 				if d == DecisionRoll && !contrast {
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {
@@ -448,13 +466,47 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if first := strings.Fields(p)[0]; slices.Contains(l.without, first) && !slices.Contains(l.negation, first) {
 					skillFrom += len(first) // "sauter le jet": the verb of skipping names no skill
 				}
-				add(cd, i, skillFrom, i+len(p), neg)
+				head := ""
+				if p[0] == '-' {
+					head = compoundHead(orig[:i], tax) // "Locksmith-Probe"
+				}
+				add(cd, i, skillFrom, i+len(p), neg, head)
 			}
 		}
 	}
 	search(l.pass, DecisionPass, false)
 	search(l.contrast, DecisionRoll, true)
 	search(l.roll, DecisionRoll, false)
+}
+
+// bareSkill is the skill a clause names in the lexicon's words and nothing else
+// ("Nager", "Rastrear"), or "".
+func (l *Lexicon) bareSkill(clause string, tax *Taxonomy) string {
+	name := strings.Trim(clause, " \t\n.!*_")
+	if name == "" || len(name) > 40 {
+		return ""
+	}
+	sk, ok := l.skillOf[name]
+	if !ok {
+		return ""
+	}
+	if c, known := tax.Canonical(sk); known {
+		return c
+	}
+	return sk
+}
+
+// compoundHead is the skill named by the words that end s, joined to a roll word by a
+// hyphen ("Locksmith-Probe", "Spot-Hidden-Wurf"), or "".
+func compoundHead(s string, tax *Taxonomy) string {
+	words := strings.Fields(strings.ReplaceAll(s[lastWordsStart(s, 3):], "-", " "))
+	for k := range words {
+		name := strings.Trim(strings.Join(words[k:], " "), "\"'“„(")
+		if c, ok := tax.Canonical(name); ok {
+			return c
+		}
+	}
+	return ""
 }
 
 // negationWords are where a clause's negation words stand, found once per clause.
@@ -573,14 +625,18 @@ func clauseStart(s string, at int) int {
 	return i + size
 }
 
-// neitherSkills adds a pass for a clause that opens with "neither A nor B" in a
+// neitherSkills adds a pass for a clause that holds "neither A nor B" in a
 // lexicon's words, where A and B are skills ("Weder Klettern noch Springen", "Ni Trepar
 // ni Saltar"). It reports whether it added one.
 func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *cueTally) bool {
-	i := len(clause) - len(strings.TrimLeft(clause, " \t\n*_>-"))
 	for _, pair := range l.neither {
 		first, second, ok := strings.Cut(pair, " ")
-		if !ok || !strings.HasPrefix(clause[i:], first) || i+len(first) < len(clause) && isLetter(clause[i+len(first)]) {
+		if !ok {
+			continue
+		}
+		// "Ni Trepar ni Saltar", and after its verb: "No requiere ni Saltar ni Trepar".
+		i := phraseAt(clause, first, 0)
+		if i < 0 {
 			continue
 		}
 		j := phraseAt(clause, second, i+len(first))
@@ -637,4 +693,76 @@ func firstWords(s, skill string) string {
 		return ""
 	}
 	return strings.Trim(strings.Join(words[:n], " "), ".,;:()")
+}
+
+// phraseIndex finds the first of a list of phrases in a text in one pass over its words,
+// as anyPhrase does with one search of the whole text per phrase: the refusal and open
+// lists hold hundreds of phrases, and searching a long reply once for each was a tenth of
+// a reply's cost.
+type phraseIndex struct {
+	phrases []string
+	// byWord maps the first word of a phrase (its first run of letters) to the phrases
+	// that open with it, in list order.
+	byWord map[string][]int
+	// odd are the phrases that open with no letter ("[response withheld]"), searched
+	// as anyPhrase searches.
+	odd []int
+}
+
+func newPhraseIndex(phrases []string) *phraseIndex {
+	x := &phraseIndex{phrases: phrases, byWord: map[string][]int{}}
+	for k, p := range phrases {
+		if p == "" || !isLetter(p[0]) {
+			x.odd = append(x.odd, k)
+			continue
+		}
+		j := 0
+		for j < len(p) && isLetter(p[j]) {
+			j++
+		}
+		x.byWord[p[:j]] = append(x.byWord[p[:j]], k)
+	}
+	return x
+}
+
+// first is anyPhrase(s, x.phrases): where the first phrase occurs as whole words, and
+// which; at is -1 when none does. Of phrases at the same place, the first listed wins.
+func (x *phraseIndex) first(s string) (at int, phrase string) {
+	at, best := -1, -1
+	for _, k := range x.odd {
+		if i := phraseAt(s, x.phrases[k], 0); i >= 0 && (at < 0 || i < at || i == at && k < best) {
+			at, best = i, k
+		}
+	}
+	for i := 0; i < len(s) && (at < 0 || i <= at); {
+		if !isLetter(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isLetter(s[j]) {
+			j++
+		}
+		for _, k := range x.byWord[s[i:j]] {
+			p := x.phrases[k]
+			end := i + len(p)
+			if !strings.HasPrefix(s[i:], p) || end < len(s) && isLetter(p[len(p)-1]) && isLetter(s[end]) {
+				continue
+			}
+			if at < 0 || i < at || k < best {
+				at, best = i, k
+			}
+			break
+		}
+		i = j
+	}
+	if at < 0 {
+		return -1, ""
+	}
+	return at, x.phrases[best]
+}
+
+func (x *phraseIndex) has(s string) bool {
+	at, _ := x.first(s)
+	return at >= 0
 }

@@ -71,3 +71,68 @@ func TestLoadLexiconsErrors(t *testing.T) {
 		t.Error("LoadLexicons(missing file) = nil error")
 	}
 }
+
+// TestPhraseIndexAgrees holds the one-pass phrase search to anyPhrase's answer on every
+// labelled reply, for every list it indexes.
+func TestPhraseIndexAgrees(t *testing.T) {
+	lex := DefaultLexicon()
+	lists := map[string][]string{"open": lex.open, "refusal": lex.refusal, "undetermined": lex.undetermined, "correction": lex.correction}
+	for _, glob := range []string{"testdata/replies/*.jsonl", "testdata/replies-dev/*.jsonl", "testdata/replies-dev-2/*.jsonl"} {
+		eachJSONLine(t, glob, func(path string, n int, r struct {
+			Text string `json:"text"`
+		}) {
+			folded := foldLower(r.Text)
+			for name, list := range lists {
+				wantAt, wantP := anyPhrase(folded, list)
+				gotAt, gotP := newPhraseIndex(list).first(folded)
+				if gotAt != wantAt || gotP != wantP {
+					t.Errorf("%s:%d %s: first = %d %q; anyPhrase = %d %q", path, n, name, gotAt, gotP, wantAt, wantP)
+				}
+			}
+		})
+	}
+	for _, s := range []string{"", "i'd rather not.", "[response withheld] no", "xi'd rather not", "your callx your call"} {
+		for name, list := range lists {
+			wantAt, wantP := anyPhrase(s, list)
+			if gotAt, gotP := newPhraseIndex(list).first(s); gotAt != wantAt || gotP != wantP {
+				t.Errorf("%q %s: first = %d %q; anyPhrase = %d %q", s, name, gotAt, gotP, wantAt, wantP)
+			}
+		}
+	}
+}
+
+// TestFirstSkillHeads holds firstSkill, which asks the taxonomy only about words that
+// start a name it knows, to the answer of asking about every word, on every labelled
+// reply and with aliases or without.
+func TestFirstSkillHeads(t *testing.T) {
+	tax := DefaultTaxonomy()
+	plain := func(text string, aliases bool) string {
+		words := skillWord.FindAllStringIndex(text, -1)
+		for i := range words {
+			for n := min(3, len(words)-i); n > 0; n-- {
+				end := words[i+n-1][1]
+				name := text[words[i][0]:end]
+				if rest := text[end:]; strings.HasPrefix(strings.TrimLeft(rest, " "), "(") {
+					if j := strings.IndexByte(rest[:min(len(rest), 40)], ')'); j >= 0 {
+						name = text[words[i][0] : end+j+1]
+					}
+				}
+				if c, ok := tax.Canonical(name); ok && (aliases || ownName(name, c)) {
+					return c
+				}
+			}
+		}
+		return ""
+	}
+	for _, glob := range []string{"testdata/replies/*.jsonl", "testdata/replies-dev/*.jsonl", "testdata/replies-dev-2/*.jsonl"} {
+		eachJSONLine(t, glob, func(path string, n int, r struct {
+			Text string `json:"text"`
+		}) {
+			for _, aliases := range []bool{true, false} {
+				if got, want := firstSkill(r.Text, tax, aliases), plain(r.Text, aliases); got != want {
+					t.Errorf("%s:%d: firstSkill(aliases %v) = %q; every word asked gives %q", path, n, aliases, got, want)
+				}
+			}
+		})
+	}
+}

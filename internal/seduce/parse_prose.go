@@ -59,6 +59,26 @@ import (
 //     ("pero sí Esquivar"), "neither A nor B" of two skills is a pass, a verb of skipping
 //     reads as "without", questions are answered in the language's yes and no.
 //
+// The fourth round of issue 29 added, as grammar rather than phrasings:
+//   - polarity: a denied reason cancels the negation after it ("I see no reason not to
+//     call for Track"); a negative quantifier as subject denies ("nothing about this
+//     needs dice", "no one would make you roll"); a negation reaches a verb of skipping
+//     past a few words ("don't even think about skipping the Climb roll"); "no doubt"
+//     affirms; a fronted "Without a Swim roll, …" leaves the ruling to its main clause.
+//   - no ruling at all: a rule of thumb ("not every door needs …", "a Keeper only asks
+//     for rolls when …"), a ruling considered and dropped ("I was going to ask for …",
+//     "my first instinct was …"), a third person's opinion ("the player thinks …").
+//   - open rulings: the other branch of a condition (lexicon "otherwise": "…; otherwise,
+//     roll it"), another route offered ("…, or you could take the bridge"), a ruling
+//     for each choice the player may make, a concession that the other ruling could be
+//     argued.
+//   - answers: a clause that answers a ruling set aside ("… whether the wall needs a
+//     Climb roll. It doesn't."), and answers opened by an interjection ("Oh,
+//     absolutely.").
+//   - corrections (see ParseReplyWith): a retraction with no ruling after it, a ruling
+//     taken back onto a condition, words conceded after a structured answer that lean
+//     the other way.
+//
 // A reply that rules nothing is refused when a first-person verb of declining or being
 // unable (lexicon "decline", "unable") has the ruling, the role, the scene or the
 // request as its object in the same clause (lexicon "task", "choice"): "I'd rather not
@@ -115,6 +135,14 @@ type cueRule struct {
 	keepUnknown bool
 	// lead rules read only a clause after a colon or a dash that names what it rules on.
 	lead bool
+	// tailCapital rules end with a skill's name: they are tried only on a clause whose
+	// last word is capitalised.
+	tailCapital bool
+	// unless, when set, holds words that make a match no ruling.
+	unless *regexp.Regexp
+	// unmasked rules match only where the clause as written reads the same: an end of
+	// the clause they match may not be words another rule blanked.
+	unmasked bool
 }
 
 func newCueRule(expr string) cueRule {
@@ -170,6 +198,33 @@ func capitalRule(expr string) cueRule {
 	return r
 }
 
+// withUnless sets words that, in a match, make it no ruling.
+func withUnless(r cueRule, unless *regexp.Regexp) cueRule {
+	r.unless = unless
+	return r
+}
+
+// judged are words that judge a roll rather than call for it: "a Climb roll to get up
+// there would be overkill".
+var judged = regexp.MustCompile(`\b(?:would|could|might|should|is|are|was|be|been|seems?|feels?|sounds?|not|never|no|overkill|silly|pointless|unnecessary|needless|excessive|if|unless|whether)\b|n['’]t\b`)
+
+// capitalTailRule is a capitalRule whose skill ends the clause.
+func capitalTailRule(expr string) cueRule {
+	r := capitalRule(expr)
+	r.tailCapital = true
+	return r
+}
+
+// lastWordCapital says whether the last word of s starts with a capital letter.
+func lastWordCapital(s string) bool {
+	s = strings.TrimRight(s, " \t\n.!,;:)*_\"'’”")
+	i := len(s)
+	for i > 0 && (isLetter(s[i-1]) || s[i-1] == '(' || s[i-1] == '-') {
+		i--
+	}
+	return i < len(s) && s[i] >= 'A' && s[i] <= 'Z'
+}
+
 // capitalNegatedRule is a capitalRule that reads its ruling from a negation.
 func capitalNegatedRule(expr string) cueRule {
 	r := capitalRule(expr)
@@ -189,6 +244,14 @@ func capitalStartRule(expr string) cueRule {
 func keepUnknownRule(expr string) cueRule {
 	r := newCueRule(expr)
 	r.keepUnknown = true
+	return r
+}
+
+// leadStartRule is a capitalStartRule read only after a colon or a dash, on the clause
+// as written: its words after the skill may not have been set aside by another rule.
+func leadStartRule(expr string) cueRule {
+	r := capitalStartRule(expr)
+	r.lead, r.unmasked = true, true
 	return r
 }
 
@@ -222,13 +285,17 @@ var (
 		// "I refuse to accept 'I'm a professional' as a reason to skip the dice"
 		newNegatedRule(`\b(?:refuse\s+to|won['’]t|will\s+not|don['’]t|do\s+not|can['’]t|cannot)\s+(?:accept|buy|take)\b[^.;]{0,80}?\bas\s+(?:a\s+|an\s+|any\s+)?(?:reason|excuse|grounds|justification)\s+(?:to|for)\s+(?:skip|skipping|waive|waiving|forgo|drop|dropping|ignore|avoid|avoiding)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I see no grounds to skip the roll", "you can't waive the Climb check"
-		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to)\s+(?:[a-z'’]+\s+){0,2}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+(?:grounds|reason|justification|basis|excuse|case|call|way|need|point)\s+(?:to|for|in)|(?:can['’]t|cannot|couldn['’]t)\s+(?:think\s+of|see|find)\s+(?:a|any)\s+(?:good\s+)?(?:reason|excuse|grounds|justification)\s+to|(?:do|does|did|would|could|should)n['’]t|(?:do|does|did)\s+not|cannot|can['’]t|can\s+not|won['’]t|will\s+not|shouldn['’]t|should\s+not|must\s+not|mustn['’]t|not|never|unable\s+to|refuse\s+to|nobody|no\s+one|no-one|no\s+(?:keeper|gm|dm|referee|sane|decent|good|fair)\b)\s+(?:[a-z'’]+\s+){0,4}?(?:skip|skipping|waive|waiving|forgo|forgoing|dispense\s+with|drop|dropping|ignore|ignoring|omit|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 	}
 	// "it's not that there's no need for a roll", "there's no Swim roll I'd skip here"
 	moreDoubleNegation = []cueRule{
+		// "Nothing but a Dodge roll will save him", "nothing short of a Jump roll"
+		newCueRule(`\bnothing(?:-but|\s+short\s+of|\s+less\s+than)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)\b`),
+		// "Not a Climb roll, a Jump roll": one roll denied for another.
+		newCueRule(`\bnot\s+an?\s+(?:[a-z0-9(][a-z0-9'’/()%-]*\s+){1,3}?(?:roll|check|test)\s*,\s*(?:but\s+|rather\s+|instead\s+)?an?\s+(?:(?:hard|extreme|regular)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\b`),
 		newNegatedRule(`(?:\bnot|n['’]t)\s+that\s+(?:[a-z'’]+\s+){0,3}?(?:no|not|[a-z]*n['’]t)\s+(?:[a-z'’]+\s+){0,6}?` + reRollAny + `\b`),
 		// "there's no way around a Swim roll", "you can't get past the Stealth check"
-		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not)\s+(?:avoid|escape|get\s+(?:around|round|past)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
+		withWords(newNegatedRule(`\b(?:no\s+(?:way|getting)\s+(?:around|round|past|out\s+of)|(?:there['’]s\s+)?no\s+(?:avoiding|escaping|dodging)|(?:can['’]t|cannot|can\s+not|(?:(?:do|does|did)n['’]t|not)\s+(?:think|believe|see\s+how)\s+(?:you|he|she|they|we|anyone|anybody)\s+(?:can|could))\s+(?:avoid|escape|get\s+(?:around|round|past|out\s+of)))\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)`+reRollAny+`\b`), "way", "getting", "avoid", "escap", "dodging", "around", "round", "past"),
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:that\s+)?(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d|you\s+can|you\s+could|anyone\s+can|anyone\s+could|i\s+can|i\s+could)\s+(?:(?:ever|happily|just|possibly|safely)\s+)?(?:skip|waive|forgo|drop|ignore|overlook)\b`),
 		// "no Spot Hidden roll can be skipped here"
 		newNegatedRule(`\bno\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test)s?\s+(?:can|could|should|may|will|is\s+to)\s+be\s+(?:skipped|waived|ignored|dropped|forgone|dispensed\s+with|omitted)\b`),
@@ -239,30 +306,36 @@ var (
 	}
 	// "the roll can't be waived", "skipping the roll would be a mistake"
 	doubleNegationAfter = []cueRule{
+		// "Without a Medicine roll, there's no way to know": a fronted "without" and a
+		// negated main clause.
+		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\s*,?\s+(?:there['’]s\s+no\s+way|there\s+is\s+no\s+way|no\s+way|nobody|no\s+one|it['’]s\s+(?:impossible|hopeless)|(?:you|he|she|they|we|it|nobody)\s+(?:can['’]t|cannot|won['’]t|will\s+not|don['’]t|do\s+not|doesn['’]t|does\s+not|never|couldn['’]t|wouldn['’]t))`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|check|checks|test|tests|dice)\s+(?:can['’]t|cannot|can\s+not|shouldn['’]t|should\s+not|won['’]t|will\s+not|must\s+not|mustn['’]t|is\s+not\s+to)\s+be\s+(?:waived|skipped|ignored|dispensed\s+with|omitted|dropped|avoided)\b`),
-		newNegatedRule(`\b(?:skip|skipping|waive|waiving|forgo|forgoing|dropping|ignoring|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|rolls|check|checks|test|tests|dice)\s+(?:(?:would|will|is|seems)\s+(?:be\s+)?)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|too\s+generous|unfair|off\s+the\s+table|out\s+of\s+the\s+question|not\s+an\s+option|not\s+on)\b`),
+		newNegatedRule(`\b(?:skip|skipping|waive|waiving|forgo|forgoing|dropping|ignoring|omitting)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|rolls|check|checks|test|tests|dice)\s+(?:(?:here|now|this\s+time|for\s+(?:this|that|it))\s+)?(?:(?:would|will|is|seems)\s+(?:be\s+)?)?(?:a\s+mistake|wrong|unwise|a\s+bad\s+idea|too\s+generous|unfair|off\s+the\s+table|out\s+of\s+the\s+question|not\s+an\s+option|not\s+on)\b`),
 	}
 	passRules = []cueRule{
 		// "it just works", "there's nothing to it", "nothing stands in the way"
-		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+works\b`),
+		newCueRule(`\b(?:it|this|that)\s+(?:just|simply)\s+(?:works|opens)\b`),
 		withWords(newCueRule(`\bnothing\s+to\s+it\b|\bnothing\s+(?:stands|is|gets)\s+in\s+(?:the|your|his|her|their)\s+way\b|\bnothing\s+in\s+the\s+way\b`),
 			"nothing to it", "nothing stands", "nothing is in", "nothing gets in", "nothing in the way"),
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
-		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|one|scene|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "not one step of this plan needs dice"
 		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
 		newNegatedRule(`\b(?:waive|waives|waived|waiving|skip|skips|skipped|skipping|forgo|forgoes|dispense\s+with|pass\s+on|passing\s+on)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		newNegatableRule(`\bwave\s+(?:it|this|that|them|him|her)\s+through\b`),
+		// "I'll let it slide"; "I won't let it slide" is a roll. ("Just let them do it"
+		// may grant the attempt, not the success: no ruling.)
+		newNegatableRule(`\blet\s+(?:it|this|that)(?:\s+one)?\s+slide\b`),
 		// "I'm waiving this one"; "I'm not waiving this one" is a roll
 		newNegatableRule(`\b(?:waive|waiving|waived)\s+(?:this|that|it)(?:\s+one)?\b`),
 		// "there's nothing uncertain about flipping a switch"
 		newCueRule(`\bnothing\s+(?:uncertain|risky|chancy|tricky)\s+about\b`),
 		// "I don't think there's any reason to roll"
 		newNegatedRule(`(?:\bnot|n['’]t)\s+(?:[a-z'’]+\s+){0,3}?any\s+(?:need|reason|call|point|cause)\s+(?:for|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t|don['’]t|do\s+not)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`(?:\bno|(?:can['’]t|cannot|couldn['’]t|don['’]t|do\s+not)\s+(?:think\s+of|see|find)\s+(?:a|any))\s+(?:good\s+)?(?:need|reason|point|requirement|call|cause|grounds)\s+(?:(?:at\s+all|whatsoever)\s+)?(?:for|of|to)\s+` + reAskFor + `(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bno\s+(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(reNegation + `\s+(?:(?:really|actually|even|need|needs|needed|require|requires|required|requiring|call|calls|called|for|warrant|warrants|warranted|necessary|necessitate|necessitates|involve|involves|have|has|had|to|ask|asking|make|making|worth|be|any|bother|going|see|seeing|a|an|the|any)\s+){0,5}(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice)\s+(?:(?:is|are|was|will|would|be)\s+)*(?:not|never)\s+(?:(?:really|strictly|actually|even|be)\s+)?` + reNeedWord + `\b`),
@@ -271,9 +344,13 @@ var (
 		newNegatedRule(`\bwithout\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newNegatedRule(`\bwithout\s+(?:needing|having|the\s+need)\s+(?:to|for)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		newCueRule(`\bnothing\s+to\s+(?:roll|check)\b`),
+		// a compound that denies the roll it names: "a roll-free moment", "the no-dice camp"
+		newCueRule(`\b(?:roll|dice|check)-(?:free|less)\b|\bno-(?:roll|dice|check)\b`),
+		// "nobody rolls anything for walking to the market"
+		newCueRule(`\b(?:nobody|no\s+one|no-one)\s+(?:(?:needs|has|gets)\s+to\s+|should\s+|will\s+|is\s+)?(?:rolls?|rolling)\b`),
 		// "Not necessary — it's a puddle": the whole clause answers a roll asked for.
 		newCueRule(`^\s*(?:not\s+(?:necessary|needed|required)|unnecessary|no\s+need)\s*(?:,|$)`),
-		newCueRule(`\b(?:you|he|she|they|we)\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
+		newCueRule(`\b(?:you|he|she|they|we|the\s+(?:investigator|player|character|pc)|your\s+(?:investigator|character))\s+(?:just|simply)\s+(?:do|does|manage|manages|pull\s+off|pulls\s+off)\s+it\b`),
 		// "it would be wrong to make her roll", "not even the stingiest Keeper would make
 		// you roll for that": a demand for a roll judged wrong.
 		newNegatedRule(`\b(?:wrong|silly|weird|odd|strange|daft|pedantic|absurd|ridiculous|overkill|unfair|pointless|needless|excessive|a\s+waste(?:\s+of\s+time)?|cruel|petty|harsh|unnecessary)\s+(?:of\s+me\s+)?to\s+(?:make|have|ask|force|get|call\s+for|demand|require|request)\s+(?:for\s+)?(?:(?:her|him|them|you|anyone|anybody|everyone|the\s+(?:player|investigator|party))\s+)?(?:(?:to\s+)?(?:make\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `))?(?:roll|rolls|check|checks|dice)\b`),
@@ -281,12 +358,13 @@ var (
 		// "No way a roll is needed here."
 		newNegatedRule(`\bno\s+(?:way|chance)\s+(?:(?:that|is|would|will|does)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)(?:roll|check|test|dice)s?\s+(?:(?:is|are|would\s+be|will\s+be|gets?)\s+)?(?:needed|required|necessary|called\s+for|warranted|asked\s+for)\b`),
 		// "asking for a Listen roll would be silly here": a roll of a skill judged needless.
-		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
+		withWords(newNegatedRule(`\b(?:asking|calling)\s+for\s+(?:`+reArt+`)?(?P<slot>`+reSlot+`)(?:roll|check)s?\s+(?:(?:here|now|for\s+(?:this|that|it))\s+)?(?:would|will|is|seems|feels)\s+(?:(?:just|only|really|honestly|frankly|simply|be|a\s+(?:bit|little|touch)|kind\s+of|rather|pretty|quite|somewhat)\s+){0,3}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|redundant|superfluous|needless|gratuitous)\b`), "asking", "calling"),
 		// "don't even reach for the dice", "no need to pick up your dice"
 		newNegatedRule(`(?:\bdon['’]t|\bdo\s+not|\bno\s+need\s+to|\bnever)\s+(?:(?:even|bother\s+to)\s+)?(?:reach\s+for|pick\s+up|touch|grab|get\s+out|break\s+out)\s+(?:the|your|any|those)\s+dice\b`),
 		// "there's no question of a roll", "the dice stay in the bag"
 		newNegatedRule(`\bno\s+question\s+of\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
-		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b|\bput\s+(?:the|your)\s+dice\s+away\b`),
+		newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay)\s+(?:in\s+(?:the|your|my)\s+(?:bag|box|pocket)|on\s+the\s+table|put)\b`),
+		newNegatableRule(`\b(?:put|keep|leave)\s+(?:the|your|those)\s+dice\s+(?:away|down|in\s+(?:the|your)\s+(?:bag|box|pocket))\b`),
 		// "you need neither Climb nor Jump for that"
 		newNegatedRule(`\b(?:need|needs|require|requires|call\s+for|calls\s+for|warrants?)\s+neither\b`),
 		// "Neither Jump nor Climb is needed"
@@ -296,10 +374,10 @@ var (
 		newCueRule(`\b(?:though|but|if)\s+not\s+(?:strictly|really|absolutely|entirely)\s+(?:necessary|needed|required)\b`),
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
-		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be)\s+){0,2}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
+		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be|a\s+(?:bit|little|touch)|kind\s+of|rather|pretty|quite|somewhat)\s+){0,3}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
 		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		// "No Spot Hidden needed.": a skill's name, capitalised, denied as a roll is.
-		capitalNegatedRule(`\bno\s+(?P<wholeskill>` + reSkillWords + `)\s+(?:is\s+|are\s+)?(?:needed|required|necessary|called\s+for)\b`),
+		capitalNegatedRule(`\bno\s+(?P<wholeskill>` + reSkillWords + `)\s+(?:(?:is\s+|are\s+)?(?:needed|required|necessary|called\s+for)|for)\b`),
 		// "that's free", "Free action.": no roll asked.
 		newCueRule(`\b(?:that['’]s|it['’]s|this\s+is|that\s+is|that\s+one['’]s)\s+(?:a\s+)?free(?:bie)?\s*$|^\s*(?:a\s+)?free\s+action\s*$`),
 		// "No need for First Aid."
@@ -309,18 +387,20 @@ var (
 		newNegatableRule(`\bauto[- ]?(?:success|succeeds?|pass)\b`),
 		newNegatableRule(`\b(?:is|it['’]s|that['’]s|this['’]s|be|is\s+(?:it|this|that)|call\s+(?:it|that|this))\s+(?:not\s+|far\s+from\s+|anything-but\s+)?(?:(?:just|simply|basically|clearly|obviously|pretty\s+much)\s+)?automatic\b`),
 		// "that's a freebie"; "it isn't a gimme" is a roll
-		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b`),
+		newNegatableRule(`\ban?\s+(?:freebie|gimme)\b|(?:^|,)\s*freebie\s*(?:,|$)`),
 		newNegatableRule(`\b(?:simply|just)\s+succeeds?\b`),
 		// "the investigator simply finds the diary"; "she can't simply walk in" is a roll
 		newNegatableRule(`\bsimply\s+(?:finds?|opens?|reads?|crosses|cross|spots?|sees?|hears?|walks?\s+(?:in|through|across|over|up|down)|climbs?\s+(?:up|over|in|down)|gets?\s+(?:in|through|across|over))\b`),
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
-		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:i['’]d|i\s+would|we['’]d)\s+like|give|gives|gimme|ask|asks|asking|(?:i['’]m|i\s+am)\s+ruling|i\s+rule|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+|for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:itself\s+)?(?:(?:is|are|was|were|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
-		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to)\s+roll\b`),
+		newCueRule(`\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to|got\s+to|gotta|will\s+need\s+to|(?:['’]ll|will)\s+want\s+to)\s+roll\b`),
 		newCueRule(`\b(?:tell|tells|telling|ask|asks|asking|want|wants|get|getting|need|needs)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+to\s+roll\b`),
+		// a causative: "make you roll", "have them roll"
+		newCueRule(`\b(?:make|makes|making|have|has|having)\s+(?:you|him|her|them|everyone|everybody|anyone|the\s+player|the\s+investigator)\s+roll\b`),
 		keepUnknownRule(`^\s*(?:(?:[a-z]+\s+){0,3}[a-z]+,\s+)?\(?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls?|checks?|tests?)\b`),
 		newCueRule(`^\s*(?:(?:yes|yeah|yep|so|okay|ok|then|right|alright)[,:]?\s+)*(?:roll|roll\s+required|roll\s+needed|requires\s+a\s+roll|dice\s+roll(?:\s+required)?|dice|a\s+roll|needs\s+a\s+roll|roll\s+it)\s*$`),
 		// A game master's own words: "go ahead and roll", "roll away", "grab your dice".
@@ -335,7 +415,7 @@ var (
 		// "I'll say roll after all": a verdict said in one word.
 		newCueRule(`\b(?:i['’]ll|i\s+will|i['’]d|i\s+would|i|let['’]s)\s+(?:just\s+)?(?:say|call\s+it|go\s+with)\s+(?:a\s+)?roll\b`),
 		// "I'd say Stealth", "I'd go with Jump", "a job for Library Use"
-		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will)\s+(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:i['’]d|i\s+would|i['’]ll|i\s+will|let['’]s\s+(?:just\s+)?)\s*(?:say|go\s+with|call\s+(?:it|that|this)|pick|choose|want)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`\b(?:a\s+job\s+for|a\s+case\s+for|a\s+matter\s+for|one\s+for)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		// "This one's a Jump.", "That's Stealth.": a skill's own name, capitalised, ends the clause.
 		capitalRule(`\b(?:this|that|it)(?:\s+one)?\s*(?:['’]s|\s+is|\s+will\s+be|['’]ll\s+be)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:and\s+)?(?:an?\s+)?(?:hard|extreme|tough|difficult|regular)(?:\s+one|\s+difficulty)?)?(?:,?\s*(?:i['’]m\s+afraid|i\s+think|i['’]d\s+say|then|please))?\s*$`),
@@ -349,23 +429,37 @@ var (
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:would|seems|feels|is|sounds)\s+(?:be\s+)?(?:(?:most|the\s+most|more|only|quite|very|about)\s+)?(?:fair|fairest|right|appropriate|reasonable|best|sensible|proper)\b`),
 		// "/r 1d100 Spot Hidden": a dice command.
 		newCueRule(`(?:^|\s)/r(?:oll)?\s+(?:1?d100|d%)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		// "spotting the false bottom is Spot Hidden": a skill's own name, capitalised, as
+		// what the clause's subject is.
+		capitalTailRule(`\b(?:is|will\s+be|would\s+be|becomes)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*$`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
-		newCueRule(`^\s*(?:an?\s+|(?:so\s+)?it['’]s\s+an?\s+)?(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?\s*$`),
+		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
+		// a roll named with what it is for: "One Medicine roll to identify the powder.",
+		// "But a DEX roll to keep his balance, yes." (a judgement after it, "… would be
+		// overkill", is no ruling: see calmPurpose)
+		withUnless(keepUnknownRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\s+to\s+[a-z]+(?:\s+[a-z0-9'’]+){0,8}(?:\s*,?\s*(?:yes|please|then|now|go))?\s*$`), judged),
+		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
+		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go\b|\s+then\s*,)`),
+		// "Bob: Stealth, he's in plain sight.": after a lead naming who or what, a skill's
+		// own name opens the clause.
+		leadStartRule(`^\s*(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*(?:,|$)`),
 		// "The guard behind it — Fighting (Brawl) to put him down."
 		leadRule(`^\s*(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?to\s+[a-z]+`),
 		// "Roll Electrical Repair.": a roll the clause names and nothing else, its skill
 		// capitalised, kept as written when the taxonomy does not know it.
 		capitalRule(`^\s*(?:\[[a-z ]+\]\s*)?(?:(?:now|so|then|ok|okay|alright|right|everybody|everyone|keeper|gm|all\s+of\s+you|you\s+all|y['’]all|folks|guys)[,:]?\s+)?(?:please\s+)?roll\s+(?:me\s+)?(?:for\s+|your\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "Gimme Spot.", "Everyone give me Sanity."
-		newCueRule(`\blet['’]s\s+(?:see|have|get)\s+(?:an?\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
+		newCueRule(`\b(?:let['’]s\s+(?:see|have|get)|show\s+me)\s+(?:an?\s+|that\s+|your\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now))?\s*$`),
 		capitalRule(`\b(?:give\s+me|gimme)\s+(?:an?\s+)?(?P<anyskill>[a-z][a-z'’/-]*(?:\s+(?:of\s+)?[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*(?:,?\s*(?:please|now)|\s+to\s+[a-z].*)?\s*$`),
 		// "*rolls* 41 on Spot Hidden", "Your Spot Hidden result was 12": a roll reported.
 		newCueRule(`\b(?:roll|rolls|rolled|rolling)\s+(?:an?\s+)?\d+\s+(?:on|for|against)\s+(?:your\s+|the\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check\s+|roll\s+)?result\s+(?:was|is|of|came\s+(?:up|in)(?:\s+at)?)\s+(?:an?\s+)?\d+`),
 		// "38 on your Spot Hidden, under your 60"
-		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:your|his|her|their|the)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
+		withWords(capitalRule(`\b\d{1,3}\s+(?:on|for|against)\s+(?:(?:your|his|her|their|the)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), digits...),
 		// "Spot Hidden 34/60", "(Listen 12 vs 55)": a roll reported against its target.
-		withWords(capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*\d{1,3}\b`), digits...),
+		withWords(capitalStartRule(`(?P<tailskill>[a-z(][a-z0-9'’/()-]*(?:\s+[a-z(][a-z0-9'’/()-]*){0,2})\s*[:(,]?\s*\d{1,3}\s*(?:/|vs\.?|against|of)\s*(?:(?:your|his|her|their)\s+)?\d{1,3}\b`), digits...),
+		// "Your Dodge roll was a 14", "the Swim check came up 67"
+		withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check)\s+(?:was|came\s+(?:up|in\s+at|out\s+at))\s+(?:an?\s+)?\d{1,3}\b`), digits...),
 		// "Result of your Listen check: 12."
 		newCueRule(`\bresults?\s+(?:of|for|on)\s+(?:your|the|his|her|their)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:check|roll|test)\b`),
 		// "grab your Handgun skill and roll"
@@ -379,7 +473,7 @@ var (
 		// the roll finds out.
 		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s*,?\s+to\s+(?:see|find\s+out|tell|check|notice|spot|hear|determine|learn|know|discover)\s+(?:if|whether|what|who|where|how)\b`),
 		// "Spot, please.": an alias written as a skill's name is, asked for alone.
-		capitalStartRule(`^\s*(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?),?\s+(?:please|for\s+me)\s*$`),
+		capitalStartRule(`^\s*(?:your\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?),?\s+(?:please|for\s+me)\s*$`),
 		// "Fighting (Axe), obviously.": a specialisation names a skill.
 		capitalStartRule(`^\s*(?P<wholeskill>[a-z][a-z'’/-]*(?:\s+[a-z][a-z'’/-]*)?\s*\([a-z /'’-]+\))\s*(?:,|$)`),
 		// CoC's own words for a roll: a difficulty and a skill ("Hard Stealth.", "Extreme
@@ -399,7 +493,7 @@ var (
 		capitalRule(`^\s*(?:[a-z]+,\s+)+(?P<wholeskill>` + reSkillWords + `)\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
-		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna|going\s+to)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),
@@ -408,7 +502,7 @@ var (
 		newCueRule(`^\s*(?:(?:absolutely|definitely|clearly|certainly|yes|so|it['’]s|it\s+is|this\s+is|that['’]s|that\s+is|this\s+needs|that\s+needs|i\s+think|i\s+reckon|i\s+believe|i\s+guess|i['’]d\s+say|tentatively|honestly|frankly)[,:]?\s+)+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|dice\s+roll)\s*$`),
 		newCueRule(`\b(?:time\s+to\s+roll|pick\s+up\s+(?:the|your)\s+dice|roll\s+for\s+it)\b`),
 		newCueRule(`\b(?:call|calls|calling|ask|asks|asking)\s+for\s+(?:an?\s+)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
-		newCueRule(`\b(?:requires|needs|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
+		newCueRule(`\b(?:requires|needs|require|need|test|tests|testing)\s+(?:your\s+|their\s+|his\s+|her\s+)?(?P<skillname>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 	}
 
 	// stopWords may not stand where a skill name belongs: they show the phrase is about
@@ -418,6 +512,8 @@ var (
 		"must": true, "need": true, "needs": true, "should": true, "will": true, "would": true,
 		"can": true, "could": true, "may": true, "might": true, "shall": true, "to": true,
 		"have": true, "has": true, "is": true, "are": true, "was": true, "be": true, "doubt": true,
+		// a verb, not a skill: "I wouldn't argue with a roll"
+		"argue":  true,
 		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
 		"miss": true, "that": true, "which": true, "for": true, "not": true, "no": true,
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
@@ -456,7 +552,7 @@ var (
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
-	answerYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
+	answerYes = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
 	// rollKind asks which kind of roll, not whether: "Combined roll? No."
 	rollKind = regexp.MustCompile(`^\s*(?:is\s+(?:it|this)\s+)?(?:an?\s+)?(?:combined|opposed|pushed|contested|group|secret|bonus|penalty)\s+(?:roll|check|die|dice)s?\s*$`)
 	// answerYesLex and answerNoLex open an answer in the lexicons' languages.
@@ -464,7 +560,7 @@ var (
 	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)`)
 	// askedIf reports a question as a statement: "You ask if this needs a roll."
 	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
-	answerNo = regexp.MustCompile(`^\s*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:of\s+course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
+	answerNo = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:(?:of\s+)?course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -482,15 +578,15 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
-	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|asks?\s+(?:to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
+	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|thinks|believes|reckons|asks?\s+(?:(?:me|us)\s+to|to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
 	// negatedAbility denies the ability an automatic success needs: "she's not able to
 	// do this automatically", "he can't just walk through it automatically".
-	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to)\s+(?:[a-z'’]+\s+){0,4}$`)
+	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to|\bno\s+such\s+thing\s+as|(?:\bwon['’]t|\bwill\s+not|\bwouldn['’]t|\bdon['’]t|\bdo\s+not|\bnot)\s+(?:allow|let|permit))\s+(?:[a-z'’]+\s+){0,4}$`)
 	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna)\s+){0,3}$`)
+	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+one|\bno-one|\bnobody|\bhardly|\bscarcely|\bbarely|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna|any|ever)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
@@ -502,11 +598,11 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain|confident)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably|likely)\b`)
 	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
-	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably)\b`)
+	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably|likely)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
-	alternative      = regexp.MustCompile(`\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
+	alternative      = regexp.MustCompile(`\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
 	quoteMarks       = []string{"\"", "”"}
 )
@@ -646,6 +742,11 @@ type cueTally struct {
 	// bare is the first weak cue: a skill's name alone, a roll only if nothing else rules.
 	bare    cue
 	hasBare bool
+	// mention is the first ruling set aside as no ruling of the reply's own (another
+	// table's, a condition's, a question put as "whether"): a clause that answers it
+	// ("It doesn't.", "I don't think it's warranted") is the reply's ruling.
+	mention    cue
+	hasMention bool
 }
 
 func (t *cueTally) add(c cue) {
@@ -924,12 +1025,22 @@ func blankOut(s string) string { return strings.Repeat(" ", len(s)) }
 // gives the reply's own spelling of an unknown skill.
 func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	lower := joinIdioms(keepAbbreviations(foldLower(text)))
+	if strings.Contains(lower, "¿") || strings.Contains(lower, "¡") {
+		// Spanish opening marks are no part of the word after them ("¿Tirada de Sigilo?").
+		lower = invertedMarks.Replace(lower)
+	}
 	var t cueTally
 	start := 0
 	ends := append(clauseEnds(lower), []int{len(lower), len(lower)})
 	starts := tax.starts
 	lead, othersRoll := "", false
+	// condBefore says the clause before opened with a condition on the world.
+	condBefore, wasCond := false, false
+	// intentRuled says a clause that opened with the player's choice ruled; intentAt is
+	// the tally's count before the clause being read, when it opens with one.
+	intentRuled, intentAt := false, -1
 	for i, loc := range ends {
+		condBefore, wasCond = wasCond, false
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?") || askedIf.MatchString(clause)
@@ -939,6 +1050,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		if strings.TrimSpace(clause) == "" {
 			continue
 		}
+		wasCond = leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause)
 		if question {
 			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
 			if !t.hasRoll || !t.hasPass {
@@ -1012,6 +1124,20 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
+		if t.hasMention && t.n == 0 && (anaphoricNo.MatchString(clause) || anaphoricYes.MatchString(clause)) && !anaphorOpen(clause) {
+			// "I considered whether the wall needs a Climb roll. It doesn't.": the answer
+			// rules on what the clause before set aside.
+			c := t.mention
+			c.from, c.to, c.negated, c.topic = at, loc[0], true, nil
+			if anaphoricNo.MatchString(clause) {
+				c.decision = other(c.decision)
+			}
+			if c.decision == DecisionPass {
+				c.skill = ""
+			}
+			t.add(c)
+			continue
+		}
 		if othersRoll && ownNo.MatchString(clause) {
 			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
 			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
@@ -1030,6 +1156,27 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
+		if (t.conditional || condBefore) && lex != nil && opensWith(clause, lex.otherwise) {
+			// "Should the guards be drunk, no roll; otherwise, roll it.": the other branch
+			// of a condition is as open as the first.
+			var q cueTally
+			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if lex.lexCues(clause, origClause, at, tax, &q, part); q.n > 0 || q.hasBare {
+				t.openRuling = true
+				lead = ""
+				continue
+			}
+		}
+		if intent.MatchString(clause) || intentRuled && choiceCond.MatchString(clause) && !nextFirm.MatchString(clause) {
+			if intentRuled {
+				// "If she forces the window, a STR roll; if she picks the lock, Locksmith":
+				// a ruling for each choice the player may make leaves the ruling open.
+				t.conditional, t.openRuling = true, true
+				lead = ""
+				continue
+			}
+			intentAt = t.n
+		}
 		n, bare := t.n, t.hasBare
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
@@ -1038,7 +1185,15 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			if lex.lexCues(clause, origClause, at, tax, &t, part); t.settled() {
 				break
 			}
+			if !t.hasBare && len(clause) <= maxBareClause {
+				if sk := lex.bareSkill(clause, tax); sk != "" {
+					// "… renoncer au jet : Nager.": a skill's name alone, in the lexicon's words
+					t.bare, t.hasBare = cue{decision: DecisionRoll, skill: sk, from: at, to: loc[0]}, true
+				}
+			}
 		}
+		intentRuled = intentRuled || intentAt >= 0 && t.n > intentAt
+		intentAt = -1
 		lead = ""
 		if t.n == n && t.hasBare == bare && leadsOn(sep) {
 			lead = clause[max(0, len(clause)-80):]
@@ -1046,6 +1201,62 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	}
 	return t
 }
+
+// anaphorOpen says whether an answer goes on, after a comma, to a condition: "It
+// doesn't, unless the dog barks."
+func anaphorOpen(clause string) bool {
+	i := strings.IndexByte(clause, ',')
+	return i >= 0 && (openNext(clause[i+1:]) || condMarker.MatchString(clause[i+1:]))
+}
+
+// couldArgue offers a ruling as arguable: "you could argue for a Spot Hidden roll".
+var couldArgue = regexp.MustCompile(`\b(?:could|might|may)\s+(?:well\s+)?(?:argue|make\s+(?:a|the)\s+case|say)\b`)
+
+// concessiveHedge grants, after a ruling, that the other one could be argued: "…,
+// though you could argue it's automatic".
+var concessiveHedge = regexp.MustCompile(`\b(?:though|although|but|then\s+again)\b[^.;]*\b(?:could|might|arguably|argue)\b[^.;]*$`)
+
+// worldCond is a condition on the world, which an answer after it does not settle:
+// "If the rope holds, no roll. It doesn't." is no ruling.
+var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise)\b|^\s*should\s+(?:the|a|an|it|he|she|they|you|we|there)\b`)
+
+var (
+	// anaphoricNo denies what a clause before set aside: "It doesn't.", "I don't think
+	// it's warranted.", "I wouldn't."
+	anaphoricNo = regexp.MustCompile(`^\s*(?:but\s+|and\s+|no\s*,\s*)?(?:(?:it|that|this|one)\s+(?:doesn['’]t|does\s+not|isn['’]t|is\s+not|won['’]t|will\s+not)(?:\s+(?:really\s+)?(?:need\s+(?:one|it)|needed|warranted|necessary|required|called\s+for))?|i\s+(?:don['’]t|do\s+not)\s+(?:think|believe|reckon)\s+(?:it['’]s|it\s+is|that['’]s|one['’]s|one\s+is|it\s+needs\s+one|it\s+does)(?:\s+(?:really\s+)?(?:warranted|needed|necessary|required|called\s+for))?|i\s+(?:wouldn['’]t|won['’]t|would\s+not|will\s+not)(?:\s+bother)?)\s*(?:$|,)`)
+	// anaphoricYes grants it: "It does."
+	anaphoricYes = regexp.MustCompile(`^\s*(?:and\s+|yes\s*,?\s*)?(?:it|that|this)\s+does\s*(?:$|,)`)
+)
+
+// frontedWithout says whether the match at [from, to) is a "without … roll" that opens
+// its clause and is set off by a comma: the clause after it, not the "without", says
+// whether the roll is wanted ("Without a Swim roll, he drowns" calls for one), and a
+// negated one is read by the double-negation rules.
+func frontedWithout(clause string, from, to int) bool {
+	return strings.HasPrefix(clause[from:], "without") && strings.TrimSpace(clause[:from]) == "" &&
+		strings.HasPrefix(strings.TrimLeft(clause[to:], " "), ",")
+}
+
+// choiceCond opens a clause with what the player does: "if she picks the lock instead".
+var choiceCond = regexp.MustCompile(`^\s*(?:and\s+|or\s+)?if\s+(?:you|he|she|they|we|the\s+(?:player|investigator|character))\s+[a-z]+`)
+
+// opensWith says whether clause opens with one of phrases, after spaces and filler
+// ("and", "but").
+func opensWith(clause string, phrases []string) bool {
+	if loc := fillerPrefix.FindStringIndex(clause); loc != nil {
+		clause = clause[loc[1]:]
+	}
+	clause = strings.TrimLeft(clause, " \t\n,")
+	for _, p := range phrases {
+		if phraseAt(clause, p, 0) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// invertedMarks blanks Spanish opening question and exclamation marks, keeping offsets.
+var invertedMarks = strings.NewReplacer("¿", "  ", "¡", "  ")
 
 // abbreviations end in a full stop that ends no sentence: "Dr. Harrow".
 var abbreviations = wordSet(`dr mr mrs ms mx prof st mt jr sr capt sgt lt col gen rev fr vs etc`)
@@ -1084,7 +1295,7 @@ var (
 
 // hedgedSkill is a clause that offers a skill unsure: "maybe Stealth", "perhaps a Climb
 // roll".
-var hedgedSkill = regexp.MustCompile(`^\s*(?:maybe|perhaps|possibly|probably)\s+(?:an?\s+)?([a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s+(?:roll|check|test))?\s*[?]?\s*$`)
+var hedgedSkill = regexp.MustCompile(`^\s*(?:(?:in|for|on)\s+(?:this|that|the|your)\s+(?:case|one|instance|situation|scene)\s*,?\s+)?(?:maybe|perhaps|possibly|probably)\s+(?:an?\s+)?([a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s+(?:roll|check|test))?\s*[?]?\s*$`)
 
 var (
 	// otherKeeperRoll is a roll another table would call for: "Some Keepers would roll
@@ -1098,11 +1309,23 @@ var (
 // joinIdioms joins "anything but" with a hyphen: its "but" joins no two clauses
 // ("anything but automatic" is a roll).
 func joinIdioms(s string) string {
-	if !strings.Contains(s, "anything but ") {
-		return s
+	if strings.Contains(s, "anything but ") {
+		s = strings.ReplaceAll(s, "anything but ", "anything-but ")
 	}
-	return strings.ReplaceAll(s, "anything but ", "anything-but ")
+	if strings.Contains(s, "nothing but ") {
+		s = strings.ReplaceAll(s, "nothing but ", "nothing-but ") // "nothing but a Dodge roll will do"
+	}
+	if strings.Contains(s, "doubt") {
+		// "no doubt", "little doubt", "without a doubt" affirm: their "doubt" negates
+		// nothing. (Same length, so offsets hold.)
+		s = affirmingDoubt.Replace(s)
+	}
+	return s
 }
+
+// affirmingDoubt joins the idioms whose "doubt" affirms into words no negation reads.
+var affirmingDoubt = strings.NewReplacer("no doubt", "nodoubt ", "little doubt", "littledoubt ",
+	"without a doubt", "withoutadoubt  ", "without doubt", "withoutdoubt ", "beyond doubt", "beyonddoubt ")
 
 // leadsOn says whether a clause end sets what follows as what it leads into: a colon
 // or a dash.
@@ -1125,6 +1348,9 @@ var (
 
 // openNext says whether a clause after a dash leaves the ruling before it open.
 func openNext(next string) bool {
+	if otherRoute.MatchString(next) {
+		return true // "…, or you could take the bridge"
+	}
 	if !nextCond.MatchString(next) || nextFirm.MatchString(next) {
 		return false
 	}
@@ -1133,6 +1359,10 @@ func openNext(next string) bool {
 	}
 	return !intent.MatchString(next)
 }
+
+// otherRoute offers the player another way: "or you could take the bridge", "or just
+// walk round".
+var otherRoute = regexp.MustCompile(`^\s*(?:well\s*,?\s*)?or\s+(?:(?:you|he|she|they|we)\s+(?:could|can|may|might|just|simply|instead)|just|simply|instead)\b`)
 
 // orOther opens a clause that offers another choice: "— or, hmm, Medicine".
 var orOther = regexp.MustCompile(`^\s*or\s*,?\s*(?:(?:hmm+|um+|uh+|well|maybe|perhaps|rather)\s*,?\s*)*`)
@@ -1171,6 +1401,26 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	open := -1     // whether the clause opens with a condition on the world
 	innerCap := -1 // whether a word past the clause's first is capitalised
 	var sc scopeCache
+	// noCond is the clause with what holds a condition word without a condition
+	// ("even if", "to see whether") blanked, made once and only when asked for.
+	var blankedCond string
+	noCond := func() string {
+		if blankedCond == "" {
+			blankedCond = notCond.ReplaceAllStringFunc(clause, blankOut)
+		}
+		return blankedCond
+	}
+	// onWorld says whether the clause holds a condition on the world, asked once.
+	world := -1
+	onWorld := func() bool {
+		if world < 0 {
+			world = 0
+			if worldCond.MatchString(clause) {
+				world = 1
+			}
+		}
+		return world == 1
+	}
 	// text is masked as a string, made again only after a match has blanked words.
 	text, dirty := clause, false
 	find := func(rules []cueRule, d Decision) {
@@ -1178,7 +1428,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 			if r.weak && (len(masked) > maxBareClause || !starts[firstWord(clause)]) {
 				continue // a skill's name alone is a short clause that opens with one
 			}
-			if r.lead && lead == "" {
+			if r.lead && lead == "" || r.tailCapital && !lastWordCapital(orig) {
 				continue
 			}
 			if r.innerCapital {
@@ -1199,18 +1449,29 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				continue
 			}
 			for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+				if r.unless != nil && r.unless.MatchString(text[m[0]:m[1]]) || r.unmasked && text[m[0]:] != clause[m[0]:] {
+					continue
+				}
 				c, cat, ok := matchCue(r, m, text, masked, orig, d, tax)
 				if !ok {
 					continue
 				}
 				copy(masked[m[0]:m[1]], blankOut(clause[m[0]:m[1]]))
 				dirty = true
+				if d == DecisionPass && frontedWithout(clause, m[0], m[1]) {
+					continue // "Without a Swim roll, he drowns": what follows says which way
+				}
 				negAt := cat
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
+				if d == DecisionPass && r.negated && sententialNegation(clause, m[0]) {
+					// "It's not like she could walk past without a Stealth roll", "I can't
+					// see any way this isn't a Track roll": a denial denied.
+					c.decision = DecisionRoll
+				}
 				c.negated = c.negated || r.negated
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
+				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) && !deniedReason(clause, negAt) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
 					c.decision = DecisionPass // "the Keeper should not call for Stealth"
 					c.negated = true
 				}
@@ -1222,7 +1483,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if cond < 0 {
 					cond = 0
-					if condMarker.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) {
+					// Blanking what holds a condition word without a condition can only
+					// take condition words away: a clause with none needs no blanking.
+					if condMarker.MatchString(clause) && condMarker.MatchString(noCond()) {
 						cond = 1
 					}
 				}
@@ -1231,13 +1494,26 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					end = c.end // the words after the skill are not the ruling's
 				}
 				if hypothetical(clause, cat, end, cond == 1, &sc) {
-					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) {
+					if comma := sc.commaBefore(clause, cat); hedgeWord.MatchString(clause[comma:end]) && !reported.MatchString(clause[comma:end]) || concessiveHedge.MatchString(clause[max(0, cat-60):cat]) || couldArgue.MatchString(clause[comma:cat]) {
 						if c.decision == DecisionRoll {
 							t.hedgedRoll = true
 						} else {
 							t.hedgedPass = true
 						}
 					}
+					if onWorld() {
+						t.conditional = true // "If not, no roll.": a ruling left on a condition
+					}
+					if !t.hasMention && !onWorld() {
+						// "whether", another table, reported words: no condition on the world
+						t.mention, t.hasMention = c, true
+					}
+					continue
+				}
+				if k := strings.IndexByte(clause[end:min(len(clause), end+100)], ','); k >= 0 && otherRoute.MatchString(clause[end+k+1:]) {
+					// "you could roll Jump, or you could take the bridge": the roll is one
+					// way among others the reply leaves open.
+					t.conditional, t.openRuling = true, true
 					continue
 				}
 				if cond == 1 && trailingCondition(clause[end:min(len(clause), end+100)]) {
@@ -1248,7 +1524,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if open < 0 {
 					open = 0
-					if leadingCond.MatchString(notCond.ReplaceAllStringFunc(clause, blankOut)) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
+					if leadingCond.MatchString(noCond()) && !intent.MatchString(clause) && !modalShould.MatchString(clause) && !requirement.MatchString(clause[max(0, m[1]-120):m[1]]) {
 						open = 1
 					}
 				}
@@ -1294,7 +1570,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 // sentenceNegation is a negation that takes a whole statement in its scope: "there's no
 // way anyone needs a roll", "it's not like she'll hear it automatically", "following a
 // road is never something that needs a roll".
-var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect)|can['’]?t\s+imagine|cannot\s+imagine|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
+var sentenceNegation = regexp.MustCompile(`\b(?:no\s+way|not\s+like|only\s+(?:a\s+fool|an\s+idiot|a\s+madman)\s+would|(?:do|does|did)n['’]?t\s+(?:think|believe|reckon|imagine|expect|see)|(?:do|does|did)\s+not\s+(?:think|believe|reckon|imagine|expect|see)|can['’]?t\s+imagine|cannot\s+imagine|(?:can['’]?t|cannot)\s+see\s+(?:any\s+)?(?:way|how|reason\s+why)|never\s+(?:something|a\s+(?:thing|case|situation))|not\s+(?:something|a\s+(?:thing|case|situation)))\b`)
 
 // sententialNegation says whether a negation with the clause's statement in its scope
 // stands before at, with no comma between.
@@ -1307,6 +1583,20 @@ func sententialNegation(clause string, at int) bool {
 	// "no way he reads it unless he passes a Library Use check": the roll is the way.
 	return loc != nil && !condOrWithout.MatchString(clause[from+loc[1]:at])
 }
+
+// reasonNotTo is a reason denied for not doing what follows: "I can't see a reason not
+// to", "there's no excuse not to". Its two negations cancel: what follows is ruled.
+var reasonNotTo = regexp.MustCompile(`(?:\bno|n['’]t\s+(?:see|find|think\s+of|have)\s+(?:an?|any)|\bcannot\s+(?:see|find|think\s+of)\s+(?:an?|any)|\bwithout\s+(?:an?|any))\s+(?:(?:good|real|single|earthly)\s+)?(?:reason|excuse|grounds|justification|cause)\s+not\s+(?:to\s+)?(?:[a-z'’]+\s+){0,3}$`)
+
+// deniedReason says whether the negation just before at is the "not" of a denied
+// reason (reasonNotTo), which leaves the ruling after it standing.
+func deniedReason(clause string, at int) bool {
+	before := clause[max(0, at-80):at]
+	return holdsAny(before, reasonWords) && reasonNotTo.MatchString(before)
+}
+
+// reasonWords are the words every match of reasonNotTo holds one of.
+var reasonWords = []string{"reason", "excuse", "grounds", "justification", "cause"}
 
 var condOrWithout = regexp.MustCompile(`\b(?:unless|if|without|until|except)\b`)
 
@@ -1534,7 +1824,8 @@ func ownName(name, canonical string) bool {
 var notSkill = wordSet(`everybody everyone all ok okay now so then please right alright well first next
 	just quick go let let's time this that it keeper gm dm final last second third another initial
 	extra same single reaction saving skill ability attribute stat group secret opposed maybe perhaps
-	possibly probably unclear unsure undecided depends tbd unknown pending optional none yes no`)
+	possibly probably unclear unsure undecided depends tbd unknown pending optional none yes no
+	nope nah yep yeah yup sure absolutely definitely nothing never`)
 
 // skillModifiers are slot words that qualify a roll rather than name its skill.
 var skillModifiers = map[string]bool{"hard": true, "extreme": true, "regular": true, "normal": true,
@@ -1595,6 +1886,12 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
 		return true // "some Keepers would roll Throw here": another table's ruling
 	}
+	if generic.MatchString(clause[comma:from]) || mayMatch(clause, habitWords) && habit.MatchString(clause) {
+		return true // "not every door needs a Locksmith roll", "the Keeper only calls for rolls when …": a rule of thumb, not this ruling
+	}
+	if abandoned.MatchString(clause[max(comma, from-40):from]) {
+		return true // "I was going to ask for a Spot Hidden roll, but …"
+	}
 	if possibleStart.MatchString(clause[comma:from]) {
 		return true // "could be automatic": a possibility nobody holds
 	}
@@ -1617,6 +1914,14 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 }
 
 var (
+	// generic is a statement about actions in general: "not every action needs dice".
+	generic = regexp.MustCompile(`\bnot\s+(?:every|all|each|any\s+old)\b`)
+	// habit states when rolls are called for in general: "the Keeper only calls for
+	// rolls when failure is interesting", "rolls are for when it matters".
+	habit      = regexp.MustCompile(`\bonly\s+(?:[a-z'’]+\s+){1,4}(?:when|where|if)\b|\bwhenever\b|\brolls?\s+(?:are|is)\s+(?:only\s+)?for\s+(?:when|things|moments|situations)\b`)
+	habitWords = requiredWords(habit)
+	// abandoned is an intention given up: "I was going to", "I'd planned to".
+	abandoned = regexp.MustCompile(`\b(?:thought\s+about|considered|toyed\s+with|flirted\s+with)\s+(?:[a-z'’]+\s+){0,2}$|\b(?:first|initial|gut)\s+(?:instinct|thought|reaction|impulse|call|feeling)\s+(?:was|is)\s+(?:to\s+)?(?:[a-z'’]+\s+){0,2}$|\b(?:was|were)\s+(?:going|about|tempted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\b(?:had|i['’]d)\s+(?:planned|meant|intended|wanted)\s+to\s+(?:[a-z'’]+\s+){0,2}$|\bi\s+(?:almost|nearly)\s+(?:[a-z'’]+\s+){0,2}$`)
 	// requirement is a condition whose body is making the roll itself: the roll is
 	// what the action takes, whatever the main clause says of success.
 	requirement = regexp.MustCompile(`\b(?:if|unless|only\s+if|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character))\s+)?(?:rolls?|rolled|passes)\s+(?:[a-z'’()]+\s*){1,3}$|\b(?:if|unless|only\s+if|provided|as\s+long\s+as|until)\s+(?:(?:he|she|they|you|we|i|the\s+(?:investigator|player|character|pc|pcs|party))\s+)?(?:(?:can|could|manages?\s+to|first)\s+)?(?:make|makes|pass|passes|succeed\s+(?:at|on|in)|succeeds\s+(?:at|on|in)|roll|rolls|beat|beats|win|wins|fail|fails|get|gets)\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?(?:roll|check|test)s?\s*$`)
@@ -1732,6 +2037,7 @@ var skillWord = regexp.MustCompile(`[A-Za-z][A-Za-z'’/-]*`)
 func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 	// The words are found three ahead at a time, not all at once: the first skill is
 	// usually near the start of a long text.
+	heads := tax.heads
 	var locs [][]int
 	next := 0
 	more := func() bool {
@@ -1749,6 +2055,9 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 		}
 		if i >= len(locs) {
 			return ""
+		}
+		if !heads[keyHead(text[locs[i][0]:locs[i][1]])] {
+			continue // no name the taxonomy knows starts with this word
 		}
 		for n := min(3, len(locs)-i); n > 0; n-- {
 			end := locs[i+n-1][1]
@@ -1768,6 +2077,15 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 			return c
 		}
 	}
+}
+
+// keyHead is the first word of a name as normSkill reads it: lowercased, up to a space,
+// dash, underscore or slash.
+func keyHead(w string) string {
+	if i := strings.IndexAny(w, " -_/"); i >= 0 {
+		w = w[:i]
+	}
+	return strings.ToLower(w)
 }
 
 // asciiLower lowercases A-Z only, so offsets in the result are offsets in s.

@@ -37,6 +37,10 @@ type Taxonomy struct {
 	// starts are the first words of the skills' names, lower-cased: the words a clause
 	// naming a skill alone opens with.
 	starts map[string]bool
+	// heads are the first words of every name the taxonomy knows (skills and aliases),
+	// as keyHead reads them: a name Canonical knows starts with one of them, so the
+	// parser asks Canonical only about words that start one.
+	heads map[string]bool
 	// text is the YAML the taxonomy was parsed from, which a run records so that a
 	// worker on another machine reads replies with the same skills.
 	text []byte
@@ -183,9 +187,12 @@ func ParseTaxonomy(data []byte, name string) (*Taxonomy, error) {
 	for _, a := range aliases {
 		t.index[normSkill(a)] = t.index[normSkill(f.Aliases[a])]
 	}
-	t.starts = map[string]bool{}
+	t.starts, t.heads = map[string]bool{}, map[string]bool{}
 	for _, s := range t.skills {
 		t.starts[firstWord(asciiLower(s))] = true
+	}
+	for key := range t.index {
+		t.heads[keyHead(key)] = true
 	}
 	return t, nil
 }
