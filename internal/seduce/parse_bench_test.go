@@ -74,3 +74,21 @@ func BenchmarkParseCorpus(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/reply")
 }
+
+// BenchmarkParseShortReplies reads the three replies the process benchmark's stand-in
+// gives (BenchmarkSeduceRunProcess): short ones, as most models' answers to the
+// benchmark's prompt are. The runner reads every reply on its hot path, so a short
+// reply's fixed cost is what a run pays 5,376 times.
+func BenchmarkParseShortReplies(b *testing.B) {
+	tax := DefaultTaxonomy()
+	texts := []string{`{"decision": "roll", "skill": "Spot Hidden", "reason": "risk 3"}`,
+		`{"decision": "automatic_success", "skill": null, "reason": "routine"}`,
+		"No roll is needed here; the investigator simply does it."}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			ParseReply(t, tax)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/reply")
+}
