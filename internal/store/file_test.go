@@ -5,10 +5,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbiter-eval/arbiter/internal/llm"
 )
 
 // TestPathIsAFileNotAURI: every --db is the file of exactly that name. The names are
@@ -227,5 +231,54 @@ func TestConnectionSettings(t *testing.T) {
 		if got != want {
 			t.Errorf("PRAGMA %s = %d; want %d", pragma, got, want)
 		}
+	}
+}
+
+// TestCheckpointsInTheBackground: a store that writes results has its write-ahead log
+// copied into the database file by its own connection while it writes, before the log
+// is anywhere near the committing connection's limit, and Close stops it. Without the
+// background checkpoints the database file stays as it was until the store is closed.
+func TestCheckpointsInTheBackground(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ckpt.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.BeginRun(ctx, Run{ID: "r", Kind: "seduce", Config: []byte(`{}`), Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	reply := llm.Reply{Text: strings.Repeat("Roll Spot Hidden. ", 40), Attempts: 1}
+	for i := range 300 {
+		r := &Result{RunID: "r", JobKey: fmt.Sprintf("k%04d", i), Model: "openai/x", Item: fmt.Sprintf("i%04d", i), RequestHash: "h", Reply: reply, Source: SourceProvider}
+		if err := s.PutResults(ctx, []*Result{r}, []string{fmt.Sprintf("cache%04d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for size() <= before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if size() <= before {
+		t.Fatalf("the database file is still %d bytes after 300 commits and 10 s: nothing checkpointed it", before)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s.ckpt.db != nil || !s.ckpt.closed {
+		t.Error("Close left the checkpoints running")
+	}
+	s.ckpt.start(s.dsn) // a closed store starts none
+	if s.ckpt.db != nil {
+		t.Error("a closed store started checkpoints")
 	}
 }

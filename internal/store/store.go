@@ -84,6 +84,9 @@ type Store struct {
 	pg    bool
 	pool  *pgxpool.Pool
 	cache stmts
+	// dsn opens the file again, for the checkpointer; empty for ":memory:".
+	dsn  string
+	ckpt checkpoints
 }
 
 // Open opens (creating if needed) the database at path and brings its schema up to date.
@@ -132,11 +135,12 @@ const connParams = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=
 
 // walParams are the settings of a store file's connection: a write-ahead log, written at
 // each commit and synced only when it is copied back into the database (a checkpoint), so
-// a killed process loses nothing it committed. SQLite checkpoints by default once the log
-// holds 1,000 pages; a run commits a result or two at a time, each touching a few pages,
-// and every checkpoint (copying and syncing the file) held up the commits behind it, and
-// the workers waiting on them. At 8,192 pages (32 MiB of log) a 5,376-request run
-// checkpoints two or three times instead of about twenty-five; after a checkpoint the log
+// a killed process loses nothing it committed. SQLite checkpoints by default, in the
+// committing connection, once the log holds 1,000 pages; a run commits a result or two at
+// a time, and every checkpoint (copying and syncing the file) held up the commits behind
+// it and the workers waiting on them. A store that writes results checkpoints from a
+// connection of its own instead (checkpoints.go); the committing connection checkpoints
+// only if the log reaches 8,192 pages (32 MiB) all the same. After a checkpoint the log
 // file is cut back to 16 MiB.
 const walParams = "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(8192)&_pragma=journal_size_limit(16777216)"
 
@@ -163,6 +167,9 @@ func openOnce(ctx context.Context, path string, mustExist bool) (*Store, error) 
 	// One connection: SQLite serialises writers anyway, and ":memory:" is per connection.
 	sdb.SetMaxOpenConns(1)
 	s := &Store{db: db{DB: sdb}, path: path}
+	if path != ":memory:" {
+		s.dsn = dsn
+	}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -172,6 +179,7 @@ func openOnce(ctx context.Context, path string, mustExist bool) (*Store, error) 
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.ckpt.stop()
 	s.cache.mu.Lock()
 	for _, st := range s.cache.m {
 		st.Close()
@@ -519,6 +527,7 @@ func (s *Store) WriteResults(ctx context.Context, ws []ResultWrite) error {
 	if len(ws) == 0 {
 		return nil
 	}
+	s.ckpt.start(s.dsn)
 	var all []Stmt
 	ts := now()
 	for _, w := range ws {
