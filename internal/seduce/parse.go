@@ -88,6 +88,7 @@ const (
 	RuleEmpty         = "empty"         // no text at all
 	RuleNarrated      = "narrated"      // the reply only narrates the action succeeding
 	RuleNone          = "none"          // no ruling found
+	RuleUnexplained   = "unexplained"   // a prose ruling beside ruling words no rule read
 )
 
 // maxSpan bounds Parsed.Span.
@@ -218,6 +219,22 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// "No roll. Wait — is the door locked? If it's locked, Locksmith.": the ruling
 		// is taken back and left on a condition.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: proseVotes[0].span(body)}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 && revisited(orig, proseVotes[0], tax, lex) {
+		// "Roll First Aid. Actually hang on, it's a graze — don't bother.": a ruling
+		// the reply goes back on stands only if it is made again after.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 {
+		// The precision gate: every clause that holds a ruling's words must be read by
+		// some rule, or lean no other way than the ruling. "No roll. Well — maybe a
+		// Listen roll, if you want to be strict. No, no roll.": a clause no rule explains
+		// leans to a roll beside a pass.
+		for _, u := range t.unexplained {
+			if leansOther(foldLower(orig[u[0]:u[1]]), orig[u[0]:u[1]], proseVotes[0].d, tax) {
+				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleUnexplained, Span: cutSpan(body[u[0]:u[1]])}
+			}
+		}
 	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
@@ -361,6 +378,28 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	return p
 }
+
+// revisited says whether the reply goes back on its prose ruling v: a correction word
+// of a lexicon after the ruling, and after it a ruling of the other kind, or no ruling
+// but words that lean the other way ("Actually hang on, it's a graze — don't bother").
+func revisited(text string, v vote, tax *Taxonomy, lex *Lexicon) bool {
+	folded := foldLower(text[v.from:])
+	at, phrase := lex.correctionIdx.first(folded)
+	if at < 0 {
+		return false
+	}
+	rest := text[v.from+at+len(phrase):]
+	after := proseTally(rest, tax, lex)
+	if after.n > 0 {
+		d, _, _, _ := after.outcome(false)
+		return d != v.d
+	}
+	foldedRest := foldLower(rest)
+	return leansOther(foldedRest, rest, v.d, tax) || v.d == DecisionRoll && denial.MatchString(foldedRest)
+}
+
+// denial is a word that takes a roll back: "nah", "don't bother", "he's fine".
+var denial = regexp.MustCompile(`\b(?:no|nah|nope|not|never|fine)\b|n['’]t\b`)
 
 // waitsOn says whether a reply that declines in a refusal's words asks for more first
 // ("I can't make that call without knowing how far the jump is"): not a refusal.

@@ -550,6 +550,9 @@ var (
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
+	// irrealis speaks of another world than the scene's ("If it were in Latin, we'd be
+	// talking about a Language roll"): its ruling words are not the reply's ruling.
+	irrealis       = regexp.MustCompile(`\bif\s+(?:[a-z'’]+\s+){0,4}(?:were|had)\b|\bwould(?:n['’]t)?\b|['’]d\s+(?:be|have|need|call|ask|want)\b`)
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
@@ -747,6 +750,23 @@ type cueTally struct {
 	// ("It doesn't.", "I don't think it's warranted") is the reply's ruling.
 	mention    cue
 	hasMention bool
+	// unexplained are the clauses after the last one that ruled that hold a ruling's
+	// words (a lexicon's heads) and that no rule read, neither as a ruling nor as one
+	// set aside: the reply's last word on the ruling, unread (the precision gate).
+	unexplained [][2]int
+}
+
+// tallyMark is what a clause may change in a tally: a clause that changes none of it
+// was read by no rule.
+type tallyMark struct {
+	n                                          int
+	bare, conditional, open, hedgedR, hedgedP  bool
+	mention, conceded, either, hasRoll, hasPas bool
+}
+
+func (t *cueTally) mark() tallyMark {
+	return tallyMark{t.n, t.hasBare, t.conditional, t.openRuling, t.hedgedRoll, t.hedgedPass,
+		t.hasMention, t.hasConceded, t.either, t.hasRoll, t.hasPass}
 }
 
 func (t *cueTally) add(c cue) {
@@ -1039,7 +1059,13 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	// intentRuled says a clause that opened with the player's choice ruled; intentAt is
 	// the tally's count before the clause being read, when it opens with one.
 	intentRuled, intentAt := false, -1
+	// read is the tally as the clause before left it: a clause that changes it rules,
+	// and words no rule read before a ruling are the deliberation it ends.
+	read := t.mark()
 	for i, loc := range ends {
+		if m := t.mark(); m != read {
+			read, t.unexplained = m, t.unexplained[:0]
+		}
 		condBefore, wasCond = wasCond, false
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
@@ -1178,12 +1204,24 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			intentAt = t.n
 		}
 		n, bare := t.n, t.hasBare
+		before := t.mark()
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
 		}
 		if lex != nil {
 			if lex.lexCues(clause, origClause, at, tax, &t, part); t.settled() {
 				break
+			}
+			if t.mark() == before && !leadsOn(sep) && lex.headIdx.has(clause) && !irrealis.MatchString(clause) {
+				// The tally skips cues that cannot change it: read the clause alone to
+				// tell a ruling already made from words no rule reads.
+				var q cueTally
+				clauseCues(clause, origClause, at, part, tax, starts, lead, &q)
+				if lex.lexCues(clause, origClause, at, tax, &q, part); q.mark() == (tallyMark{}) {
+					t.unexplained = append(t.unexplained, [2]int{at, loc[0]})
+				} else {
+					t.unexplained = t.unexplained[:0]
+				}
 			}
 			if !t.hasBare && len(clause) <= maxBareClause {
 				if sk := lex.bareSkill(clause, tax); sk != "" {
@@ -1198,6 +1236,9 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		if t.n == n && t.hasBare == bare && leadsOn(sep) {
 			lead = clause[max(0, len(clause)-80):]
 		}
+	}
+	if t.mark() != read {
+		t.unexplained = t.unexplained[:0]
 	}
 	return t
 }
