@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -485,7 +486,20 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	search(l.pass, DecisionPass, false)
 	search(l.contrast, DecisionRoll, true)
 	search(l.roll, DecisionRoll, false)
+	if butAt >= 0 && t.n == 1 && t.hasPass && t.passCue.from >= at && t.passCue.to <= at+butAt {
+		// "no requiere tirada, pero forzar la cerradura sí: Locksmith": after a but, a
+		// yes that ends the clause grants a roll for that part, as a contrast phrase
+		// does; its skill is the one named after it.
+		if m := ellipticYes.FindStringIndex(clause[butAt:]); m != nil {
+			t.passCue.part, t.allPassPart = true, true
+			add(DecisionRoll, butAt+m[0], butAt+m[1], butAt+m[1], false, "")
+		}
+	}
 }
+
+// ellipticYes is a yes that ends a clause and stands for a ruling granted ("pero abrir
+// la caja sí: Locksmith").
+var ellipticYes = regexp.MustCompile(`\s(?:sì|sí|si|oui|ja|doch|schon|sim|tak|wel|yes)\s*[:—–-]?\s*$`)
 
 // bareSkill is the skill a clause names in the lexicon's words and nothing else
 // ("Nager", "Rastrear"), or "".

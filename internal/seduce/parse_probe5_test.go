@@ -31,3 +31,28 @@ func TestProbeFifthRoundGate(t *testing.T) {
 		{"r6", "Roll Stealth. Post your rolls when you can, I'll update the thread tonight.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestProbeFifthRoundKinds holds the kinds of failure this round fixed by grammar, each
+// in sentences of this round's own, labelled before the parser read them.
+func TestProbeFifthRoundKinds(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// a negative quantifier as subject, with words between it and the verb
+		{"q1", "Honestly, nothing in this whole scene needs the dice.", DecisionPass, ""},
+		{"q2", "None of that part of the plan requires a Stealth roll.", DecisionPass, ""},
+		{"q3", "Nothing about this situation calls for a check.", DecisionPass, ""},
+		// a roll granted by ellipsis after a but, against a pass just denied
+		{"e1", "He doesn't need a Climb roll for the ladder, but the drainpipe after it, that definitely is one.", DecisionRoll, "Climb"},
+		{"e2", "Cruzar el patio no requiere tirada, pero saltar el muro sí: Jump.", DecisionRoll, "Jump"},
+		{"e3", "Non serve un tiro per aprire la porta, ma per scassinare il baule sì: Locksmith.", DecisionRoll, "Locksmith"},
+		{"e4", "Reading the sign needs no roll, but deciphering the cipher does.", DecisionRoll, ""},
+		// an assumption on the world leaves the ruling open; one that restates what was
+		// given does not
+		{"a1", "No roll, assuming the ladder is still where she left it.", DecisionUnparsed, ""},
+		{"a2", "It's automatic, assuming nobody has moved the boat.", DecisionUnparsed, ""},
+		{"a3", "Automatic success, assuming the lock is as rusted as described.", DecisionPass, ""},
+		{"a4", "Als het hek open staat, is er geen worp nodig.", DecisionUnparsed, ""},
+		// a reply cut off inside a condition word
+		{"t1", "No Swim roll is needed unl", DecisionUnparsed, ""},
+		{"t2", "Roll Climb, provi", DecisionUnparsed, ""},
+	})
+}

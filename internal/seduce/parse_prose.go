@@ -320,7 +320,7 @@ var (
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
-		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|one|scene|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|there|about|really|at|all|else|this|these|it|that|the|his|her|their|your|one|scene|action|task|attempt|plan|part|step|bit|situation|case|whole|so|far|[a-z]+ing)\s+){0,6}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "not one step of this plan needs dice"
 		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
@@ -574,14 +574,14 @@ var (
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
 	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
-	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as|provided|providing|only\s+when)\b`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as|provided|providing|assuming|only\s+when)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\b(?:assuming|provided|if)\s+(?:[a-z'’]+\s+){1,6}?as\s+(?:described|stated|given|written|(?:you|they|the\s+player)\s+(?:say|said|describe|described))\b|\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|thinks|believes|reckons|asks?\s+(?:(?:me|us)\s+to|to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
@@ -900,7 +900,9 @@ func otherTopic(a, b []string) bool {
 // rulingWords are the words a ruling turns on; a reply that stops inside one ("the
 // answer is no ro") is cut off mid-ruling.
 var rulingWords = []string{"roll", "rolls", "check", "test", "dice", "automatic", "automatically",
-	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict"}
+	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict",
+	// a condition on the ruling cut off: "it's automatic unl"
+	"unless", "provided", "providing", "assuming", "except"}
 
 // danglingWords end a reply only when it was cut off before an alternative.
 var danglingWords = wordSet(`or`)
@@ -1067,6 +1069,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			read, t.unexplained = m, t.unexplained[:0]
 		}
 		condBefore, wasCond = wasCond, false
+		afterBut := start > 0 && strings.Contains(lower[max(0, start-6):start], "but")
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?") || askedIf.MatchString(clause)
@@ -1164,6 +1167,14 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			t.add(c)
 			continue
 		}
+		if afterBut && t.n == 1 && t.hasPass && grantedOne.MatchString(clause) {
+			// "You don't need a Swim roll to paddle, but getting past the breakers, that
+			// absolutely is one.": after a but, "is one" or "does" grants the roll just
+			// denied, for another part of the action.
+			t.passCue.part, t.allPassPart = true, true
+			t.add(cue{decision: DecisionRoll, skill: t.passSkill, from: at, to: loc[0]})
+			continue
+		}
 		if othersRoll && ownNo.MatchString(clause) {
 			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
 			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
@@ -1259,13 +1270,16 @@ var concessiveHedge = regexp.MustCompile(`\b(?:though|although|but|then\s+again)
 
 // worldCond is a condition on the world, which an answer after it does not settle:
 // "If the rope holds, no roll. It doesn't." is no ruling.
-var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise)\b|^\s*should\s+(?:the|a|an|it|he|she|they|you|we|there)\b`)
+var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|assuming|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise)\b|^\s*should\s+(?:the|a|an|it|he|she|they|you|we|there)\b`)
 
 var (
 	// anaphoricNo denies what a clause before set aside: "It doesn't.", "I don't think
 	// it's warranted.", "I wouldn't."
 	anaphoricNo = regexp.MustCompile(`^\s*(?:but\s+|and\s+|no\s*,\s*)?(?:(?:it|that|this|one)\s+(?:doesn['’]t|does\s+not|isn['’]t|is\s+not|won['’]t|will\s+not)(?:\s+(?:really\s+)?(?:need\s+(?:one|it)|needed|warranted|necessary|required|called\s+for))?|i\s+(?:don['’]t|do\s+not)\s+(?:think|believe|reckon)\s+(?:it['’]s|it\s+is|that['’]s|one['’]s|one\s+is|it\s+needs\s+one|it\s+does)(?:\s+(?:really\s+)?(?:warranted|needed|necessary|required|called\s+for))?|i\s+(?:wouldn['’]t|won['’]t|would\s+not|will\s+not)(?:\s+bother)?)\s*(?:$|,)`)
 	// anaphoricYes grants it: "It does."
+	// grantedOne ends a clause with a roll granted by ellipsis: "that absolutely is one",
+	// "the lock does".
+	grantedOne = regexp.MustCompile(`\b(?:(?:absolutely|definitely|certainly|really|surely|very\s+much|sure)\s+)?(?:is\s+one|does|needs\s+one|calls\s+for\s+one|requires\s+one|warrants\s+one)\s*$`)
 	anaphoricYes = regexp.MustCompile(`^\s*(?:and\s+|yes\s*,?\s*)?(?:it|that|this)\s+does\s*(?:$|,)`)
 )
 
