@@ -301,6 +301,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		switch {
 		case t.conditional:
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
+		case (t.hedgedRoll || t.hedgedPass) && lex.openIdx.has(folded):
+			// "Arguably a Swim roll; arguably not. I'll leave it to you.": a ruling
+			// offered unsure and handed back, not a refusal.
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
@@ -543,20 +547,30 @@ func (v vote) span(body string) string { return cutSpan(body[v.from:v.to]) }
 var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$|(?:^|[.!?]\s+)(?:maybe|perhaps|probably|possibly|or\s+not)\s*[.!?]`)
 
 // endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
-// own: struck or not, they are a ruling the reply wrote.
+// own: struck or not, they are a ruling the reply wrote. Struck words that hold no
+// ruling's word, a skill's name alone, are blanked: the name is withdrawn.
 func endStrikes(b []byte) {
-	open := false
+	open, from := false, 0
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] != '~' || b[i+1] != '~' {
 			continue
 		}
 		if open {
 			b[i], b[i+1] = '.', ' '
+			if !struckRuling.Match(b[from:i]) {
+				// "~~Locksmith~~ ~~Mechanical Repair~~ Nothing": a name struck through
+				// is withdrawn, and no ruling of the reply's.
+				copy(b[from:i], blankOut(string(b[from:i])))
+			}
 		}
-		open = !open
+		open, from = !open, i+2
 		i++
 	}
 }
+
+// struckRuling are the words that make struck-through text a ruling taken back, which
+// the reply's other words must agree with, rather than a name withdrawn.
+var struckRuling = regexp.MustCompile(`(?i)\b(?:rolls?|check|test|dice|automatic\w*|success|needs?|needed|required|no|not)\b`)
 
 // blankSymbols blanks emoji and other symbols ("🎲 Stealth roll!"): they are no words.
 func blankSymbols(b []byte) {

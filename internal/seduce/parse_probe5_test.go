@@ -54,5 +54,14 @@ func TestProbeFifthRoundKinds(t *testing.T) {
 		// a reply cut off inside a condition word
 		{"t1", "No Swim roll is needed unl", DecisionUnparsed, ""},
 		{"t2", "Roll Climb, provi", DecisionUnparsed, ""},
+		// a name struck through is withdrawn; what stands after it rules
+		{"s1", "* ~~Swim~~\n* ~~Climb~~\n* **No roll: there's a footbridge.**", DecisionPass, ""},
+		{"s2", "~~Listen~~ Spot Hidden roll, the glint is in the grass.", DecisionRoll, "Spot Hidden"},
+		// both rulings offered, none chosen
+		{"o1", "Roll Spot Hidden, or don't, whichever.", DecisionUnparsed, ""},
+		{"o2", "Arguably this needs a Swim roll; arguably not. I'll leave it to you.", DecisionUnparsed, ""},
+		// a compound roll word in Dutch names its skill
+		{"nl1", "Gooi een Stealth-worp: de bewaker is wakker.", DecisionRoll, "Stealth"},
+		{"nl2", "Geen worp. Wacht — de brug is rot. Toch een Climb-worp.", DecisionUnparsed, ""},
 	})
 }

@@ -601,11 +601,11 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain|confident)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably|likely)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain|confident)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably|likely|arguably)\b`)
 	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
-	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably|likely)\b`)
+	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably|likely|arguably)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
-	alternative      = regexp.MustCompile(`\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
+	alternative      = regexp.MustCompile(`\b(?:roll|check|test)\b[^.;!?]{0,40}?,?\s+or\s+(?:don['’]t|do\s+not)\s*(?:[,!]|$)|\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
 	quoteMarks       = []string{"\"", "”"}
 )
