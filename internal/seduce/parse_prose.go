@@ -1279,7 +1279,7 @@ var (
 	// anaphoricYes grants it: "It does."
 	// grantedOne ends a clause with a roll granted by ellipsis: "that absolutely is one",
 	// "the lock does".
-	grantedOne = regexp.MustCompile(`\b(?:(?:absolutely|definitely|certainly|really|surely|very\s+much|sure)\s+)?(?:is\s+one|does|needs\s+one|calls\s+for\s+one|requires\s+one|warrants\s+one)\s*$`)
+	grantedOne   = regexp.MustCompile(`\b(?:(?:absolutely|definitely|certainly|really|surely|very\s+much|sure)\s+)?(?:is\s+one|does|needs\s+one|calls\s+for\s+one|requires\s+one|warrants\s+one)\s*$`)
 	anaphoricYes = regexp.MustCompile(`^\s*(?:and\s+|yes\s*,?\s*)?(?:it|that|this)\s+does\s*(?:$|,)`)
 )
 
