@@ -320,7 +320,7 @@ var (
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
-		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|there|about|really|at|all|else|this|these|it|that|the|his|her|their|your|one|scene|action|task|attempt|plan|part|step|bit|situation|case|whole|so|far|[a-z]+ing)\s+){0,6}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|there|about|really|at|all|else|th[a-z]+|it|his|her|your|one|[a-z]+ing|scene|action|task|attempt|plan|part|step|bit|situation|case|whole)\s+){0,6}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "not one step of this plan needs dice"
 		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
@@ -1224,15 +1224,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				break
 			}
 			if t.mark() == before && !leadsOn(sep) && lex.headIdx.has(clause) && !irrealis.MatchString(clause) {
-				// The tally skips cues that cannot change it: read the clause alone to
-				// tell a ruling already made from words no rule reads.
-				var q cueTally
-				clauseCues(clause, origClause, at, part, tax, starts, lead, &q)
-				if lex.lexCues(clause, origClause, at, tax, &q, part); q.mark() == (tallyMark{}) {
-					t.unexplained = append(t.unexplained, [2]int{at, loc[0]})
-				} else {
-					t.unexplained = t.unexplained[:0]
-				}
+				t.unexplained = append(t.unexplained, [2]int{at, loc[0]})
 			}
 			if !t.hasBare && len(clause) <= maxBareClause {
 				if sk := lex.bareSkill(clause, tax); sk != "" {
@@ -1250,6 +1242,18 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	}
 	if t.mark() != read {
 		t.unexplained = t.unexplained[:0]
+	}
+	// The tally skips cues that cannot change it: read each clause kept alone, from the
+	// last, to tell a ruling made again from words no rule reads. What stands before a
+	// ruling made again is deliberation it ends.
+	for k := len(t.unexplained) - 1; k >= 0; k-- {
+		u := t.unexplained[k]
+		var q cueTally
+		clauseCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], func() bool { return false }, tax, starts, "", &q)
+		if lex.lexCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], tax, &q, func() bool { return false }); q.mark() != (tallyMark{}) {
+			t.unexplained = t.unexplained[k+1:]
+			break
+		}
 	}
 	return t
 }
