@@ -187,6 +187,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 
 	blankUnchecked(blank)
+	blankTags(blank)
 	blankSymbols(blank)
 	endStrikes(blank)
 	for i, c := range blank {
@@ -571,6 +572,29 @@ func endStrikes(b []byte) {
 // struckRuling are the words that make struck-through text a ruling taken back, which
 // the reply's other words must agree with, rather than a name withdrawn.
 var struckRuling = regexp.MustCompile(`(?i)\b(?:rolls?|check|test|dice|automatic\w*|success|needs?|needed|required|no|not)\b`)
+
+// blankTags ends the text before and after a markup tag ("<answer>Dodge roll.</answer>"):
+// a tag is formatting, and what it holds is a sentence of its own.
+func blankTags(b []byte) {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '<' {
+			continue
+		}
+		j := i + 1
+		if j < len(b) && b[j] == '/' {
+			j++
+		}
+		k := j
+		for k < len(b) && k-j <= 20 && (b[k] >= 'a' && b[k] <= 'z' || b[k] >= 'A' && b[k] <= 'Z' || b[k] == '_' || b[k] == '-') {
+			k++
+		}
+		if k > j && k < len(b) && b[k] == '>' {
+			copy(b[i:k+1], blankOut(string(b[i:k+1])))
+			b[i] = '\n'
+			i = k
+		}
+	}
+}
 
 // blankSymbols blanks emoji and other symbols ("🎲 Stealth roll!"): they are no words.
 func blankSymbols(b []byte) {
