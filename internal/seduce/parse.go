@@ -274,6 +274,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			end = max(end, v.to)
 		}
 		tail := foldLower(body[end:])
+		if d := votes[0].d; t.n == 0 && !anyOf(votes, other(d)) && revisited(orig, vote{d: d, from: end}, tax, lex) {
+			// "Decision: roll (Climb). Actually no, there's a ladder, she's fine.": the
+			// structured answer, gone back on after it.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleContradiction, Span: cutSpan(body[end:])}, votes)
+		}
 		if at, phrase := lex.openIdx.first(tail); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}

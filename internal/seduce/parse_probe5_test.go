@@ -29,6 +29,10 @@ func TestProbeFifthRoundGate(t *testing.T) {
 		{"r4", "Roll Listen. Actually, make that Listen with a penalty die, the storm is loud.", DecisionRoll, "Listen"},
 		{"r5", "Roll Spot Hidden — actually, on second thought, it really is a Spot Hidden roll, the note is tucked away.", DecisionRoll, "Spot Hidden"},
 		{"r6", "Roll Stealth. Post your rolls when you can, I'll update the thread tonight.", DecisionRoll, "Stealth"},
+		// a structured answer gone back on after it
+		{"r7", `{"decision": "roll", "skill": "Swim", "reason": "current"} Actually, wait, it's ankle-deep — don't bother.`, DecisionUnparsed, ""},
+		{"r8", "Decision: roll (Listen). Actually no, he's shouting, she's fine.", DecisionUnparsed, ""},
+		{"r9", "Decision: roll (Listen). Actually, make that Listen with a bonus die.", DecisionRoll, "Listen"},
 	})
 }
 
