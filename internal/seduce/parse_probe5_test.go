@@ -70,10 +70,5 @@ func TestProbeFifthRoundKinds(t *testing.T) {
 		// a markup tag is formatting: what it holds is read as a sentence
 		{"x1", "<answer>Listen roll.</answer>", DecisionRoll, "Listen"},
 		{"x2", "<verdict>No roll needed.</verdict>", DecisionPass, ""},
-		// a roll named with an adjective, what it is for and whom it is asked of
-		{"g1", "Quick Spot Hidden roll, everyone.", DecisionRoll, "Spot Hidden"},
-		{"g2", "A Stealth roll for the back stairs, please.", DecisionRoll, "Stealth"},
-		{"g3", "Fast Dodge roll for the falling beam.", DecisionRoll, "Dodge"},
-		{"g4", "A Climb roll for the chimney, not.", DecisionUnparsed, ""},
 	})
 }

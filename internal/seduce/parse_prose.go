@@ -433,7 +433,7 @@ var (
 		// what the clause's subject is.
 		capitalTailRule(`\b(?:is|will\s+be|would\s+be|becomes)\s+(?:an?\s+)?(?:(?:hard|extreme|regular)\s+)?(?P<wholeskill>` + reSkillWords + `)\s*$`),
 		// "Mechanically: a Medicine roll." A roll the clause names and nothing else.
-		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|another|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal|quick|fast)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though|everyone|everybody|folks|all\s+of\s+you)|\s+for\s+(?:the|your|his|her|their|this|that)\s+[a-z'’ -]{1,40}?(?:,\s*(?:please|everyone|everybody|folks))?|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
+		newCueRule(`^\s*(?:(?:still|just|simply|one|an?|(?:so\s+)?it['’]s\s+an?)\s+)*(?:(?:hard|extreme|regular|opposed|simple|straight|plain|normal)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:roll|check|test)\s*(?:,?\s*(?:please|then|now|though)|\s+at\s+(?:regular|hard|extreme)(?:\s+difficulty)?|\s+against\s+(?:regular|hard|extreme|the\s+[a-z]+(?:\s+[a-z]+)?|(?:his|her|their|its)\s+[a-z]+))?(?:,?\s+(?:because|since|given)\s+[^;]*)?\s*$`),
 		// a roll named with what it is for: "One Medicine roll to identify the powder.",
 		// "But a DEX roll to keep his balance, yes." (a judgement after it, "… would be
 		// overkill", is no ruling: see calmPurpose)
