@@ -550,6 +550,9 @@ var (
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
+	// restated is an assumption that restates what was given rather than a condition.
+	restated      = regexp.MustCompile(`\b(?:assuming|provided|if)\s+(?:[a-z'’]+\s+){1,6}?as\s+(?:described|stated|given|written|(?:you|they|the\s+player)\s+(?:say|said|describe|described))\b`)
+	restatedWords = []string{"as described", "as stated", "as given", "as written", "as you s", "as they s", "as you describe", "as the player"}
 	// irrealis speaks of another world than the scene's ("If it were in Latin, we'd be
 	// talking about a Language roll"): its ruling words are not the reply's ruling.
 	irrealis       = regexp.MustCompile(`\bif\s+(?:[a-z'’]+\s+){0,4}(?:were|had)\b|\bwould(?:n['’]t)?\b|['’]d\s+(?:be|have|need|call|ask|want)\b`)
@@ -581,7 +584,7 @@ var (
 	negatedNext = regexp.MustCompile(`^\s*(?:(?:is|would\s+be|will\s+be|does)\s+not\b|(?:is|does|would|wo)n['’]?t\b|(?:is|would\s+be|seems)\s+(?:wrong|too\s+generous|inappropriate|a\s+mistake|unfair|unwarranted|out\s+of\s+the\s+question|off\s+the\s+table)\b)`)
 	// notCond is what holds a condition word without a condition: "even if", "as though",
 	// and an "if" or "whether" that is what a roll finds out ("roll to see whether").
-	notCond     = regexp.MustCompile(`\b(?:assuming|provided|if)\s+(?:[a-z'’]+\s+){1,6}?as\s+(?:described|stated|given|written|(?:you|they|the\s+player)\s+(?:say|said|describe|described))\b|\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
+	notCond     = regexp.MustCompile(`\bif\s+(?:i['’]ve|i\s+have)\s+ever\s+(?:seen|heard|met)\b|\byou(?:['’]ll|\s+will)\s+(?:(?:definitely|certainly|probably)\s+)?want\s+to\b|\bunless\s+i['’]m\s+(?:missing|mistaken|wrong|misreading)\b|\bif\s+you\s+ask\s+me\b|\bif\s+you['’]re\s+(?:curious|wondering)\b|\bif\s+you\s+(?:must|want\s+to)\s+know\b|\bif\s+anything\b|\b(?:let['’]s|i['’]d|i['’]ll|i\s+would|i\s+will|i\s+can|i\s+must|i)\s+(?:(?:just|only|still|also)\s+)?say\b|\b(?:i['’]m|i\s+am)\s+(?:happy|glad)\s+to\s+say\b|\b(?:it['’]s|it\s+is)\s+(?:safe|fair)\s+to\s+say\b|\b(?:even|as)\s+(?:if|though)\b|\bto\s+(?:see|find\s+out|learn|discover|notice)\s+(?:if|whether)\b`)
 	modal       = regexp.MustCompile(`\b(?:would|could|might)\b|['’]d\b`)
 	reported    = regexp.MustCompile(`\b(?:(?:was|were|been|am|are|is)\s+told|instructed|claims?|claiming|says?|saying|argues?|arguing|insists?|insisting|suggests?|asserts?|hopes?|thinks|believes|reckons|asks?\s+(?:(?:me|us)\s+to|to|for|if|whether)|asking\s+(?:to|for|if|whether)|requests?|requesting|proposes?|proposing|tries\s+to|trying\s+to|implies|implying|narrates?|narrating|describes?|describing|framing|frames|assumes?|assuming|wants?\s+to)\b`)
 	negatedAuto = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bno|\bnever|\bcannot|\bhardly|\bnothing|\bnobody|\banything-but|\bfar\s+from|\btoo\s+[a-z]+\s+to)\s+(?:[a-z'’]+\s+){0,3}$`)
@@ -1223,7 +1226,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			if lex.lexCues(clause, origClause, at, tax, &t, part); t.settled() {
 				break
 			}
-			if t.mark() == before && !leadsOn(sep) && lex.headIdx.has(clause) && !irrealis.MatchString(clause) {
+			if t.mark() == before && !leadsOn(sep) {
 				t.unexplained = append(t.unexplained, [2]int{at, loc[0]})
 			}
 			if !t.hasBare && len(clause) <= maxBareClause {
@@ -1246,15 +1249,20 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	// The tally skips cues that cannot change it: read each clause kept alone, from the
 	// last, to tell a ruling made again from words no rule reads. What stands before a
 	// ruling made again is deliberation it ends.
+	var kept [][2]int
 	for k := len(t.unexplained) - 1; k >= 0; k-- {
 		u := t.unexplained[k]
+		if !lex.headIdx.has(lower[u[0]:u[1]]) || irrealis.MatchString(lower[u[0]:u[1]]) {
+			continue // no ruling's words, or words of another world
+		}
 		var q cueTally
 		clauseCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], func() bool { return false }, tax, starts, "", &q)
 		if lex.lexCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], tax, &q, func() bool { return false }); q.mark() != (tallyMark{}) {
-			t.unexplained = t.unexplained[k+1:]
 			break
 		}
+		kept = append(kept, u)
 	}
+	t.unexplained = kept
 	return t
 }
 
@@ -1466,6 +1474,10 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	noCond := func() string {
 		if blankedCond == "" {
 			blankedCond = notCond.ReplaceAllStringFunc(clause, blankOut)
+			if holdsAny(clause, restatedWords) {
+				// "assuming the lock is as rusted as described": the given, not a condition
+				blankedCond = restated.ReplaceAllStringFunc(blankedCond, blankOut)
+			}
 		}
 		return blankedCond
 	}
