@@ -79,6 +79,22 @@ import (
 //     taken back onto a condition, words conceded after a structured answer that lean
 //     the other way.
 //
+// The fifth round of issue 29 put precision first, with a gate read after the grammar
+// (see ParseReplyWith): a prose ruling stands only if the reply's last word on the
+// ruling is explained. Every clause after the last one that ruled and that holds a
+// ruling's words (the lexicons' "heads": roll, check, dice, automatic, jet, Probe,
+// tirada …) must be read by some rule, or lean no other way than the ruling; and a
+// correction word after a ruling (lexicon "correction") must be followed by the same
+// ruling, or by words that do not lean the other way. What comes before the last ruling
+// is the deliberation it ends, and a clause of another world ("if it were in Latin,
+// we'd …") is no part of the scene's ruling. It added, as grammar: negative quantifiers
+// as subject over more words ("nothing in this action needs the dice"); a roll granted
+// by ellipsis after a but ("…, but past the breakers, that absolutely is one", "pero
+// forzar la cerradura sí: Locksmith"); assumptions on the world as conditions
+// ("automatic, assuming the rope holds"), unless they restate the given; replies cut
+// off in a condition word ("automatic unl"); a name struck through as withdrawn; "or
+// don't" and "arguably" as both rulings offered; markup tags as sentence ends.
+//
 // A reply that rules nothing is refused when a first-person verb of declining or being
 // unable (lexicon "decline", "unable") has the ruling, the role, the scene or the
 // request as its object in the same clause (lexicon "task", "choice"): "I'd rather not
