@@ -109,6 +109,9 @@ func ParseReply(text string, tax *Taxonomy) Parsed {
 // leaves it open on a condition, echoes the template or stops mid-answer is unparsed.
 // A reply that only narrates the action succeeding ("You wade into the stream."), with
 // no word of a roll, an attempt, a failure or a condition, rules it automatic.
+// A prose ruling stands only if the reply's last word on it is explained (the
+// precision gate): ruling words after it that no rule reads and that lean the other way,
+// or a correction after it not followed by the same ruling, leave the reply unparsed.
 // A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon.
 func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if tax == nil {
