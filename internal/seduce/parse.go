@@ -127,6 +127,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if body == "" {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleThinkOnly, Span: cutSpan(strings.TrimSpace(text))}
 	}
+	if lead, ok := danglingDash(body); ok {
+		// "## Ruling\n\n**Roll required — ": the reply stops where its ruling was to go on.
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleTruncated, Span: cutSpan(lead[max(0, len(lead)-60):])}
+	}
 	if loc := findEcho(body); loc != nil {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEcho, Span: cutSpan(body[loc[0]:loc[1]])}
 	}
@@ -413,6 +417,19 @@ func revisited(text string, v vote, tax *Taxonomy, lex *Lexicon) bool {
 
 // denial is a word that takes a roll back: "nah", "don't bother", "he's fine".
 var denial = regexp.MustCompile(`\b(?:no|nah|nope|not|never|fine)\b|n['’]t\b`)
+
+// danglingDash says whether body stops on a dash that leads on to words that never come
+// ("Roll required — "), and returns body up to it. A dash as a label's value ("Skill: –")
+// is a value, not a stop.
+func danglingDash(body string) (string, bool) {
+	lead := strings.TrimRight(body, " \t\r\n*_")
+	for _, d := range []string{"—", "–"} {
+		if rest, ok := strings.CutSuffix(lead, d); ok {
+			return lead, !strings.HasSuffix(strings.TrimRight(rest, " \t*_"), ":")
+		}
+	}
+	return "", false
+}
 
 // waitsOn says whether a reply that declines in a refusal's words asks for more first
 // ("I can't make that call without knowing how far the jump is"): not a refusal.

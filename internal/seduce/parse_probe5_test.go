@@ -58,6 +58,11 @@ func TestProbeFifthRoundKinds(t *testing.T) {
 		// a reply cut off inside a condition word
 		{"t1", "No Swim roll is needed unl", DecisionUnparsed, ""},
 		{"t2", "Roll Climb, provi", DecisionUnparsed, ""},
+		// a reply that stops on a dash leading on to its ruling; a dash as a label's value
+		// is a value
+		{"t3", "**Verdict:** Roll needed — ", DecisionUnparsed, ""},
+		{"t4", "No roll is needed for the first door —", DecisionUnparsed, ""},
+		{"t5", "Decision: no roll\nSkill: —", DecisionPass, ""},
 		// a name struck through is withdrawn; what stands after it rules
 		{"s1", "* ~~Swim~~\n* ~~Climb~~\n* **No roll: there's a footbridge.**", DecisionPass, ""},
 		{"s2", "~~Listen~~ Spot Hidden roll, the glint is in the grass.", DecisionRoll, "Spot Hidden"},
