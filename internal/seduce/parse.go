@@ -88,6 +88,7 @@ const (
 	RuleEmpty         = "empty"         // no text at all
 	RuleNarrated      = "narrated"      // the reply only narrates the action succeeding
 	RuleNone          = "none"          // no ruling found
+	RuleUnexplained   = "unexplained"   // a prose ruling beside ruling words no rule read
 )
 
 // maxSpan bounds Parsed.Span.
@@ -108,6 +109,9 @@ func ParseReply(text string, tax *Taxonomy) Parsed {
 // leaves it open on a condition, echoes the template or stops mid-answer is unparsed.
 // A reply that only narrates the action succeeding ("You wade into the stream."), with
 // no word of a roll, an attempt, a failure or a condition, rules it automatic.
+// A prose ruling stands only if the reply's last word on it is explained (the
+// precision gate): ruling words after it that no rule reads and that lean the other way,
+// or a correction after it not followed by the same ruling, leave the reply unparsed.
 // A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon.
 func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if tax == nil {
@@ -122,6 +126,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	body := strings.TrimSpace(stripReasoning(text))
 	if body == "" {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleThinkOnly, Span: cutSpan(strings.TrimSpace(text))}
+	}
+	if lead, ok := danglingDash(body); ok {
+		// "## Ruling\n\n**Roll required — ": the reply stops where its ruling was to go on.
+		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleTruncated, Span: cutSpan(lead[max(0, len(lead)-60):])}
 	}
 	if loc := findEcho(body); loc != nil {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEcho, Span: cutSpan(body[loc[0]:loc[1]])}
@@ -186,6 +194,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 
 	blankUnchecked(blank)
+	blankTags(blank)
 	blankSymbols(blank)
 	endStrikes(blank)
 	for i, c := range blank {
@@ -218,6 +227,22 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// "No roll. Wait — is the door locked? If it's locked, Locksmith.": the ruling
 		// is taken back and left on a condition.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: proseVotes[0].span(body)}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 && revisited(orig, proseVotes[0], tax, lex) {
+		// "Roll First Aid. Actually hang on, it's a graze — don't bother.": a ruling
+		// the reply goes back on stands only if it is made again after.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 {
+		// The precision gate: every clause that holds a ruling's words must be read by
+		// some rule, or lean no other way than the ruling. "No roll. Well — maybe a
+		// Listen roll, if you want to be strict. No, no roll.": a clause no rule explains
+		// leans to a roll beside a pass.
+		for _, u := range t.unexplained {
+			if leansOther(foldLower(orig[u[0]:u[1]]), orig[u[0]:u[1]], proseVotes[0].d, tax) {
+				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleUnexplained, Span: cutSpan(body[u[0]:u[1]])}
+			}
+		}
 	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
@@ -256,6 +281,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			end = max(end, v.to)
 		}
 		tail := foldLower(body[end:])
+		if d := votes[0].d; t.n == 0 && !anyOf(votes, other(d)) && revisited(orig, vote{d: d, from: end}, tax, lex) {
+			// "Decision: roll (Climb). Actually no, there's a ladder, she's fine.": the
+			// structured answer, gone back on after it.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleContradiction, Span: cutSpan(body[end:])}, votes)
+		}
 		if at, phrase := lex.openIdx.first(tail); at >= 0 && !handBack[phrase] && !finalWord.MatchString(tail[at:]) {
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(phrase)}, votes)
 		}
@@ -284,6 +314,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		switch {
 		case t.conditional:
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
+		case (t.hedgedRoll || t.hedgedPass) && lex.openIdx.has(folded):
+			// "Arguably a Swim roll; arguably not. I'll leave it to you.": a ruling
+			// offered unsure and handed back, not a refusal.
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
@@ -360,6 +394,41 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		p.Reason = lr.reason
 	}
 	return p
+}
+
+// revisited says whether the reply goes back on its prose ruling v: a correction word
+// of a lexicon after the ruling, and after it a ruling of the other kind, or no ruling
+// but words that lean the other way ("Actually hang on, it's a graze — don't bother").
+func revisited(text string, v vote, tax *Taxonomy, lex *Lexicon) bool {
+	folded := foldLower(text[v.from:])
+	at, phrase := lex.correctionIdx.first(folded)
+	if at < 0 {
+		return false
+	}
+	rest := text[v.from+at+len(phrase):]
+	after := proseTally(rest, tax, lex)
+	if after.n > 0 {
+		d, _, _, _ := after.outcome(false)
+		return d != v.d
+	}
+	foldedRest := foldLower(rest)
+	return leansOther(foldedRest, rest, v.d, tax) || v.d == DecisionRoll && denial.MatchString(foldedRest)
+}
+
+// denial is a word that takes a roll back: "nah", "don't bother", "he's fine".
+var denial = regexp.MustCompile(`\b(?:no|nah|nope|not|never|fine)\b|n['’]t\b`)
+
+// danglingDash says whether body stops on a dash that leads on to words that never come
+// ("Roll required — "), and returns body up to it. A dash as a label's value ("Skill: –")
+// is a value, not a stop.
+func danglingDash(body string) (string, bool) {
+	lead := strings.TrimRight(body, " \t\r\n*_")
+	for _, d := range []string{"—", "–"} {
+		if rest, ok := strings.CutSuffix(lead, d); ok {
+			return lead, !strings.HasSuffix(strings.TrimRight(rest, " \t*_"), ":")
+		}
+	}
+	return "", false
 }
 
 // waitsOn says whether a reply that declines in a refusal's words asks for more first
@@ -504,18 +573,51 @@ func (v vote) span(body string) string { return cutSpan(body[v.from:v.to]) }
 var trailingHedge = regexp.MustCompile(`[\s,(—–-](?:i\s+guess|i\s+suppose|probably|maybe|perhaps|possibly)\s*\W*$|(?:^|[.!?]\s+)(?:maybe|perhaps|probably|possibly|or\s+not)\s*[.!?]`)
 
 // endStrikes ends the words struck through ("~~roll~~ automatic") as a sentence of their
-// own: struck or not, they are a ruling the reply wrote.
+// own: struck or not, they are a ruling the reply wrote. Struck words that hold no
+// ruling's word, a skill's name alone, are blanked: the name is withdrawn.
 func endStrikes(b []byte) {
-	open := false
+	open, from := false, 0
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] != '~' || b[i+1] != '~' {
 			continue
 		}
 		if open {
 			b[i], b[i+1] = '.', ' '
+			if !struckRuling.Match(b[from:i]) {
+				// "~~Locksmith~~ ~~Mechanical Repair~~ Nothing": a name struck through
+				// is withdrawn, and no ruling of the reply's.
+				copy(b[from:i], blankOut(string(b[from:i])))
+			}
 		}
-		open = !open
+		open, from = !open, i+2
 		i++
+	}
+}
+
+// struckRuling are the words that make struck-through text a ruling taken back, which
+// the reply's other words must agree with, rather than a name withdrawn.
+var struckRuling = regexp.MustCompile(`(?i)\b(?:rolls?|check|test|dice|automatic\w*|success|needs?|needed|required|no|not)\b`)
+
+// blankTags ends the text before and after a markup tag ("<answer>Dodge roll.</answer>"):
+// a tag is formatting, and what it holds is a sentence of its own.
+func blankTags(b []byte) {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '<' {
+			continue
+		}
+		j := i + 1
+		if j < len(b) && b[j] == '/' {
+			j++
+		}
+		k := j
+		for k < len(b) && k-j <= 20 && (b[k] >= 'a' && b[k] <= 'z' || b[k] >= 'A' && b[k] <= 'Z' || b[k] == '_' || b[k] == '-') {
+			k++
+		}
+		if k > j && k < len(b) && b[k] == '>' {
+			copy(b[i:k+1], blankOut(string(b[i:k+1])))
+			b[i] = '\n'
+			i = k
+		}
 	}
 }
 

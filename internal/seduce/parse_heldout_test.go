@@ -84,12 +84,18 @@ func TestParseHeldout(t *testing.T) {
 		// confident wrong, 320 of 355 stated ruled (the second round's rules: 404, 15,
 		// 317; the first round's: 360, 17, 288). Sets 1 and 2 after the third round: 445,
 		// 8, 327 and 395, 9, 303. The fourth round measured it without reading it, at its
-		// middle (422, 14, 322) and end (427, 11, 324).
+		// middle (422, 14, 322) and end (427, 11, 324). The fifth round measured it at its
+		// middle and end without change (427, 11, 324); a failing run of that round
+		// printed its misses once, late, after the rules were written: no rule was
+		// written from them, but it is no longer wholly unseen.
 		{"set3", "testdata/replies-heldout-3/*.jsonl", 427, 11, 324},
 		// Set 4, written blind in the third round's stop and measured once at the end of
 		// the fourth round: 411 of 480 right, 18 confident wrong, 314 of 350 stated ruled
-		// (the third round's rules: 402, 22, 310).
-		{"set4", "testdata/replies-heldout-4/*.jsonl", 411, 18, 314},
+		// (the third round's rules: 402, 22, 310). The fifth round developed on it (it is
+		// no longer held out): 427, 3, 313 — a name struck through is withdrawn now, which
+		// costs 2 ruled (markdown-005, a roll read with the struck skill; markdown-026) for
+		// 1 confident wrong fewer (markdown-026, read as a roll of the struck skill).
+		{"set4", "testdata/replies-heldout-4/*.jsonl", 427, 3, 313},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			all := measureReplies(t, set.glob)

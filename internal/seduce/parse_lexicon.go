@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -56,6 +57,9 @@ import (
 //	              a pass ("Weder Klettern noch Springen")
 //	rollverb      verbs of rolling that are a roll only with a skill's name right after
 //	              them ("lanza Medicina", "role Furtividade"): alone they are other words
+//	heads         the words a ruling is made of ("jet", "Probe", "tirada", "automatique"):
+//	              a clause that holds one and that no rule read leaves a prose ruling
+//	              beside it unexplained, and the reply unparsed (the precision gate)
 //	stall         phrases that make a decline wait on something ("until", "without
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
@@ -90,6 +94,7 @@ type Lexicon struct {
 	neither      []string
 	rollVerb     []string
 	otherwise    []string
+	heads        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -103,6 +108,8 @@ type Lexicon struct {
 	// openIdx, refusalIdx, undeterminedIdx and correctionIdx index the lists that are
 	// searched in a whole reply.
 	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
+	// headIdx indexes heads, looked for in the clauses no rule read.
+	headIdx *phraseIndex
 }
 
 type lexiconFile struct {
@@ -129,6 +136,7 @@ type lexiconFile struct {
 	Neither      []string          `json:"neither"`
 	RollVerb     []string          `json:"rollverb"`
 	Otherwise    []string          `json:"otherwise"`
+	Heads        []string          `json:"heads"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -186,7 +194,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -226,7 +234,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"decline", f.Decline, &l.decline}, {"unable", f.Unable, &l.unable}, {"task", f.Task, &l.task},
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
-		{"otherwise", f.Otherwise, &l.otherwise},
+		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -268,6 +276,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	slices.SortStableFunc(l.skills, func(a, b string) int { return len(b) - len(a) })
 	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
+	l.headIdx = newPhraseIndex(l.heads)
 	return nil
 }
 
@@ -477,7 +486,20 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	search(l.pass, DecisionPass, false)
 	search(l.contrast, DecisionRoll, true)
 	search(l.roll, DecisionRoll, false)
+	if butAt >= 0 && t.n == 1 && t.hasPass && t.passCue.from >= at && t.passCue.to <= at+butAt {
+		// "no requiere tirada, pero forzar la cerradura sí: Locksmith": after a but, a
+		// yes that ends the clause grants a roll for that part, as a contrast phrase
+		// does; its skill is the one named after it.
+		if m := ellipticYes.FindStringIndex(clause[butAt:]); m != nil {
+			t.passCue.part, t.allPassPart = true, true
+			add(DecisionRoll, butAt+m[0], butAt+m[1], butAt+m[1], false, "")
+		}
+	}
 }
+
+// ellipticYes is a yes that ends a clause and stands for a ruling granted ("pero abrir
+// la caja sí: Locksmith").
+var ellipticYes = regexp.MustCompile(`\s(?:sì|sí|si|oui|ja|doch|schon|sim|tak|wel|yes)\s*[:—–-]?\s*$`)
 
 // bareSkill is the skill a clause names in the lexicon's words and nothing else
 // ("Nager", "Rastrear"), or "".

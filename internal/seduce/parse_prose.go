@@ -79,6 +79,22 @@ import (
 //     taken back onto a condition, words conceded after a structured answer that lean
 //     the other way.
 //
+// The fifth round of issue 29 put precision first, with a gate read after the grammar
+// (see ParseReplyWith): a prose ruling stands only if the reply's last word on the
+// ruling is explained. Every clause after the last one that ruled and that holds a
+// ruling's words (the lexicons' "heads": roll, check, dice, automatic, jet, Probe,
+// tirada …) must be read by some rule, or lean no other way than the ruling; and a
+// correction word after a ruling (lexicon "correction") must be followed by the same
+// ruling, or by words that do not lean the other way. What comes before the last ruling
+// is the deliberation it ends, and a clause of another world ("if it were in Latin,
+// we'd …") is no part of the scene's ruling. It added, as grammar: negative quantifiers
+// as subject over more words ("nothing in this action needs the dice"); a roll granted
+// by ellipsis after a but ("…, but past the breakers, that absolutely is one", "pero
+// forzar la cerradura sí: Locksmith"); assumptions on the world as conditions
+// ("automatic, assuming the rope holds"), unless they restate the given; replies cut
+// off in a condition word ("automatic unl"); a name struck through as withdrawn; "or
+// don't" and "arguably" as both rulings offered; markup tags as sentence ends.
+//
 // A reply that rules nothing is refused when a first-person verb of declining or being
 // unable (lexicon "decline", "unable") has the ruling, the role, the scene or the
 // request as its object in the same clause (lexicon "task", "choice"): "I'd rather not
@@ -320,7 +336,7 @@ var (
 		// "this needs neither a Jump nor a Climb roll"
 		firstSkillRule(`\bneither\s+(?:` + reArt + `)?(?:[a-z0-9'’/()%-]+\s+){0,3}?nor\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "no part of this calls for dice", "nothing here needs a roll"
-		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|about|really|at|all|else|this|it|that|the|one|scene|[a-z]+ing)\s+){0,4}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
+		newNegatedRule(`\b(?:no\s+part|none|nothing|no\s+step|no\s+aspect)\s+(?:(?:of|in|here|there|about|really|at|all|else|th[a-z]+|it|his|her|your|one|[a-z]+ing|scene|action|task|attempt|plan|part|step|bit|situation|case|whole)\s+){0,6}(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "not one step of this plan needs dice"
 		newNegatedRule(`\b(?:not\s+(?:one|a\s+single)\s+(?:step|part|bit|thing|moment|stage))\s+(?:[a-z'’]+\s+){0,4}?(?:calls?\s+for|needs?|requires?|warrants?|merits?|demands?|justif(?:y|ies)|involves?)\s+(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollAny + `\b`),
 		// "I will waive the Climb roll", "skip the check"
@@ -550,6 +566,12 @@ var (
 	// counterfactual is a concession about other circumstances, whose ruling the reply
 	// then sets aside: what it implies is the other ruling.
 	concessionWord = regexp.MustCompile(`\b(?:normally|ordinarily|usually|typically)\b`)
+	// restated is an assumption that restates what was given rather than a condition.
+	restated      = regexp.MustCompile(`\b(?:assuming|provided|if)\s+(?:[a-z'’]+\s+){1,6}?as\s+(?:described|stated|given|written|(?:you|they|the\s+player)\s+(?:say|said|describe|described))\b`)
+	restatedWords = []string{"as described", "as stated", "as given", "as written", "as you s", "as they s", "as you describe", "as the player"}
+	// irrealis speaks of another world than the scene's ("If it were in Latin, we'd be
+	// talking about a Language roll"): its ruling words are not the reply's ruling.
+	irrealis       = regexp.MustCompile(`\bif\s+(?:[a-z'’]+\s+){0,4}(?:were|had)\b|\bwould(?:n['’]t)?\b|['’]d\s+(?:be|have|need|call|ask|want)\b`)
 	counterfactual = regexp.MustCompile(`\b(?:would|wouldn['’]t|normally|ordinarily|usually|typically)\b`)
 	// answerYes and answerNo open the reply's own answer to its question.
 	answerYes = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:yes|yeah|yep|yup|aye|it\s+does|it\s+is|they\s+do|it\s+sure\s+does|absolutely|definitely|indeed|sure|of\s+course|certainly|correct|you\s+bet|(?:i['’]m\s+)?afraid\s+so)\b`)
@@ -571,7 +593,7 @@ var (
 	// partWords show a clause rules on one part of the action ("walking there needs no
 	// roll, but the climb itself …"): a roll for another part is then no contradiction.
 	partWords  = regexp.MustCompile(`\b(?:part|parts|portion|half|first|second|step|stage|leg|bit|rest|remainder|approach|approaching|walk|walking|getting\s+(?:to|there)|reaching|initial|start|beginning|itself)\b`)
-	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as|provided|providing|only\s+when)\b`)
+	condMarker = regexp.MustCompile(`\b(?:if|unless|whether|otherwise|in\s+case|as\s+long\s+as|so\s+long\s+as|provided|providing|assuming|only\s+when)\b`)
 	// concession marks a clause about other circumstances: "while a climber might
 	// normally do this automatically, …".
 	concession  = regexp.MustCompile(`^\s*(?:while|whilst)\b|\b(?:although|though|normally|ordinarily|usually|typically|under\s+normal\s+circumstances)\b`)
@@ -598,11 +620,11 @@ var (
 	// preNegation is a negation among the words a rule captured before its ruling.
 	preNegation = regexp.MustCompile(`\bnot\b|n['’]t\b|` + reNoApostrophe + `|\bno\b|\bnever\b|\bdoubt\b`)
 	// hedge marks a ruling the reply itself is unsure of: "I'm not sure a roll is needed".
-	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain|confident)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably|likely)\b`)
+	hedge = regexp.MustCompile(`\b(?:not\s+(?:sure|certain|confident)|tempted|unsure|uncertain|unclear|perhaps|maybe|possibly|probably|presumably|likely|arguably)\b`)
 	// hedgeWord is a hedge on the ruling itself, not on why someone says it.
-	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably|likely)\b`)
+	hedgeWord = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|probably|likely|arguably)\b`)
 	// alternative offers both rulings at once: "an automatic success or a roll".
-	alternative      = regexp.MustCompile(`\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
+	alternative      = regexp.MustCompile(`\b(?:roll|check|test)\b[^.;!?]{0,40}?,?\s+or\s+(?:don['’]t|do\s+not)\s*(?:[,!]|$)|\bor\s+no\s+(?:roll|check|dice)\b|\bno\s+(?:roll|check|dice)\s+or\s+(?:an?\s+)?(?:[a-z]+\s+){0,2}(?:roll|check|test)\b|\b(?:roll|check|test)s?\s+or\s+(?:an?\s+)?(?:automatic|auto\b|pass\b)|\b(?:automatic(?:ally)?(?:\s+success(?:ful)?)?|auto[- ]?success|pass)\s+or\s+(?:an?\s+)?(?:skill\s+)?(?:roll|check|test|dice)\b`)
 	alternativeWords = requiredWords(alternative)
 	quoteMarks       = []string{"\"", "”"}
 )
@@ -747,6 +769,23 @@ type cueTally struct {
 	// ("It doesn't.", "I don't think it's warranted") is the reply's ruling.
 	mention    cue
 	hasMention bool
+	// unexplained are the clauses after the last one that ruled that hold a ruling's
+	// words (a lexicon's heads) and that no rule read, neither as a ruling nor as one
+	// set aside: the reply's last word on the ruling, unread (the precision gate).
+	unexplained [][2]int
+}
+
+// tallyMark is what a clause may change in a tally: a clause that changes none of it
+// was read by no rule.
+type tallyMark struct {
+	n                                          int
+	bare, conditional, open, hedgedR, hedgedP  bool
+	mention, conceded, either, hasRoll, hasPas bool
+}
+
+func (t *cueTally) mark() tallyMark {
+	return tallyMark{t.n, t.hasBare, t.conditional, t.openRuling, t.hedgedRoll, t.hedgedPass,
+		t.hasMention, t.hasConceded, t.either, t.hasRoll, t.hasPass}
 }
 
 func (t *cueTally) add(c cue) {
@@ -880,7 +919,9 @@ func otherTopic(a, b []string) bool {
 // rulingWords are the words a ruling turns on; a reply that stops inside one ("the
 // answer is no ro") is cut off mid-ruling.
 var rulingWords = []string{"roll", "rolls", "check", "test", "dice", "automatic", "automatically",
-	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict"}
+	"success", "successful", "succeeds", "required", "needed", "necessary", "decision", "verdict",
+	// a condition on the ruling cut off: "it's automatic unl"
+	"unless", "provided", "providing", "assuming", "except"}
 
 // danglingWords end a reply only when it was cut off before an alternative.
 var danglingWords = wordSet(`or`)
@@ -1039,8 +1080,15 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	// intentRuled says a clause that opened with the player's choice ruled; intentAt is
 	// the tally's count before the clause being read, when it opens with one.
 	intentRuled, intentAt := false, -1
+	// read is the tally as the clause before left it: a clause that changes it rules,
+	// and words no rule read before a ruling are the deliberation it ends.
+	read := t.mark()
 	for i, loc := range ends {
+		if m := t.mark(); m != read {
+			read, t.unexplained = m, t.unexplained[:0]
+		}
 		condBefore, wasCond = wasCond, false
+		afterBut := start > 0 && strings.Contains(lower[max(0, start-6):start], "but")
 		clause := lower[start:loc[0]]
 		sep := lower[loc[0]:loc[1]]
 		question := strings.Contains(sep, "?") || askedIf.MatchString(clause)
@@ -1138,6 +1186,14 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			t.add(c)
 			continue
 		}
+		if afterBut && t.n == 1 && t.hasPass && grantedOne.MatchString(clause) {
+			// "You don't need a Swim roll to paddle, but getting past the breakers, that
+			// absolutely is one.": after a but, "is one" or "does" grants the roll just
+			// denied, for another part of the action.
+			t.passCue.part, t.allPassPart = true, true
+			t.add(cue{decision: DecisionRoll, skill: t.passSkill, from: at, to: loc[0]})
+			continue
+		}
 		if othersRoll && ownNo.MatchString(clause) {
 			// "Some Keepers would roll Throw here. I wouldn't.": the reply's own ruling.
 			t.add(cue{decision: DecisionPass, from: at, to: loc[0], negated: true})
@@ -1178,12 +1234,16 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			intentAt = t.n
 		}
 		n, bare := t.n, t.hasBare
+		before := t.mark()
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
 		}
 		if lex != nil {
 			if lex.lexCues(clause, origClause, at, tax, &t, part); t.settled() {
 				break
+			}
+			if t.mark() == before && !leadsOn(sep) {
+				t.unexplained = append(t.unexplained, [2]int{at, loc[0]})
 			}
 			if !t.hasBare && len(clause) <= maxBareClause {
 				if sk := lex.bareSkill(clause, tax); sk != "" {
@@ -1199,6 +1259,26 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			lead = clause[max(0, len(clause)-80):]
 		}
 	}
+	if t.mark() != read {
+		t.unexplained = t.unexplained[:0]
+	}
+	// The tally skips cues that cannot change it: read each clause kept alone, from the
+	// last, to tell a ruling made again from words no rule reads. What stands before a
+	// ruling made again is deliberation it ends.
+	var kept [][2]int
+	for k := len(t.unexplained) - 1; k >= 0; k-- {
+		u := t.unexplained[k]
+		if !lex.headIdx.has(lower[u[0]:u[1]]) || irrealis.MatchString(lower[u[0]:u[1]]) {
+			continue // no ruling's words, or words of another world
+		}
+		var q cueTally
+		clauseCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], func() bool { return false }, tax, starts, "", &q)
+		if lex.lexCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], tax, &q, func() bool { return false }); q.mark() != (tallyMark{}) {
+			break
+		}
+		kept = append(kept, u)
+	}
+	t.unexplained = kept
 	return t
 }
 
@@ -1218,13 +1298,16 @@ var concessiveHedge = regexp.MustCompile(`\b(?:though|although|but|then\s+again)
 
 // worldCond is a condition on the world, which an answer after it does not settle:
 // "If the rope holds, no roll. It doesn't." is no ruling.
-var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise)\b|^\s*should\s+(?:the|a|an|it|he|she|they|you|we|there)\b`)
+var worldCond = regexp.MustCompile(`\b(?:if|unless|provided|providing|assuming|in\s+case|as\s+long\s+as|so\s+long\s+as|only\s+when|otherwise)\b|^\s*should\s+(?:the|a|an|it|he|she|they|you|we|there)\b`)
 
 var (
 	// anaphoricNo denies what a clause before set aside: "It doesn't.", "I don't think
 	// it's warranted.", "I wouldn't."
 	anaphoricNo = regexp.MustCompile(`^\s*(?:but\s+|and\s+|no\s*,\s*)?(?:(?:it|that|this|one)\s+(?:doesn['’]t|does\s+not|isn['’]t|is\s+not|won['’]t|will\s+not)(?:\s+(?:really\s+)?(?:need\s+(?:one|it)|needed|warranted|necessary|required|called\s+for))?|i\s+(?:don['’]t|do\s+not)\s+(?:think|believe|reckon)\s+(?:it['’]s|it\s+is|that['’]s|one['’]s|one\s+is|it\s+needs\s+one|it\s+does)(?:\s+(?:really\s+)?(?:warranted|needed|necessary|required|called\s+for))?|i\s+(?:wouldn['’]t|won['’]t|would\s+not|will\s+not)(?:\s+bother)?)\s*(?:$|,)`)
 	// anaphoricYes grants it: "It does."
+	// grantedOne ends a clause with a roll granted by ellipsis: "that absolutely is one",
+	// "the lock does".
+	grantedOne   = regexp.MustCompile(`\b(?:(?:absolutely|definitely|certainly|really|surely|very\s+much|sure)\s+)?(?:is\s+one|does|needs\s+one|calls\s+for\s+one|requires\s+one|warrants\s+one)\s*$`)
 	anaphoricYes = regexp.MustCompile(`^\s*(?:and\s+|yes\s*,?\s*)?(?:it|that|this)\s+does\s*(?:$|,)`)
 )
 
@@ -1407,6 +1490,10 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	noCond := func() string {
 		if blankedCond == "" {
 			blankedCond = notCond.ReplaceAllStringFunc(clause, blankOut)
+			if holdsAny(clause, restatedWords) {
+				// "assuming the lock is as rusted as described": the given, not a condition
+				blankedCond = restated.ReplaceAllStringFunc(blankedCond, blankOut)
+			}
 		}
 		return blankedCond
 	}

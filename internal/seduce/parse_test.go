@@ -218,6 +218,7 @@ func FuzzParseReply(f *testing.F) {
 		"Kein Wurf nötig, aber eine Probe auf Klettern.",
 		"should the branch hold, no roll , however — but; yet | x",
 		"\xff\xfe É ROLL",
+		"0000roll would Be needed  But roll 0", // the precision gate's rule (found by fuzzing)
 	} {
 		f.Add(s)
 	}
@@ -295,7 +296,7 @@ func TestParseReplyOnTruths(t *testing.T) {
 var knownRules = map[string]bool{RuleJSON: true, RuleLabel: true, RuleProse: true, RuleProseNegated: true,
 	RuleAnyPart: true, RuleContradiction: true, RuleUnreadable: true, RuleConditional: true,
 	RuleTruncated: true, RuleEcho: true, RuleRefusal: true, RuleUndetermined: true,
-	RuleThinkOnly: true, RuleEmpty: true, RuleNone: true}
+	RuleThinkOnly: true, RuleEmpty: true, RuleNone: true, RuleHedge: true, RuleNarrated: true, RuleUnexplained: true}
 
 // TestParseReplyRule checks the rule that decided and the span it read.
 func TestParseReplyRule(t *testing.T) {
@@ -320,6 +321,8 @@ func TestParseReplyRule(t *testing.T) {
 		{"think only", "<think>Make a Climb roll.</think>", RuleThinkOnly, "<think>Make a Climb roll.</think>"},
 		{"empty", "  ", RuleEmpty, ""},
 		{"none", "The wall looms.", RuleNone, ""},
+		{"unexplained", "No roll for the stairs. Though the dice might still get a look in later.", RuleUnexplained, "Though the dice might still get a look in later"},
+		{"hedge", "Roll Climb, I guess. Your call.", RuleHedge, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
