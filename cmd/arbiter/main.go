@@ -25,10 +25,10 @@ func main() {
 	procmem.ReleaseStartup()
 	env := config.FromEnviron()
 	if !env.GOGCSet {
-		// A run holds little live data but churns through allocations; collecting at 75%
-		// growth keeps a 5,376-request run under 64 MB resident (at 100%, 62-63 MB) and
-		// spends less processor time than 50% (BenchmarkSeduceRunProcess).
-		debug.SetGCPercent(75)
+		// A run holds little live data but churns through allocations; collecting at 60%
+		// growth keeps a 5,376-request run under 60 MB resident (at 75%, 62-63 MB; at
+		// 50%, 58 MB but 6% more processor time): BenchmarkSeduceRunProcess.
+		debug.SetGCPercent(60)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
