@@ -155,16 +155,8 @@ func TestParseTaxonomyErrors(t *testing.T) {
 // TestNormASCII: the one-pass key of an ASCII name is normUnicode's, on names built from
 // the bytes that matter (spaces of every kind, dashes, underscores, slashes, capitals).
 func TestNormASCII(t *testing.T) {
-	alphabet := "aZ /-_\t\v\n(x)"
-	rng := rand.New(rand.NewPCG(29, 26))
-	names := []string{"", " ", "Spot Hidden", "spot hidden", "  Library--Use ", "Fighting (Brawl)", "a / b", "a / / b", "/ a", "a /", "-", "Drive_Auto"}
-	for range 20000 {
-		b := make([]byte, rng.IntN(12))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		names = append(names, string(b))
-	}
+	names := append([]string{"", " ", "Spot Hidden", "spot hidden", "  Library--Use ", "Fighting (Brawl)", "a / b", "a / / b", "/ a", "a /", "-", "Drive_Auto"},
+		randomStrings(29, "aZ /-_\t\v\n(x)", 12)...)
 	for _, n := range names {
 		got, ok := normASCII(n)
 		if want := normUnicode(n); !ok || got != want {
@@ -181,16 +173,8 @@ func TestNormASCII(t *testing.T) {
 
 // TestFamilyMatchesRegexp: family splits a key as the specialisation pattern does.
 func TestFamilyMatchesRegexp(t *testing.T) {
-	alphabet := "ab ()"
-	rng := rand.New(rand.NewPCG(26, 29))
-	keys := []string{"firearms (handgun)", "firearms(handgun)", "(x)", "a(x)", "((x))", "a ((b)", "fighting (axe) (two)", "()", "a ()"}
-	for range 20000 {
-		b := make([]byte, rng.IntN(9))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		keys = append(keys, string(b))
-	}
+	keys := append([]string{"firearms (handgun)", "firearms(handgun)", "(x)", "a(x)", "((x))", "a ((b)", "fighting (axe) (two)", "()", "a ()"},
+		randomStrings(26, "ab ()", 9)...)
 	for _, k := range keys {
 		got, ok := family(k)
 		m := specialisation.FindStringSubmatch(k)
@@ -198,4 +182,19 @@ func TestFamilyMatchesRegexp(t *testing.T) {
 			t.Fatalf("family(%q) = %q, %v; the pattern gives %q", k, got, ok, m)
 		}
 	}
+}
+
+// randomStrings is 20,000 strings of fewer than maxLen bytes of alphabet, the same for a
+// seed every time.
+func randomStrings(seed uint64, alphabet string, maxLen int) []string {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	out := make([]string, 20000)
+	for n := range out {
+		b := make([]byte, rng.IntN(maxLen))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		out[n] = string(b)
+	}
+	return out
 }
