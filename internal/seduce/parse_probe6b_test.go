@@ -1,0 +1,70 @@
+package seduce
+
+import "testing"
+
+// TestProbeSixthRoundNarration is a probe table of issue 29's sixth round (helper B):
+// a game master's narration of the action done is a pass, read narrowly. Sentences
+// of our own, labelled before the parser read them.
+func TestProbeSixthRoundNarration(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// The action told as done, with "you" as its subject and any verb of acting.
+		{"n1", "You unscrew the lid of the jar. Inside, a folded letter.", DecisionPass, ""},
+		{"n2", "You fold the map and tuck it into your coat.", DecisionPass, ""},
+		{"n3", "You wipe the dust off the plaque. It reads 'Founded 1891'.", DecisionPass, ""},
+		{"n4", "Okay, you untie the rowing boat and push off from the jetty.", DecisionPass, ""},
+		{"n5", "You hail a cab outside the hotel. What do you do next?", DecisionPass, ""},
+		// A name as the subject, doing an act.
+		{"n6", "Margaret climbs onto the cart and settles in among the sacks.", DecisionPass, ""},
+		{"n7", "**Keeper:** Tobias unlocks the shed with his own key.", DecisionPass, ""},
+		// A lexicon phrase: the action done with no subject of the player's.
+		{"n8", "The porter glances at the ticket and waves you through to the platform.", DecisionPass, ""},
+		{"n9", "The hatch swings open on greased hinges; stale air drifts out.", DecisionPass, ""},
+		{"n10", "The old Ford coughs to life on the first crank.", DecisionPass, ""},
+		{"n11", "Stool's right there, up you go. The shelf is within reach now.", DecisionPass, ""},
+		{"n12", "You pick out her voice in the crowd without even trying.", DecisionPass, ""},
+		{"n13", "You lift the trapdoor, no fuss. Cold air rolls up from the cellar.", DecisionPass, ""},
+
+		// Must not fire: a failure, an attempt, harm, being seen.
+		{"x1", "You reach for the rope and miss it by an inch.", DecisionUnparsed, ""},
+		{"x2", "You wrench at the bolt; it won't budge.", DecisionUnparsed, ""},
+		{"x3", "You tiptoe past the kitchen. The cook turns and sees you.", DecisionUnparsed, ""},
+		{"x4", "You vault the railing and twist your ankle on the landing, taking 2 damage.", DecisionUnparsed, ""},
+		{"x5", "You stumble on the loose stones halfway up.", DecisionUnparsed, ""},
+		// Must not fire: a question or a call for a roll after the narration.
+		{"x6", "You approach the gate. The guard squints at you. Are you sure you want to do this?", DecisionUnparsed, ""},
+		{"x7", "You reach the wall. Climb.", DecisionRoll, "Climb"},
+		{"x8", "You reach the foot of the cliff. Give me a roll.", DecisionRoll, ""},
+		// Must not fire: the outcome of a roll reported.
+		{"x9", "Success. You pick the lock and the door clicks open.", DecisionUnparsed, ""},
+		{"x10", "Rolled a 23, so you slip the cuffs off.", DecisionUnparsed, ""},
+		{"x11", "*rattle* ... 44. You sneak past the dozing guard.", DecisionUnparsed, ""},
+		{"x12", "Hard success! The door swings open.", DecisionUnparsed, ""},
+		// Must not fire: the scene described without the action, or perceiving.
+		{"x13", "The hallway stretches into darkness. Portraits line the walls.", DecisionUnparsed, ""},
+		{"x14", "You see a light flickering in the tower window.", DecisionUnparsed, ""},
+		{"x15", "You wait by the door for the clerk to return.", DecisionUnparsed, ""},
+		// Must not fire: the game master speaking as themself, the future, a condition,
+		// a negation.
+		{"x16", "I think you unlock it with the spare key, honestly.", DecisionUnparsed, ""},
+		{"x17", "You'll open it eventually, given time.", DecisionUnparsed, ""},
+		{"x18", "You open the crate only if the guard is gone.", DecisionUnparsed, ""},
+		{"x19", "You push the door, not that it matters.", DecisionUnparsed, ""},
+		{"x20", "You asked to cross the bridge.", DecisionUnparsed, ""},
+		// Must not fire: a narration cut off.
+		{"x21", "You pull the lever and the", DecisionUnparsed, ""},
+		{"x22", "Elsie walks into the shop and", DecisionUnparsed, ""},
+		// Must not fire: no act but an ease word.
+		{"x23", "No biggie.", DecisionUnparsed, ""},
+		{"x24", "The cart rolls downhill toward you.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeSixthRoundNarrationSkills: a skill named beside a narration keeps it from
+// ruling unless the skill is denied.
+func TestProbeSixthRoundNarrationSkills(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"k1", "Nah, no Climb, nothing like that. You just follow the path up.", DecisionPass, ""},
+		{"k2", "You cross the yard. Stealth, by the way.", DecisionUnparsed, ""},
+		{"k3", "You cross the yard, Stealth style.", DecisionUnparsed, ""},
+	})
+}
