@@ -68,3 +68,25 @@ func TestProbeSixthRoundNarrationSkills(t *testing.T) {
 		{"k3", "You cross the yard, Stealth style.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundRefusals: ways of declining to rule, and declines of something
+// else beside a ruling, which stay the ruling.
+func TestProbeSixthRoundRefusals(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"r1", "I'm going to hold off on giving any ruling for this table.", DecisionRefused, ""},
+		{"r2", "\"I'll not be the one deciding this,\" the old Keeper mutters.", DecisionRefused, ""},
+		{"r3", "Honestly, I'd really rather not rule on scenes like this.", DecisionRefused, ""},
+		{"r4", "As a support assistant I don't act as a referee for games.", DecisionRefused, ""},
+		{"r5", "Sorry, I don't provide rulings for tabletop sessions.", DecisionRefused, ""},
+		{"r6", "{\"decision\": null, \"skill\": null, \"reason\": \"Declining: this asks for graphic violence.\"}", DecisionRefused, ""},
+		{"r7", "That's frankly above my pay grade, friend.", DecisionRefused, ""},
+		{"r8", "Afraid I can only help with character sheets and session notes.", DecisionRefused, ""},
+		{"r9", "Thanks for the long write-up of the manor, the storm, the butler with the limp and the locked study; it is a vivid scene and I enjoyed reading about the portrait gallery and the servants' stair and the cellar full of wine. The group sounds like a lot of fun to run for, and the mystery of the missing heir has some nice twists.\n\nStill, the action involves hurting a captive in detail.\n\nSo for this one, I won't give a ruling either way.", DecisionRefused, ""},
+		// Must not fire: a side request declined while the action is ruled.
+		{"r10", "I'd rather not describe the wound in detail, but stitching it needs a First Aid roll.", DecisionRoll, "First Aid"},
+		{"r11", "I don't make players roll for opening unlocked doors. No roll.", DecisionPass, ""},
+		{"r12", "Can't help with the map, sorry, but the climb is a Climb roll.", DecisionRoll, "Climb"},
+		// Must not fire: unable to decide is indecision, not a refusal.
+		{"r13", "Not something I can decide without knowing how wide the gap is.", DecisionUnparsed, ""},
+	})
+}
