@@ -150,6 +150,9 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if !found {
 		if lo, ok := parseLooseJSON(body, tax); ok {
+			if kept, ok := truncatedAfterRuling(body, lo, tax, lex); lo.truncated && ok {
+				lo = kept // "{"decision": "roll", "skill": "Track", "reason": "The trail cro"
+			}
 			if lo.truncated {
 				return Parsed{Decision: DecisionUnparsed, How: HowJSON, Rule: RuleTruncated, Skill: lo.r.skill, Span: cutSpan(body[lo.from:lo.to])}
 			}

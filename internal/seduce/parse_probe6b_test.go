@@ -90,3 +90,23 @@ func TestProbeSixthRoundRefusals(t *testing.T) {
 		{"r13", "Not something I can decide without knowing how wide the gap is.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundTruncatedJSON: a JSON answer cut off after its ruling is complete
+// keeps the ruling; one cut inside the decision or the skill, or whose cut reason rules
+// the other way, does not.
+func TestProbeSixthRoundTruncatedJSON(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"t1", "{\"decision\": \"roll\", \"skill\": \"Swim\", \"reason\": \"The current near the weir is", DecisionRoll, "Swim"},
+		{"t2", "{\"decision\": \"roll\", \"skill\": \"Listen\", \"rea", DecisionRoll, "Listen"},
+		{"t3", "{\"decision\": \"automatic_success\", \"skill\": null, \"reason\": \"She owns the", DecisionPass, ""},
+		{"t4", "```json\n{\"decision\": \"roll\", \"skill\": \"Track\"\n```", DecisionRoll, "Track"},
+		{"t5", "{\"decision\": \"automatic_success\", \"skill\": \"\", \"reason\": \"A plain stroll.\"", DecisionPass, ""},
+		// Must not fire.
+		{"t6", "{\"decision\": \"roll\", \"skill\": \"Mechanical Rep", DecisionUnparsed, ""},
+		{"t7", "{\"decision\": \"roll\", \"ski", DecisionUnparsed, ""},
+		{"t8", "{\"decision\": \"automatic_suc", DecisionUnparsed, ""},
+		{"t9", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"Actually no roll is needed, the", DecisionUnparsed, ""},
+		{"t10", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"…", DecisionUnparsed, ""},
+		{"t11", "{\"decision\": \"roll\", \"reason\": \"The ledge is", DecisionUnparsed, ""},
+	})
+}
