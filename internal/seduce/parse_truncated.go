@@ -14,6 +14,10 @@ var cutField = regexp.MustCompile(`^\s*,\s*["']([A-Za-z_ -]*)(?:["']\s*:\s*["']?
 // and the end of a code fence.
 var fenceOnly = regexp.MustCompile("^[\\s,]*(?:```\\s*)?$")
 
+// maxCutReason bounds the cut reason truncatedAfterRuling reads, to keep the parser
+// linear in a reply's length.
+const maxCutReason = 2000
+
 // truncatedAfterRuling reads a JSON answer cut off after its ruling was complete (the
 // labelling rules: "a truncation after a complete ruling keeps the ruling"). The cut
 // must fall after the decision's value and, for a roll, the skill's, inside a later
@@ -43,6 +47,9 @@ func truncatedAfterRuling(body string, o jsonObj, tax *Taxonomy, lex *Lexicon) (
 		}
 		if m[4] >= 0 {
 			part := rest[m[4]:]
+			if len(part) > maxCutReason {
+				return o, false // a long cut reason is not read, and may turn
+			}
 			if strings.Trim(part, ".…\" \n") == "" && strings.ContainsAny(part, ".…") {
 				return o, false // "reason": "...: the template's placeholder, not an answer
 			}
