@@ -110,3 +110,19 @@ func TestProbeSixthRoundTruncatedJSON(t *testing.T) {
 		{"t11", "{\"decision\": \"roll\", \"reason\": \"The ledge is", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundCopulaRolls: a roll as the predicate of a copula, with an adverb
+// of certainty, a modal of necessity ("has to be") or a count of rolls.
+func TestProbeSixthRoundCopulaRolls(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"c1", "Forcing a rusted hatch in a gale is obviously a Mechanical Repair roll.", DecisionRoll, "Mechanical Repair"},
+		{"c2", "I'd say tracking him across the moor has to be a Track roll.", DecisionRoll, "Track"},
+		{"c3", "Getting through the kitchen unseen means two Stealth rolls, one per door.", DecisionRoll, "Stealth"},
+		{"c4", "Reading the whole archive is a series of Library Use rolls.", DecisionRoll, "Library Use"},
+		{"c5", "That ought to be a Listen roll.", DecisionRoll, "Listen"},
+		// Must not fire as a roll.
+		{"c6", "This doesn't have to be a Climb roll; she takes the stairs.", DecisionPass, ""},
+		{"c7", "It would be a Swim roll, but the river is dry.", DecisionUnparsed, ""},
+		{"c8", "It isn't absolutely a Jump roll, no, it's a step.", DecisionPass, ""},
+	})
+}
