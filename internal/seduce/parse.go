@@ -209,7 +209,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	t := proseTally(orig, tax, lex)
 	corrected := false
 	if t.hasRoll && t.hasPass || t.n > 0 && len(votes) > 0 {
-		folded := foldLower(body)
+		folded := adverbActually(foldLower(body))
 		corrected = correctsItself(folded) || lex.correctionIdx.has(folded)
 	}
 	var proseVotes []vote

@@ -126,3 +126,17 @@ func TestProbeSixthRoundCopulaRolls(t *testing.T) {
 		{"c8", "It isn't absolutely a Jump roll, no, it's a step.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundSplits: a pass for one part and a roll for "that part" or "the
+// rest" is a roll; "actually" before a gerund is an adverb, not a correction.
+func TestProbeSixthRoundSplits(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"p1", "Opening the gate is automatic. Getting the horse through it quietly is trickier; that part needs a Stealth roll.", DecisionRoll, "Stealth"},
+		{"p2", "Finding the book on the shelf is automatic. The rest needs a Library Use roll.", DecisionRoll, "Library Use"},
+		{"p3", "Lighting the stove is automatic. Actually cooking something edible on it is another matter: Cook roll.", DecisionRoll, ""},
+		// Must not fire: a correction stays a correction.
+		{"p4", "Climbing the ladder is automatic. Actually, no: that part needs a Climb roll.", DecisionUnparsed, ""},
+		{"p5", "That part needs a Climb roll. Actually, scratch that, the ladder is fine, no roll.", DecisionUnparsed, ""},
+		{"p6", "No roll for the ladder. Actually rolling Climb would be fairer.", DecisionUnparsed, ""},
+	})
+}

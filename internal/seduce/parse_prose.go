@@ -1637,6 +1637,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						}
 						c.topic = topicWords(after) // "no roll for the door"
 					}
+					if len(c.topic) == 0 && partDeixis.MatchString(clause[max(0, m[0]-40):m[0]]) {
+						c.topic = []string{"#part"} // "That part needs a First Aid roll."
+					}
 				}
 				if r.weak && (lead == "" || len(topicWords(lead)) == 0) {
 					if !t.hasBare {
