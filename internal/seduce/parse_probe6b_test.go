@@ -140,3 +140,23 @@ func TestProbeSixthRoundSplits(t *testing.T) {
 		{"p6", "No roll for the ladder. Actually rolling Climb would be fairer.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundSettledHedges: a hedge that hands over only the difficulty, a
+// musing closed by "I've decided", and the model saying it cannot throw dice itself
+// leave the ruling standing; a hedge on the ruling itself does not.
+func TestProbeSixthRoundSettledHedges(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"h1", "Climb roll, no question. Regular or Hard? Your call on the difficulty.", DecisionRoll, "Climb"},
+		{"h2", "It needs a Track roll; the difficulty is up to you.", DecisionRoll, "Track"},
+		{"h3", "I've gone back and forth on this one. The rope is old, the wall is wet. Right, I've decided: Climb roll.", DecisionRoll, "Climb"},
+		{"h4", "Hmm, tough call. She knows the house well... okay, I'm landing on no roll.", DecisionPass, ""},
+		{"h5", "I cannot physically roll dice for you, but the swim across needs a Swim roll.", DecisionRoll, "Swim"},
+		{"h6", "I can't roll for you. That said, it's a Listen roll.", DecisionRoll, "Listen"},
+		// Must not fire.
+		{"h7", "Your call on the difficulty. Swim roll, or maybe not, the river is calm.", DecisionUnparsed, ""},
+		{"h8", "Swim roll, though honestly your call.", DecisionUnparsed, ""},
+		{"h9", "I've decided: no roll. Or maybe a Climb roll? Your call.", DecisionUnparsed, ""},
+		{"h10", "I can't roll dice for you.", DecisionUnparsed, ""},
+		{"h11", "I've decided it's your call.", DecisionUnparsed, ""},
+	})
+}

@@ -35,3 +35,52 @@ func adverbActually(folded string) string {
 	}
 	return string(b)
 }
+
+// cannotRollDice is the model saying it cannot throw dice itself ("I can't roll dice
+// for you — I'm a text model"): a word on what it can do, no ruling on the action.
+var cannotRollDice = regexp.MustCompile(`(?i)\bi\s*(?:can['’]t|cannot|can\s+not|am\s+unable\s+to|['’]m\s+unable\s+to|am\s+not\s+able\s+to|['’]m\s+not\s+able\s+to|don['’]t\s+have\s+the\s+ability\s+to)\s+(?:actually\s+|physically\s+|literally\s+|really\s+)?(?:roll|throw)\s+(?:(?:the|any|real|physical|actual)\s+)?dice(?:\s+for\s+(?:you|anyone|the\s+table))?\b|(?i)\bi\s*(?:can['’]t|cannot)\s+(?:actually\s+|physically\s+)?roll\s+for\s+you\b`)
+
+// blankAside blanks in b the words about the model's own abilities that read like a
+// ruling and are none (cannotRollDice).
+func blankAside(b []byte) {
+	for _, loc := range cannotRollDice.FindAllIndex(b, -1) {
+		for i := loc[0]; i < loc[1]; i++ {
+			b[i] = ' '
+		}
+	}
+}
+
+// decidedAfter closes a reply's musing with a decision, as its last words: "I went back
+// and forth on this. ... Okay, I've decided: Mechanical Repair roll."
+var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made)\b[^?]*$`)
+
+// detailOnOpen is what follows an open phrase that hands over a detail of the roll, not
+// the ruling: "your call on the difficulty".
+var detailOnOpen = regexp.MustCompile(`^\s*(?:on|about|for|as\s+to|regarding)\s+(?:the\s+|its\s+)?(?:difficulty|difficulty\s+level|penalty\s+die|bonus\s+die|level|regular\s+or\s+hard|hard\s+or\s+regular)\b`)
+
+// detailBeforeOpen is what precedes an open phrase that hands over the difficulty:
+// "the difficulty is your call".
+var detailBeforeOpen = regexp.MustCompile(`\b(?:difficulty|penalty\s+die|bonus\s+die)\s+(?:is|['’]s|level\s+is)\s+$`)
+
+// detailOpen says whether the open phrase at in folded hands over only the roll's
+// difficulty.
+func detailOpen(folded string, at int, phrase string) bool {
+	return detailOnOpen.MatchString(folded[at+len(phrase):]) || detailBeforeOpen.MatchString(folded[max(0, at-40):at])
+}
+
+// openPastDetail is openAt, passing over the open phrases that hand over only the
+// difficulty.
+func openPastDetail(folded string, lex *Lexicon) (int, string) {
+	for from := 0; from < len(folded); {
+		at, phrase := openAt(folded[from:], lex)
+		if at < 0 {
+			return -1, ""
+		}
+		at += from
+		if !detailOpen(folded, at, phrase) {
+			return at, phrase
+		}
+		from = at + len(phrase)
+	}
+	return -1, ""
+}
