@@ -180,6 +180,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 	}
 
+	blankUnchecked(blank) // an unticked box rules nothing, in a label line or in prose
 	lr, lspans := parseLines(string(blank), tax)
 	if lr.found() {
 		v := vote{skill: lr.skill, rule: RuleLabel, how: HowLines, from: lspans[0][0], to: lspans[0][1]}
@@ -1282,6 +1283,10 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	// none), rowSkill the skill each such row names.
 	var voteRow []int
 	rowSkill := map[int]string{}
+	var check struct {
+		skill string
+		span  [2]int
+	}
 	for _, l := range labelPairs(text) {
 		value := strings.Trim(l.value, ` "'`)
 		if l.row > 0 && classifyKey(l.key) == keySkill {
@@ -1352,6 +1357,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 				r.vote(DecisionPass)
 			}
 		case keySkill:
+			if c, ok := calledCheck(l.key, value, tax); ok && check.skill == "" {
+				check.skill, check.span = c, valueSentence(text, l) // "Skill check: Handgun"
+			}
 			decided = false
 			others = append(others, l.span)
 			if r.skill == "" {
@@ -1364,6 +1372,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 		default:
 			decided = false
+			if c, ok := calledCheck(l.key, value, tax); ok && check.skill == "" {
+				check.skill, check.span = c, valueSentence(text, l) // "Check: Strength (Jump)"
+			}
 		}
 		if decided {
 			spans = append(spans, valueSentence(text, l))
@@ -1371,6 +1382,13 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		for len(voteRow) < len(r.votes) {
 			voteRow = append(voteRow, l.row)
 		}
+	}
+	if check.skill != "" && !r.found() {
+		// A label that names the check and no other that rules: the check is called for.
+		r.vote(DecisionRoll)
+		r.skill = check.skill
+		spans = append(spans, check.span)
+		voteRow = append(voteRow, 0)
 	}
 	if d, skill, ok := partRows(r.votes, voteRow, rowSkill); ok {
 		// A table that rules a roll for one part of the action and none for another

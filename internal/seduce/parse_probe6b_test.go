@@ -160,3 +160,19 @@ func TestProbeSixthRoundSettledHedges(t *testing.T) {
 		{"h11", "I've decided it's your call.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundCheckLabels: a label that names the check ("Check: Dexterity
+// (Stealth)") calls for it when no other label rules; an unticked box rules nothing.
+func TestProbeSixthRoundCheckLabels(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"l1", "**Check:** Dexterity (Stealth)\n**Difficulty:** Hard", DecisionRoll, "Stealth"},
+		{"l2", "Skill check: Rifle\nThe deer is 200 yards off.", DecisionRoll, "Firearms"},
+		{"l3", "**Check:** Spot — the glyph is faint.", DecisionRoll, "Spot Hidden"},
+		{"l4", "## Call\n- [ ] Roll needed\n- [x] No roll — the gate is open.", DecisionPass, ""},
+		{"l5", "## Call\n- [x] Roll needed: Swim\n- [ ] No roll", DecisionRoll, "Swim"},
+		// Must not fire: another label rules, or the value is no skill.
+		{"l6", "**Skill check:** Climb\n**Needed:** no, there are stairs.", DecisionPass, ""},
+		{"l7", "Check: the stove is still warm.", DecisionUnparsed, ""},
+		{"l8", "**Check:** Climb\n\nNo roll is needed, there are stairs.", DecisionUnparsed, ""},
+	})
+}
