@@ -176,3 +176,14 @@ func TestProbeSixthRoundCheckLabels(t *testing.T) {
 		{"l8", "**Check:** Climb\n\nNo roll is needed, there are stairs.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundPercentile: "d100 under your X" calls for X.
+func TestProbeSixthRoundPercentile(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"d1", "Right then: d100 under your Swim, everyone.", DecisionRoll, "Swim"},
+		{"d2", "d100 against Hard Climb, go!", DecisionRoll, "Climb"},
+		// Must not fire as a roll.
+		{"d3", "No need for d100 under your Climb here, it's a ladder.", DecisionUnparsed, ""},
+		{"d4", "Forget the d100 under your Climb; it's a ladder, you just go up.", DecisionUnparsed, ""},
+	})
+}
