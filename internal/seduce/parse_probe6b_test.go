@@ -187,3 +187,18 @@ func TestProbeSixthRoundPercentile(t *testing.T) {
 		{"d4", "Forget the d100 under your Climb; it's a ladder, you just go up.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundSkillAsked: a skill's name asked and answered at once by the
+// reply is that answer; a hedged or swapped answer is not read.
+func TestProbeSixthRoundSkillAsked(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"q1", "## Track?\nNo — the footprints in the snow lead straight to the shed.", DecisionPass, ""},
+		{"q2", "Swim? Yes. The current is strong tonight.", DecisionRoll, "Swim"},
+		{"q3", "Library Use? Nope, the book is on the desk.", DecisionPass, ""},
+		// Must not fire.
+		{"q4", "Swim? Yes, if she falls in.", DecisionUnparsed, ""},
+		{"q5", "Track? Sure, but the snow makes it trivial.", DecisionUnparsed, ""},
+		{"q6", "Track? Why would anyone?", DecisionUnparsed, ""},
+		{"q7", "Listen? Maybe.", DecisionUnparsed, ""},
+	})
+}

@@ -1106,6 +1106,11 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		}
 		wasCond = leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause)
 		if question {
+			if c, ok := skillAsked(origClause, lower, ends, i, loc[1], at, tax); ok {
+				t.add(c) // "Spot Hidden? No — it's in plain sight."
+				lead = ""
+				continue
+			}
 			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
 			if !t.hasRoll || !t.hasPass {
 				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t)

@@ -1,6 +1,10 @@
 package seduce
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
 
 // Split rulings (issue 29, round 6): a reply that passes one part of the action and
 // rolls for another is a roll (spec section 3), and must not read as two rulings that
@@ -83,4 +87,43 @@ func openPastDetail(folded string, lex *Lexicon) (int, string) {
 		from = at + len(phrase)
 	}
 	return -1, ""
+}
+
+// plainYes is a bare yes; "sure" and "of course" often open a concession.
+var plainYes = regexp.MustCompile(`^\s*(?:yes|yeah|yep|yup|aye)\b`)
+
+// answerHedged is a condition or a contrast in an answer's sentence: "Climb? Yes, if
+// you want to."
+var answerHedged = regexp.MustCompile(`\b(?:if|unless|but|though|although|maybe|perhaps|probably|might|could)\b`)
+
+// skillAsked reads a question that is a skill's name alone, answered at once by the
+// reply itself: "Spot Hidden? No — it's in plain sight." is a pass, "Listen? Yes." a
+// Listen roll (spec section 3: a question the reply answers itself is that answer).
+// origClause is the question without its mark, ends the clause ends of lower, i the
+// question's, from where its answer starts and at where the question starts.
+func skillAsked(origClause, lower string, ends [][]int, i, from, at int, tax *Taxonomy) (cue, bool) {
+	name := strings.TrimFunc(origClause, func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '(' && r != ')'
+	})
+	if name == "" || len(name) > 40 || i+1 >= len(ends) {
+		return cue{}, false
+	}
+	sk, ok := tax.Canonical(name)
+	if !ok {
+		return cue{}, false
+	}
+	answer := lower[from:ends[i+1][0]]
+	yes, no := skillYes.MatchString(answer) || plainYes.MatchString(answer), skillNo.MatchString(answer) || answerNo.MatchString(answer)
+	sentence := lower[from:]
+	if k := strings.IndexAny(sentence, ".!?\n"); k >= 0 && strings.TrimSpace(sentence[:k]) != "" {
+		sentence = sentence[:k]
+	}
+	if yes == no || answerHedged.MatchString(sentence) {
+		return cue{}, false
+	}
+	c := cue{decision: DecisionRoll, skill: sk, from: at, to: at + len(origClause)}
+	if no {
+		c.decision, c.negated, c.skill = DecisionPass, true, ""
+	}
+	return c, true
 }
