@@ -202,3 +202,15 @@ func TestProbeSixthRoundSkillAsked(t *testing.T) {
 		{"q7", "Listen? Maybe.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundDoubtElsewhere: a doubt about something else than the matter at
+// hand, or closed by a decision, leaves the ruling standing.
+func TestProbeSixthRoundDoubtElsewhere(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"e1", "I'm not sure the whole heist needs planning rolls, but this part is simple: no roll to buy the train tickets.", DecisionPass, ""},
+		{"e2", "Tough call, but I've decided: Dodge roll. The cart is fast.", DecisionRoll, "Dodge"},
+		// Must not fire.
+		{"e3", "I'm not sure, but this part is probably a Climb roll.", DecisionUnparsed, ""},
+		{"e4", "I'm not sure this needs a roll. But that part is easy: the door opens. Or maybe Locksmith?", DecisionUnparsed, ""},
+	})
+}

@@ -56,7 +56,7 @@ func blankAside(b []byte) {
 
 // decidedAfter closes a reply's musing with a decision, as its last words: "I went back
 // and forth on this. ... Okay, I've decided: Mechanical Repair roll."
-var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made)\b[^?]*$`)
+var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well|but|and)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made)\b[^?]*$`)
 
 // detailOnOpen is what follows an open phrase that hands over a detail of the roll, not
 // the ruling: "your call on the difficulty".
@@ -66,10 +66,15 @@ var detailOnOpen = regexp.MustCompile(`^\s*(?:on|about|for|as\s+to|regarding)\s+
 // "the difficulty is your call".
 var detailBeforeOpen = regexp.MustCompile(`\b(?:difficulty|penalty\s+die|bonus\s+die)\s+(?:is|['’]s|level\s+is)\s+$`)
 
+// clearPartAfter follows an open phrase in its own sentence to say the matter at hand
+// is clear: "I'm not sure the scene needs a chase at all, but this part is easy: …".
+var clearPartAfter = regexp.MustCompile(`^[^.!?]*\bbut\s+(?:this|that|the\s+(?:action|question|ruling|call))(?:\s+(?:part|bit|one))?\s+(?:is|['’]s)\s+(?:easy|clear|simple|straightforward|certain|obvious|clear-cut)\b`)
+
 // detailOpen says whether the open phrase at in folded hands over only the roll's
-// difficulty.
+// difficulty, or doubts something other than the matter at hand.
 func detailOpen(folded string, at int, phrase string) bool {
-	return detailOnOpen.MatchString(folded[at+len(phrase):]) || detailBeforeOpen.MatchString(folded[max(0, at-40):at])
+	rest := folded[at+len(phrase):]
+	return detailOnOpen.MatchString(rest) || detailBeforeOpen.MatchString(folded[max(0, at-40):at]) || clearPartAfter.MatchString(rest)
 }
 
 // openPastDetail is openAt, passing over the open phrases that hand over only the
