@@ -214,3 +214,17 @@ func TestProbeSixthRoundDoubtElsewhere(t *testing.T) {
 		{"e4", "I'm not sure this needs a roll. But that part is easy: the door opens. Or maybe Locksmith?", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundNamedFor: a roll named for its object, as a clause of its own, is
+// called for; judged or denied, it is not.
+func TestProbeSixthRoundNamedFor(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"f1", "Okay. Quick Spot Hidden roll for the loose floorboard, Marta.", DecisionRoll, "Spot Hidden"},
+		{"f2", "Another Stealth roll for the second corridor.", DecisionRoll, "Stealth"},
+		// Must not fire as a roll.
+		{"f3", "A Listen roll for this would be overkill.", DecisionPass, ""},
+		{"f4", "Jump roll for the puddle? Nah.", DecisionPass, ""},
+		{"f5", "Climb roll for the wall, if it's wet.", DecisionUnparsed, ""},
+		{"f6", "A Track roll for the trail isn't needed.", DecisionUnparsed, ""},
+	})
+}

@@ -460,6 +460,9 @@ var (
 		// "But a DEX roll to keep his balance, yes." (a judgement after it, "… would be
 		// overkill", is no ruling: see calmPurpose)
 		withUnless(keepUnknownRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\s+to\s+[a-z]+(?:\s+[a-z0-9'’]+){0,8}(?:\s*,?\s*(?:yes|please|then|now|go))?\s*$`), judged),
+		// "Quick Locksmith roll for the filing cabinet, Iris.": a roll named for its object,
+		// as a clause of its own, is called for.
+		withUnless(newCueRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?|quick|another|right)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check)\s+(?:for|on)\s+(?:the|this|that|your|his|her|their|it|him|them)\b(?:\s+[a-z0-9'’-]+){0,8}(?:\s*,?\s*[a-z]+)?\s*$`), judged),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
 		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go\b|\s+then\s*,)`),
 		// "Bob: Stealth, he's in plain sight.": after a lead naming who or what, a skill's
