@@ -58,8 +58,10 @@ var notNames = map[string]bool{"The": true, "A": true, "An": true, "This": true,
 	"Roll": true, "Keeper": true, "Player": true}
 
 // narrationFails are words that keep any narration from ruling, beside
-// narrationBlock's: a roll's result or difficulty, failing, being hurt, being seen.
-var narrationFails = regexp.MustCompile(`\b(?:success|successful|successfully|succeed|succeeds|succeeded|critical|crit|fumble|fumbles|fumbled|extreme|regular|difficulty|penalty|bonus|miss|misses|missed|stumbles?|trips?|drops?|hurts?|injur\w*|wound\w*|damage|bleed\w*|budge|budges|spotted|caught|alarm|alerts?|notices\s+you|sees\s+you|hears\s+you|spots\s+you|dead|dies|died|sanity|pushed|pushing|result|outcome|not|never)\b`)
+// narrationBlock's: a roll's result or difficulty, a negation, failing, being hurt,
+// being seen, and anything else acting on the player ("the current drags you under",
+// "the dog lunges at you").
+var narrationFails = regexp.MustCompile(`\b(?:success|successful|successfully|succeed|succeeds|succeeded|critical|crit|fumble|fumbles|fumbled|extreme|regular|difficulty|penalty|bonus|miss|misses|missed|stumbles?|trips?|drops?|hurts?|injur\w*|wound\w*|damage|bleed\w*|budge|budges|spotted|caught|alarm|alerts?|notices\s+you|sees\s+you|hears\s+you|spots\s+you|spot\s+you|see\s+you|dead|dies|died|sanity|pushed|pushing|result|outcome|not|never|holds?\s+fast|empty\s+air|stays?\s+(?:shut|closed|put)|no\s+(?:luck|answer|sign|use|good))\b|\b(?:twist|twists|twisting|twisted|sprain\w*|bruis\w*|graz(?:e|es|ed|ing)|cut|cuts|cutting|scrap(?:e|es|ed|ing)|bang\w*|hurt\w*|burn\w*)\s+your\b|\b[a-z]+s\s+you\b|\b(?:at|towards?)\s+you\b`)
 
 // narrationVoice are words that keep the wider narration of narratedDone from ruling:
 // the game master speaking as themself, the future, a negation, a skill or difficulty
@@ -74,6 +76,9 @@ var effortless = regexp.MustCompile(`\bwithout\s+(?:even\s+)?trying\b`)
 
 // noFuss is "no" in an idiom of ease, which denies nothing: "no biggie", "no drama".
 var noFuss = regexp.MustCompile(`\bno\s+(?:biggie|drama|fuss|problem|problems|trouble|bother)\b`)
+
+// helpsYou is someone acting on the player to help: "the clerk hands you the register".
+var helpsYou = regexp.MustCompile(`\b(?:hands|gives|shows|offers|brings|lends|lets|waves|tosses|passes|leads|points)\s+you\b`)
 
 // narratedDone finds the action told as done in a reply that rules nothing else (see
 // the comment at the top of this file); at is -1 when there is none.
@@ -134,6 +139,7 @@ func narrationScan(folded string) string {
 	folded = thingRolls.ReplaceAllStringFunc(folded, blankOut)
 	folded = effortless.ReplaceAllStringFunc(folded, blankOut)
 	folded = noFuss.ReplaceAllStringFunc(folded, blankOut)
+	folded = helpsYou.ReplaceAllStringFunc(folded, blankOut)
 	return notObstacle.ReplaceAllString(folded, " ")
 }
 

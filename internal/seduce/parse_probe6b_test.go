@@ -228,3 +228,19 @@ func TestProbeSixthRoundNamedFor(t *testing.T) {
 		{"f6", "A Track roll for the trail isn't needed.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundNarratedFailure: narrations in which the action fails or turns
+// against the player without a failing word are no pass.
+func TestProbeSixthRoundNarratedFailure(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"y1", "You leap for the branch and your hands close on empty air.", DecisionUnparsed, ""},
+		{"y2", "You heave at the trapdoor; it holds fast.", DecisionUnparsed, ""},
+		{"y3", "You wade in. The undertow drags you out past the rocks.", DecisionUnparsed, ""},
+		{"y4", "You reach the roof. Across the street, two watchmen spot you.", DecisionUnparsed, ""},
+		{"y5", "You vault the wall and land badly, twisting your knee.", DecisionUnparsed, ""},
+		{"y6", "You open the crate. The hound lunges at you.", DecisionUnparsed, ""},
+		{"y7", "You knock twice. No answer.", DecisionUnparsed, ""},
+		// Someone helping the player is no turn against them.
+		{"y8", "You cross to the desk. The porter hands you the key to room nine.", DecisionPass, ""},
+	})
+}
