@@ -61,7 +61,7 @@ var notNames = map[string]bool{"The": true, "A": true, "An": true, "This": true,
 // narrationBlock's: a roll's result or difficulty, a negation, failing, being hurt,
 // being seen, and anything else acting on the player ("the current drags you under",
 // "the dog lunges at you").
-var narrationFails = regexp.MustCompile(`\b(?:success|successful|successfully|succeed|succeeds|succeeded|critical|crit|fumble|fumbles|fumbled|extreme|regular|difficulty|penalty|bonus|miss|misses|missed|stumbles?|trips?|drops?|hurts?|injur\w*|wound\w*|damage|bleed\w*|budge|budges|spotted|caught|alarm|alerts?|notices\s+you|sees\s+you|hears\s+you|spots\s+you|spot\s+you|see\s+you|dead|dies|died|sanity|pushed|pushing|result|outcome|not|never|holds?\s+fast|empty\s+air|stays?\s+(?:shut|closed|put)|no\s+(?:luck|answer|sign|use|good))\b|\b(?:twist|twists|twisting|twisted|sprain\w*|bruis\w*|graz(?:e|es|ed|ing)|cut|cuts|cutting|scrap(?:e|es|ed|ing)|bang\w*|hurt\w*|burn\w*)\s+your\b|\b[a-z]+s\s+you\b|\b(?:at|towards?)\s+you\b`)
+var narrationFails = regexp.MustCompile(`\b(?:success|successful|successfully|succeed|succeeds|succeeded|critical|crit|fumble|fumbles|fumbled|extreme|regular|difficulty|penalty|bonus|miss|misses|missed|stumbles?|trips?|drops?|hurts?|injur\w*|wound\w*|damage|bleed\w*|budge|budges|spotted|caught|alarm|alerts?|notices\s+you|sees\s+you|hears\s+you|spots\s+you|spot\s+you|see\s+you|dead|dies|died|sanity|pushed|pushing|result|outcome|not|never|holds?\s+fast|empty\s+air|stays?\s+(?:shut|closed|put)|no\s+(?:luck|answer|sign|use|good))\b|\b(?:twist|twists|twisting|twisted|sprain\w*|bruis\w*|graz(?:e|es|ed|ing)|cut|cuts|cutting|scrap(?:e|es|ed|ing)|bang\w*|hurt\w*|burn\w*)\s+your\b|\b[a-z]+s\s+you\b|\b(?:cracks|cracked|snaps|snapped|collapses|collapsed|crumbles|crumbled|shatters|shattered|breaks|broke|splinters|splintered|tears|tore|buckles|buckled)\b|\b(?:is|are|was|were|gets?|got)\s+(?:shot|hit|stabbed|bitten|caught|seen|spotted|heard)\b|\b(?:at|towards?)\s+you\b`)
 
 // narrationVoice are words that keep the wider narration of narratedDone from ruling:
 // the game master speaking as themself, the future, a negation, a skill or difficulty
@@ -79,6 +79,9 @@ var noFuss = regexp.MustCompile(`\bno\s+(?:biggie|drama|fuss|problem|problems|tr
 
 // helpsYou is someone acting on the player to help: "the clerk hands you the register".
 var helpsYou = regexp.MustCompile(`\b(?:hands|gives|shows|offers|brings|lends|lets|waves|tosses|passes|leads|points)\s+you\b`)
+
+// breaksOpen is a thing giving way to the player's act: "the door splinters open".
+var breaksOpen = regexp.MustCompile(`\b(?:cracks|cracked|snaps|snapped|breaks|broke|splinters|splintered|tears|tore)\s+(?:open|free|loose)\b`)
 
 // narratedDone finds the action told as done in a reply that rules nothing else (see
 // the comment at the top of this file); at is -1 when there is none.
@@ -140,6 +143,7 @@ func narrationScan(folded string) string {
 	folded = effortless.ReplaceAllStringFunc(folded, blankOut)
 	folded = noFuss.ReplaceAllStringFunc(folded, blankOut)
 	folded = helpsYou.ReplaceAllStringFunc(folded, blankOut)
+	folded = breaksOpen.ReplaceAllStringFunc(folded, blankOut)
 	return notObstacle.ReplaceAllString(folded, " ")
 }
 

@@ -240,6 +240,9 @@ func TestProbeSixthRoundNarratedFailure(t *testing.T) {
 		{"y5", "You vault the wall and land badly, twisting your knee.", DecisionUnparsed, ""},
 		{"y6", "You open the crate. The hound lunges at you.", DecisionUnparsed, ""},
 		{"y7", "You knock twice. No answer.", DecisionUnparsed, ""},
+		{"y9", "You step out onto the frozen lake. It cracks.", DecisionUnparsed, ""},
+		{"y10", "Hollis strides into the saloon and is shot.", DecisionUnparsed, ""},
+		{"y11", "You shoulder the shed door and it splinters open.", DecisionPass, ""},
 		// Someone helping the player is no turn against them.
 		{"y8", "You cross to the desk. The porter hands you the key to room nine.", DecisionPass, ""},
 	})
