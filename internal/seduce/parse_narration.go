@@ -106,6 +106,12 @@ func narratedDone(body, folded string, tax *Taxonomy, lex *Lexicon) (at, to int)
 			from = i + len(p)
 		}
 	}
+	if at < 0 {
+		at, to = actNarrated(body, folded)
+	}
+	if at < 0 {
+		return -1, -1 // nothing told done: the blocks need not be read
+	}
 	if strings.Contains(scan, "?") {
 		scan = nextAction.ReplaceAllStringFunc(scan, func(s string) string { return blankOut(s[:len(s)-1]) + "." })
 	}
@@ -117,15 +123,18 @@ func narratedDone(body, folded string, tax *Taxonomy, lex *Lexicon) (at, to int)
 		hasPhrase(scan, lex.negation) || hasPhrase(scan, lex.condition) || hasPhrase(scan, lex.hedge) {
 		return -1, -1
 	}
-	if at >= 0 {
-		return at, to
-	}
+	return at, to
+}
+
+// actNarrated finds a sentence that tells an act done, with "you" or a name as its
+// subject (youActs, namedActs); at is -1 when there is none.
+func actNarrated(body, folded string) (at, to int) {
 	for _, m := range youActs.FindAllStringSubmatchIndex(folded, -1) {
 		w := folded[m[2]:m[3]]
 		if notActs[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ly") {
 			continue
 		}
-		return m[2] - len("you "), m[3]
+		return m[0], m[3]
 	}
 	for _, m := range namedActs.FindAllStringSubmatchIndex(body, -1) {
 		if !notNames[body[m[2]:m[3]]] {

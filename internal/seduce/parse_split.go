@@ -1,6 +1,7 @@
 package seduce
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode"
@@ -47,6 +48,9 @@ var cannotRollDice = regexp.MustCompile(`(?i)\bi\s*(?:can['’]t|cannot|can\s+no
 // blankAside blanks in b the words about the model's own abilities that read like a
 // ruling and are none (cannotRollDice).
 func blankAside(b []byte) {
+	if !bytes.Contains(b, []byte("ice")) && !bytes.Contains(b, []byte("ICE")) && !bytes.Contains(b, []byte(" for you")) {
+		return // no "dice", no "roll for you"
+	}
 	for _, loc := range cannotRollDice.FindAllIndex(b, -1) {
 		for i := loc[0]; i < loc[1]; i++ {
 			b[i] = ' '
