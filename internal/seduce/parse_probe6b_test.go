@@ -247,3 +247,15 @@ func TestProbeSixthRoundNarratedFailure(t *testing.T) {
 		{"y8", "You cross to the desk. The porter hands you the key to room nine.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundSeries: several rolls of one skill, called for, are that roll;
+// judged, dismissed or asked for by someone else, they are not.
+func TestProbeSixthRoundSeries(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"s1", "Long swim. We'll handle it as three Swim rolls, one per buoy.", DecisionRoll, "Swim"},
+		{"s2", "One Listen roll per door, so four Listen rolls in total.", DecisionRoll, "Listen"},
+		// Must not fire as a roll.
+		{"s3", "Scrap the two Climb rolls; the ladder is right there.", DecisionUnparsed, ""},
+		{"s4", "The players asked for several Spot Hidden rolls, but the note is in plain view: no roll.", DecisionPass, ""},
+	})
+}

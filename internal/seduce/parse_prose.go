@@ -413,6 +413,9 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
+		// "We'll do it as three Stealth rolls back to back": several rolls of one skill,
+		// in a clause that does not judge them (spec section 3: a series is that roll).
+		withUnless(newCueRule(`^[^;:]*?\b(?:several|multiple|two|three|four|five|six|a\s+(?:series|couple|string|sequence|handful)\s+of)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:rolls|checks)\b`), seriesDismissed),
 		// "d100, under your Jump": the dice and the skill they are read against, opening
 		// a clause (an elliptic call; "no need for d100 under …" is none).
 		withWords(newCueRule(`^\s*(?:(?:right|okay|ok|so|then|now|alright|right\s+then)\s*[,:]?\s+)*(?:roll\s+)?(?:an?\s+|your\s+)?d100s?\s*,?\s*(?:roll\s+)?(?:under|against|below|vs\.?)\s+(?:your\s+|his\s+|her\s+|their\s+)?(?:(?:hard|extreme|regular|half)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "d100"),

@@ -136,3 +136,8 @@ func skillAsked(origClause, lower string, ends [][]int, i, from, at int, tax *Ta
 	}
 	return c, true
 }
+
+// seriesDismissed are the words that, before a series of rolls in its clause, judge or
+// dismiss it rather than call for it: judged's, and the verbs of setting aside ("forget
+// the two Climb rolls").
+var seriesDismissed = regexp.MustCompile(judged.String() + `|\b(?:forget|skip|skipping|drop|dropping|scrap|ditch|ignore|ignoring|waive|waiving|without|instead|rather|spare|save|avoid|avoiding|need|needed|wants?|asks?|asked|requests?|requested|hopes?|says|claims?|insists?|suggests?|proposes?|demands?|player|players)\b`)
