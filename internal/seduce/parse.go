@@ -329,7 +329,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
-		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) {
+		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}
 		if at, to := narratedDone(body, folded, tax, lex); at >= 0 {

@@ -134,6 +134,9 @@ func actNarrated(body, folded string) (at, to int) {
 		if notActs[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ly") {
 			continue
 		}
+		if !hasComplement(folded, m[3]) {
+			continue
+		}
 		return m[0], m[3]
 	}
 	for _, m := range namedActs.FindAllStringSubmatchIndex(body, -1) {
@@ -161,6 +164,17 @@ func narrationScan(folded string) string {
 // number that may be a roll's result, a skill named.
 func narrationBlocked(scan, body string, tax *Taxonomy) bool {
 	return narrationBlock.MatchString(scan) || narrationFails.MatchString(scan) || rollNumber(scan) || namesSkill(body, tax)
+}
+
+// hasComplement says whether the verb ending at to in folded has an object or a
+// complement after it: "You pick." hands a choice back, "You pick the lock." tells an
+// act done. "You make it." holds its object.
+func hasComplement(folded string, to int) bool {
+	if strings.HasSuffix(folded[:to], " it") || strings.HasSuffix(folded[:to], "yourself") {
+		return true
+	}
+	rest := strings.TrimLeft(folded[to:], " ")
+	return rest != "" && !strings.ContainsRune(".!?,;:", rune(rest[0]))
 }
 
 // rollNumber says whether folded holds a number that may be a roll's result: one to

@@ -53,6 +53,9 @@ func TestProbeSixthRoundNarration(t *testing.T) {
 		// Must not fire: a narration cut off.
 		{"x21", "You pull the lever and the", DecisionUnparsed, ""},
 		{"x22", "Elsie walks into the shop and", DecisionUnparsed, ""},
+		// Must not fire: a verb with nothing after it hands the choice back.
+		{"x25", "You pick.", DecisionUnparsed, ""},
+		{"x26", "Your table, your rules. You choose, then.", DecisionUnparsed, ""},
 		// Must not fire: no act but an ease word.
 		{"x23", "No biggie.", DecisionUnparsed, ""},
 		{"x24", "The cart rolls downhill toward you.", DecisionUnparsed, ""},
