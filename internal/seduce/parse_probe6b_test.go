@@ -246,6 +246,8 @@ func TestProbeSixthRoundNarratedFailure(t *testing.T) {
 		{"y9", "You step out onto the frozen lake. It cracks.", DecisionUnparsed, ""},
 		{"y10", "Hollis strides into the saloon and is shot.", DecisionUnparsed, ""},
 		{"y11", "You shoulder the shed door and it splinters open.", DecisionPass, ""},
+		{"y12", "You dial the number. Nothing happens.", DecisionUnparsed, ""},
+		{"y13", "You turn the key. Nothing.", DecisionUnparsed, ""},
 		// Someone helping the player is no turn against them.
 		{"y8", "You cross to the desk. The porter hands you the key to room nine.", DecisionPass, ""},
 	})
