@@ -150,6 +150,9 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if !found {
 		if lo, ok := parseLooseJSON(body, tax); ok {
+			if kept, ok := truncatedAfterRuling(body, lo, tax, lex); lo.truncated && ok {
+				lo = kept // "{"decision": "roll", "skill": "Track", "reason": "The trail cro"
+			}
 			if lo.truncated {
 				return Parsed{Decision: DecisionUnparsed, How: HowJSON, Rule: RuleTruncated, Skill: lo.r.skill, Span: cutSpan(body[lo.from:lo.to])}
 			}
@@ -177,6 +180,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 	}
 
+	blankUnchecked(blank) // an unticked box rules nothing, in a label line or in prose
 	lr, lspans := parseLines(string(blank), tax)
 	if lr.found() {
 		v := vote{skill: lr.skill, rule: RuleLabel, how: HowLines, from: lspans[0][0], to: lspans[0][1]}
@@ -194,6 +198,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 
 	blankUnchecked(blank)
+	blankAside(blank)
 	blankTags(blank)
 	blankSymbols(blank)
 	endStrikes(blank)
@@ -206,7 +211,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	t := proseTally(orig, tax, lex)
 	corrected := false
 	if t.hasRoll && t.hasPass || t.n > 0 && len(votes) > 0 {
-		folded := foldLower(body)
+		folded := adverbActually(foldLower(body))
 		corrected = correctsItself(folded) || lex.correctionIdx.has(folded)
 	}
 	var proseVotes []vote
@@ -253,7 +258,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := openAt(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) {
+		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) {
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -320,11 +325,14 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
-		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || refusedIn(objs) || lr.refused ||
+		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")]:
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
-		if at, to := narratedSuccess(folded); at >= 0 {
+		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
+		}
+		if at, to := narratedDone(body, folded, tax, lex); at >= 0 {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleNone}
@@ -1275,6 +1283,10 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 	// none), rowSkill the skill each such row names.
 	var voteRow []int
 	rowSkill := map[int]string{}
+	var check struct {
+		skill string
+		span  [2]int
+	}
 	for _, l := range labelPairs(text) {
 		value := strings.Trim(l.value, ` "'`)
 		if l.row > 0 && classifyKey(l.key) == keySkill {
@@ -1345,6 +1357,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 				r.vote(DecisionPass)
 			}
 		case keySkill:
+			if c, ok := calledCheck(l.key, value, tax); ok && check.skill == "" {
+				check.skill, check.span = c, valueSentence(text, l) // "Skill check: Handgun"
+			}
 			decided = false
 			others = append(others, l.span)
 			if r.skill == "" {
@@ -1357,6 +1372,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			}
 		default:
 			decided = false
+			if c, ok := calledCheck(l.key, value, tax); ok && check.skill == "" {
+				check.skill, check.span = c, valueSentence(text, l) // "Check: Strength (Jump)"
+			}
 		}
 		if decided {
 			spans = append(spans, valueSentence(text, l))
@@ -1364,6 +1382,13 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		for len(voteRow) < len(r.votes) {
 			voteRow = append(voteRow, l.row)
 		}
+	}
+	if check.skill != "" && !r.found() {
+		// A label that names the check and no other that rules: the check is called for.
+		r.vote(DecisionRoll)
+		r.skill = check.skill
+		spans = append(spans, check.span)
+		voteRow = append(voteRow, 0)
 	}
 	if d, skill, ok := partRows(r.votes, voteRow, rowSkill); ok {
 		// A table that rules a roll for one part of the action and none for another

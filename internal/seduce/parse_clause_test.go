@@ -621,7 +621,7 @@ func TestClauseLongAndLabelledProbes(t *testing.T) {
 func TestClauseFormProbes(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"probe 1", "{\"decision\": \"roll\" | \"automatic_success\", \"skill\": \"<skill or null>\", \"reason\": \"...\"}", DecisionUnparsed, ""},
-		{"probe 2", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"The wall is", DecisionUnparsed, ""},
+		{"probe 2", "{\"decision\": \"roll\", \"skill\": \"Climb\", \"reason\": \"The wall is", DecisionRoll, "Climb"},
 		{"probe 3", "{\"decision\": \"ro", DecisionUnparsed, ""},
 		{"probe 4", "Make a Climb ro", DecisionUnparsed, ""},
 		{"probe 5", "My ruling: automatic succ", DecisionUnparsed, ""},
@@ -1005,7 +1005,7 @@ func TestClauseJSONProbes(t *testing.T) {
 		{"probe 12", "{\"decision\": \"roll\", \"skill\": \"Track\", \"reason\": \"The player says no roll is needed, but the trail is old.\"}", DecisionRoll, "Track"},
 		{"probe 13", "{'decision': 'roll', 'skill': 'Listen'}", DecisionRoll, "Listen"},
 		{"probe 14", "{\"decision\": \"roll\", \"skill\": \"Dodge\",}", DecisionRoll, "Dodge"},
-		{"probe 15", "{\"decision\": \"roll\", \"skill\": \"Dodge\", \"reason\": \"The blade is fa", DecisionUnparsed, ""},
+		{"probe 15", "{\"decision\": \"roll\", \"skill\": \"Dodge\", \"reason\": \"The blade is fa", DecisionRoll, "Dodge"},
 		{"probe 16", "{\"decision\":\"roll\",\"skill\":\"Firearms (Rifle/Shotgun)\",\"reason\":\"Long shot.\"}", DecisionRoll, "Firearms"},
 		{"probe 17", "{\"decision\":\"roll\",\"skill\":\"Brawl\",\"reason\":\"Fistfight.\"}", DecisionRoll, "Fighting"},
 		{"probe 18", "{\"decision\":\"roll\",\"skill\":\"Lockpicking\"}", DecisionRoll, "Locksmith"},
@@ -1265,7 +1265,7 @@ func TestClauseCutAndDiceProbes(t *testing.T) {
 		{"probe 3", "Make a Spot Hid", DecisionUnparsed, ""},
 		{"probe 4", "It needs a Lib", DecisionUnparsed, ""},
 		{"probe 5", "**Roll required:** Spot Hid", DecisionUnparsed, ""},
-		{"probe 6", "{\"decision\": \"automatic_success\", \"skill\": null, \"reason\": \"The door is op", DecisionUnparsed, ""},
+		{"probe 6", "{\"decision\": \"automatic_success\", \"skill\": null, \"reason\": \"The door is op", DecisionPass, ""},
 		{"probe 7", "Climb roll. The reason is that the wall is we", DecisionRoll, "Climb"},
 		{"probe 8", "No roll needed. She has done this a thous", DecisionPass, ""},
 		{"probe 9", "Roll: Med", DecisionUnparsed, ""},

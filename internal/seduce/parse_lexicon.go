@@ -67,6 +67,10 @@ import (
 //	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
 //	              "sonst"): after a ruling left open on a condition, the ruling of the
 //	              clause they open is open too
+//	narration     phrases that tell the player's action done with no roll ("swings open",
+//	              "waves you through", "up you go"): a reply that holds one and no word
+//	              of a ruling, a question, a negation, a condition, a hedge, a failure
+//	              or a roll's result is a pass (parse_narration.go)
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -95,6 +99,7 @@ type Lexicon struct {
 	rollVerb     []string
 	otherwise    []string
 	heads        []string
+	narration    []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -137,6 +142,7 @@ type lexiconFile struct {
 	RollVerb     []string          `json:"rollverb"`
 	Otherwise    []string          `json:"otherwise"`
 	Heads        []string          `json:"heads"`
+	Narration    []string          `json:"narration"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -194,7 +200,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.skills} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -235,6 +241,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
+		{"narration", f.Narration, &l.narration},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")

@@ -109,8 +109,11 @@ import (
 
 // Regular expression pieces over ASCII-lowercased text.
 const (
-	reArt      = `(?:an?|any|the|your|another|one|some|this|that|a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+`
-	reWord     = `[a-z0-9(][a-z0-9'’/()%-]*`
+	reArt  = `(?:an?|any|the|your|another|one|some|this|that|a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+`
+	reWord = `[a-z0-9(][a-z0-9'’/()%-]*`
+	// reCountArt is the article of a roll called for after a copula: "a", or a count
+	// of rolls ("several Stealth rolls", "a series of", "three").
+	reCountArt = `(?:an?|one|several|multiple|two|three|four|five|a\s+(?:series|couple|pair|few|number|string|sequence)\s+of)\s+`
 	reSlot     = `(?:` + reWord + `\s+){0,4}?`
 	reRollAny  = `(?:roll|rolls|rolling|check|checks|checking|test|tests|testing|dice)`
 	reRollNoun = `(?:rolls?|checks?|tests?|dice(?:\s+rolls?)?|skill\s+checks?|skill\s+rolls?)`
@@ -410,6 +413,12 @@ var (
 		newNegatableRule(`\bsucceeds?\s+(?:outright|by\s+default)\b`),
 	}
 	rollRules = []cueRule{
+		// "We'll do it as three Stealth rolls back to back": several rolls of one skill,
+		// in a clause that does not judge them (spec section 3: a series is that roll).
+		withUnless(newCueRule(`^[^;:]*?\b(?:several|multiple|two|three|four|five|six|a\s+(?:series|couple|string|sequence|handful)\s+of)\s+(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:rolls|checks)\b`), seriesDismissed),
+		// "d100, under your Jump": the dice and the skill they are read against, opening
+		// a clause (an elliptic call; "no need for d100 under …" is none).
+		withWords(newCueRule(`^\s*(?:(?:right|okay|ok|so|then|now|alright|right\s+then)\s*[,:]?\s+)*(?:roll\s+)?(?:an?\s+|your\s+)?d100s?\s*,?\s*(?:roll\s+)?(?:under|against|below|vs\.?)\s+(?:your\s+|his\s+|her\s+|their\s+)?(?:(?:hard|extreme|regular|half)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`), "d100"),
 		newCueRule(`\b(?:make|makes|making|take|takes|attempt|attempts|post|need\s+for|costs?|(?:i['’]d|i\s+would|we['’]d)\s+like|give|gives|gimme|ask|asks|asking|(?:i['’]m|i\s+am)\s+ruling|i\s+rule|(?:comes?|coming|boils?|boiling)\s+down\s+to|worth|worthy\s+of|(?:seems|sounds|looks|feels)\s+like|give\s+me|give\s+us|deserves?|deserving|earns?|go\s+with|going\s+with|opt\s+for|settle\s+on|call\s+(?:it|that|this)|calling\s+(?:it|that|this)|treat\s+(?:it|that|this)\s+as|rule\s+(?:it|that|this)|let['’]s\s+(?:have|see|get)|have|has|see|want|need|needs|needed|require|requires|required|requiring|call\s+for|calls\s+for|calling\s+for|ask\s+for|asks\s+for|asking\s+for|request|requests|requesting|warrant|warrants|demand|demands|necessitate|necessitates|merit|merits|trigger|triggers|pass|passes|succeed\s+(?:at|on|in)|perform|do|mandate|mandates|prompt|prompts|roll|rolls|go\s+for|involve|involves|invoke|invokes|resolved?\s+(?:with|by|using|via|through|as)|using|try|tries|attempting)\s+(?:(?:me|you|us|him|her|them|it|anyone|anybody|everyone|everybody|the\s+player|the\s+investigator)\s+)?(?:to\s+(?:make|roll|attempt|pass|see)\s+|for\s+)?(?:` + reArt + `)?(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`\broll(?:s|ing|ed)?\s+(?:me\s+(?:an?\s+|some\s+)?|to\s+hit\s+(?:with\s+)?|for\s+|to\s+|your\s+|on\s+|with\s+(?:your\s+)?|against\s+(?:your\s+)?|under\s+(?:your\s+)?|using\s+(?:your\s+)?)?(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z0-9(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:roll|rolls|rolling|check|checks|test|tests|dice|dice\s+roll|skill\s+check)\s+(?:itself\s+)?(?:(?:is|are|was|were|will\s+be|would\s+be|seems|remains)\s+)?(?:(?:definitely|clearly|absolutely|still|therefore|indeed|certainly|really|very\s+much)\s+)?(?:required|needed|necessary|mandatory|warranted|called\s+for|in\s+order|appropriate|unavoidable|essential|due)\b`),
@@ -454,6 +463,9 @@ var (
 		// "But a DEX roll to keep his balance, yes." (a judgement after it, "… would be
 		// overkill", is no ruling: see calmPurpose)
 		withUnless(keepUnknownRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check|test)\s+to\s+[a-z]+(?:\s+[a-z0-9'’]+){0,8}(?:\s*,?\s*(?:yes|please|then|now|go))?\s*$`), judged),
+		// "Quick Locksmith roll for the filing cabinet, Iris.": a roll named for its object,
+		// as a clause of its own, is called for.
+		withUnless(newCueRule(`^\s*(?:(?:but|and|so|then|still|just|one|an?|quick|another|right)\s+)*(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll|check)\s+(?:for|on)\s+(?:the|this|that|your|his|her|their|it|him|them)\b(?:\s+[a-z0-9'’-]+){0,8}(?:\s*,?\s*[a-z]+)?\s*$`), judged),
 		// a skill called and the player sent on: "Mechanical Repair, go.", "Locksmith then, and be quick"
 		capitalStartRule(`^\s*(?:(?:okay|ok|right|alright|so)[,]?\s+)?(?P<skill>[a-z][a-z'’/-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)(?:\s*,\s*go\b|\s+then\s*,)`),
 		// "Bob: Stealth, he's in plain sight.": after a lead naming who or what, a skill's
@@ -509,7 +521,7 @@ var (
 		capitalRule(`^\s*(?:[a-z]+,\s+)+(?P<wholeskill>` + reSkillWords + `)\s*(?:,|$)`),
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
-		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna|going\s+to)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always)\s+)?an?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna|going\s+to|has\s+to|have\s+to|needs\s+to|need\s+to|got\s+to|ought\s+to)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always|absolutely|obviously|undoubtedly|unquestionably|totally|surely|very\s+much|100%)\s+)?` + reCountArt + `(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),
@@ -1100,6 +1112,11 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		}
 		wasCond = leadingCond.MatchString(clause) && !intent.MatchString(clause) && !modalShould.MatchString(clause)
 		if question {
+			if c, ok := skillAsked(origClause, lower, ends, i, loc[1], at, tax); ok {
+				t.add(c) // "Spot Hidden? No — it's in plain sight."
+				lead = ""
+				continue
+			}
 			// "Needs a roll? It does: Stealth." — a question the reply answers itself.
 			if !t.hasRoll || !t.hasPass {
 				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t)
@@ -1633,6 +1650,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 							after = after[:k]
 						}
 						c.topic = topicWords(after) // "no roll for the door"
+					}
+					if len(c.topic) == 0 && partDeixis.MatchString(clause[max(0, m[0]-40):m[0]]) {
+						c.topic = []string{"#part"} // "That part needs a First Aid roll."
 					}
 				}
 				if r.weak && (lead == "" || len(topicWords(lead)) == 0) {
