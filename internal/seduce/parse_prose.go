@@ -531,7 +531,9 @@ var (
 		// a verb, not a skill: "I wouldn't argue with a roll"
 		"argue":  true,
 		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
-		"miss": true, "that": true, "which": true, "for": true, "not": true, "no": true,
+		"miss": true, "that": true, "which": true,
+		// a verb of skipping: "nothing justifies skipping the Stealth roll"
+		"skipping": true, "waiving": true, "waive": true, "forgo": true, "forgoing": true, "for": true, "not": true, "no": true,
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
 		"failed": true, "failing": true, "bad": true, "good": true, "lucky": true, "high": true,
 		"low": true, "result": true, "outcome": true,
@@ -1552,15 +1554,25 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
-				if d == DecisionPass && r.negated && sententialNegation(clause, m[0]) {
+				if d == DecisionPass && r.negated && scopedNegations(clause, m[0])%2 == 1 {
 					// "It's not like she could walk past without a Stealth roll", "I can't
 					// see any way this isn't a Track roll": a denial denied.
 					c.decision = DecisionRoll
 				}
 				c.negated = c.negated || r.negated
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) && !deniedReason(clause, negAt) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
-					c.decision = DecisionPass // "the Keeper should not call for Stealth"
-					c.negated = true
+				if d == DecisionRoll && r.negated && deniedWithout(clause, m[0], m[1]) {
+					c.decision = DecisionPass // "I don't see why he can't do it without a roll"
+				}
+				if d == DecisionRoll && !r.negatable {
+					if n := scopedNegations(clause, max(negAt, cat)); n%2 == 1 {
+						if deniesOwnRoll(clause, m[0], m[1]) {
+							continue
+						}
+						c.decision = DecisionPass // "the Keeper should not call for Stealth"
+						c.negated = true
+					} else if n > 0 {
+						c.negated = true // "can't not roll Dodge": two negations cancel
+					}
 				}
 				c.from, c.to = at+m[0], at+m[1]
 				// Whether a pass is about one part matters only while every pass so far is.

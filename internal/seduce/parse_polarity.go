@@ -1,0 +1,237 @@
+package seduce
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Polarity as composition. A ruling mention is read under every negation whose scope
+// covers it in its clause: each one flips it, so two cancel. "You're not clearing that
+// gap without a Jump roll" (not, without), "I can't see any reason not to ask for a
+// Listen roll" (can't, not) and "can't not roll Dodge" call for the roll; "I can't in good
+// conscience ask for a roll" (can't) is a pass. A negation's scope runs to the end of its
+// clause, or to the first comma, coordinating or subordinating conjunction after it
+// ("he doesn't need help and climbs without a roll": the "and" ends the "doesn't").
+
+// polarityReach is how far back, in bytes, a negation is looked for.
+const polarityReach = 200
+
+// scopeBarrier ends the scope of the negations before it.
+var scopeBarrier = map[string]bool{
+	"and": true, "or": true, "but": true, "so": true, "because": true, "since": true,
+	"while": true, "whilst": true, "whereas": true, "though": true, "although": true,
+	"then": true, "if": true, "unless": true, "until": true, "whether": true, "when": true,
+	"once": true, "otherwise": true, "yet": true, "except": true, "instead": true,
+	"however": true, "plus": true, "also": true,
+}
+
+// negators are words that each deny what their clause says after them.
+var negators = map[string]bool{
+	"not": true, "never": true, "nobody": true, "nothing": true, "none": true,
+	"nowhere": true, "neither": true, "nor": true, "hardly": true, "scarcely": true,
+	"barely": true, "without": true, "cannot": true, "unable": true, "impossible": true,
+	"doubt": true, "doubts": true, "doubtful": true, "refuse": true, "refuses": true,
+	"refused": true, "refusing": true, "decline": true, "declines": true, "declining": true,
+	"no-one": true, "unlikely": true, "foolish": true, "reckless": true, "madness": true,
+	"suicidal": true, "suicide": true, "crazy": true, "insane": true,
+}
+
+// blameVerbs deny what they blame someone for, after a modal: "nobody would fault you
+// for calling for a roll" (nobody, fault: the call stands).
+var blameVerbs = map[string]bool{"fault": true, "blame": true, "criticise": true, "criticize": true}
+
+// modals come before a verb of blaming.
+var modals = map[string]bool{"would": true, "could": true, "can": true, "will": true, "should": true, "might": true, "to": true}
+
+// clauseVerbs end the phrase a "without" heads: in "without being noticed would need a
+// roll" the "without" denies only "being noticed".
+var clauseVerbs = map[string]bool{
+	"would": true, "will": true, "could": true, "should": true, "must": true, "might": true,
+	"may": true, "can": true, "is": true, "are": true, "was": true, "were": true,
+	"needs": true, "requires": true, "calls": true, "'d": true, "'ll": true, "it's": true,
+	"that's": true, "you'll": true, "he'll": true, "she'll": true, "they'll": true,
+	"you'd": true, "he'd": true, "she'd": true, "i'd": true, "i'll": true, "we'll": true,
+}
+
+// fools are the people only whom a ruling would be denied by: "only a fool would ask".
+var fools = map[string]bool{"fool": true, "idiot": true, "madman": true, "lunatic": true, "reckless": true}
+
+// focusAfterNot are the words that make "not" a focus on one word rather than a denial
+// of the clause ("not just a lock", "not only tall"), or a hedge ("not sure"), which the
+// hedge rules read.
+var focusAfterNot = map[string]bool{
+	"just": true, "only": true, "merely": true, "simply": true, "least": true,
+	"sure": true, "certain": true, "confident": true, "convinced": true, "quite": true,
+	"exactly": true, "necessarily": true,
+}
+
+// affirmingAfter are the words that make a negator part of an affirming idiom: "nothing
+// but", "nothing short of", "without question", "without a doubt".
+var affirmingAfter = map[string]map[string]bool{
+	"nothing": {"but": true, "short": true, "less": true, "else": true},
+	"without": {"question": true, "doubt": true, "fail": true},
+}
+
+// noNouns are the nouns after which "no" denies its clause ("no way", "no reason", "no
+// Keeper would"): elsewhere "no" denies only its own noun phrase ("no bonus die on the
+// Climb roll").
+var noNouns = map[string]bool{
+	"way": true, "chance": true, "reason": true, "need": true, "point": true,
+	"excuse": true, "grounds": true, "justification": true, "call": true, "cause": true,
+	"hope": true, "keeper": true, "gm": true, "dm": true, "referee": true, "sane": true,
+	"decent": true, "fair": true, "reasonable": true, "one": true, "longer": true,
+	"basis": true, "case": true,
+}
+
+// noApostrophe are negative contractions typed without their apostrophe.
+var noApostrophe = map[string]bool{
+	"dont": true, "doesnt": true, "didnt": true, "isnt": true, "arent": true, "wasnt": true,
+	"werent": true, "cant": true, "wont": true, "shouldnt": true, "wouldnt": true,
+	"couldnt": true, "neednt": true, "mustnt": true, "havent": true, "hasnt": true,
+}
+
+// scopedNegations counts the negations whose scope reaches at in clause (folded): the
+// negators before at with no scope barrier between them and at.
+func scopedNegations(clause string, at int) int {
+	from := max(0, at-polarityReach)
+	if from > 0 {
+		// start at a word's start
+		for from < at && clause[from] != ' ' {
+			from++
+		}
+	}
+	words := polarityWords(clause[from:at])
+	n := 0
+	neither := false
+	without := false // whether the last negation counted is an open "without"
+	paren := false   // whether a parenthesis after a negative auxiliary is open
+	for i, w := range words {
+		if w == "" && (paren || i > 0 && negAux(words[i-1])) {
+			// "I won't, in all fairness, be calling for dice": a parenthesis opens after
+			// the auxiliary and closes at the next comma.
+			paren = !paren
+			continue
+		}
+		if scopeBarrier[w] && i > 0 && (words[i-1] == "as" || words[i-1] == "even") {
+			continue // "not as if", "even though": no condition
+		}
+		if w == "" || scopeBarrier[w] {
+			n, neither, without, paren = 0, false, false, false // punctuation ends a scope
+			continue
+		}
+		if without && clauseVerbs[w] {
+			n, without = n-1, false
+		}
+		next, third := "", ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		if i+2 < len(words) {
+			third = words[i+2]
+		}
+		neg := false
+		switch {
+		case w == "not" || strings.HasSuffix(w, "n't") || noApostrophe[w]:
+			neg = !focusAfterNot[next]
+		case w == "no":
+			neg = noNouns[next] || strings.HasSuffix(next, "ing") // "no sneaking past"
+		case w == "too":
+			neg = third == "to" // "too easy to call for a roll"
+		case w == "only":
+			neg = (next == "a" || next == "an" || next == "the") && fools[third]
+		case blameVerbs[w]:
+			neg = i > 0 && modals[words[i-1]]
+		case negators[w]:
+			neg = !affirmingAfter[w][next] && !(w == "nor" && neither) && !(w == "doubt" && i > 0 && words[i-1] == "no")
+			neither = neither || w == "neither"
+		}
+		if neg {
+			n++
+			without = w == "without"
+		}
+	}
+	if without && clauseVerbs[firstPolarityWord(clause[at:])] {
+		n-- // "without killing him is a Medicine roll": the ruling's own verb ends it
+	}
+	return n
+}
+
+// firstPolarityWord is the first word of s, folded as polarityWords folds it.
+func firstPolarityWord(s string) string {
+	s = strings.TrimLeft(s, " ")
+	end := strings.IndexAny(s, " ,.;:!?")
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.ReplaceAll(s[:end], "’", "'")
+}
+
+// speakerCannotRoll is the speaker denying that they roll dice themselves ("as an AI I
+// cannot actually roll dice", "I'm not able to roll real dice"): the speaker's ability,
+// not a ruling on the action.
+var speakerCannotRoll = regexp.MustCompile(`\bi(?:\s+am|['’]m)?\s+(?:(?:really|actually|physically|literally|just|simply)\s+)?(?:can['’]?t|cannot|can\s+not|not\s+able\s+to|unable\s+to|don['’]t\s+have\s+(?:the\s+ability|a\s+way)\s+to)\s+(?:(?:really|actually|physically|literally)\s+)?(?:roll|throw)\s+(?:(?:any|real|physical|actual|the|your|real-world)\s+)*(?:dice|die)\b`)
+
+// deniesOwnRoll says whether the roll phrase at [from, to) in clause is the speaker
+// denying they roll dice themselves.
+func deniesOwnRoll(clause string, from, to int) bool {
+	if !strings.Contains(clause[max(0, from-80):min(len(clause), to+30)], "i") {
+		return false
+	}
+	for _, m := range speakerCannotRoll.FindAllStringIndex(clause[max(0, from-80):min(len(clause), to+30)], -1) {
+		if m[1] > from-max(0, from-80) {
+			return true
+		}
+	}
+	return false
+}
+
+// polarityWords splits s into lowercase words with ’ read as ', and an empty word for
+// each run of punctuation that ends a scope (a comma, a stop, a colon, a dash between
+// spaces, a bracket or a quotation mark).
+func polarityWords(s string) []string {
+	var out []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 {
+			out = append(out, strings.ReplaceAll(s[start:i], "’", "'"))
+			start = -1
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\'' || c >= 0x80:
+			if start < 0 {
+				start = i
+			}
+		case c == '-' && start >= 0:
+			// inside a word: "no-one"
+		case c == ' ' || c == '\t' || c == '*' || c == '_':
+			flush(i)
+		default:
+			flush(i)
+			if len(out) == 0 || out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// negAux is a negative auxiliary, which a parenthesis may part from its verb.
+func negAux(w string) bool {
+	return w == "cannot" || strings.HasSuffix(w, "n't") && w != "n't"
+}
+
+// deniedWithout says whether a double-negation match at [from, to) of clause that holds
+// a "without" has an even number of negations before that "without": then the "without"
+// stands undenied ("I don't see why he can't do it without a roll": don't, can't).
+func deniedWithout(clause string, from, to int) bool {
+	k := strings.Index(clause[from:to], "without")
+	if k < 0 {
+		return false
+	}
+	n := scopedNegations(clause, from+k)
+	return n >= 2 && n%2 == 0
+}

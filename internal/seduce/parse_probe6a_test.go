@@ -1,0 +1,40 @@
+package seduce
+
+import "testing"
+
+// Probe tables of the sixth round of issue 29 (helper A: precision). Sentences written
+// for these tests, each labelled under spec section 3 before the parser read it.
+
+// TestProbeSixthRoundPolarity holds rulings read under several negations: a mention's
+// polarity is the product of the negations whose scope covers it in its clause, and a
+// scope ends at a comma, a conjunction or the verb that ends a "without" phrase.
+func TestProbeSixthRoundPolarity(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// a negated verb with a "without" in its scope: the roll is required
+		{"nw1", "She is not getting over that wall without a Climb roll, sorry.", DecisionRoll, "Climb"},
+		{"nw2", "Honestly I cannot imagine the old man hauling himself up the slippery bank of the canal without a Climb roll.", DecisionRoll, "Climb"},
+		{"nw3", "Not a chance. Nobody crosses that ice without a Dodge roll.", DecisionRoll, "Dodge"},
+		{"nw4", "They won't be sneaking past the dogs without a Stealth roll.", DecisionRoll, "Stealth"},
+		// the "without" outside the negation's scope: a pass
+		{"nw5", "He doesn't hesitate and strolls through without a roll.", DecisionPass, ""},
+		{"nw6", "It isn't hard, so she simply opens it without a roll.", DecisionPass, ""},
+		{"nw7", "I don't see why he can't do it without a roll.", DecisionPass, ""},
+		// two negations on one request cancel; one denies it
+		{"dn1", "Can't not call for a Listen roll with that racket upstairs.", DecisionRoll, "Listen"},
+		{"dn2", "I don't honestly see any reason not to ask for a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"dn3", "It's not as if I wasn't going to make you roll Swim in a storm like this.", DecisionRoll, "Swim"},
+		{"dn4", "Nothing about this scene justifies skipping the Stealth roll.", DecisionRoll, "Stealth"},
+		{"dn5", "Nobody at my table would fault you for calling for a Jump roll.", DecisionRoll, "Jump"},
+		{"nr1", "I can't with a straight face ask for a roll to open a fridge.", DecisionPass, ""},
+		{"nr2", "I won't, in all fairness, be calling for dice here.", DecisionPass, ""},
+		{"nr3", "I would never in a million years ask for a roll to tie a shoelace.", DecisionPass, ""},
+		// "not" as focus, and "no" inside a noun phrase, deny nothing of the ruling
+		{"fo1", "This is not only a climb; make a Climb roll.", DecisionRoll, "Climb"},
+		{"fo2", "No bonus die means a plain Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		// a "without" phrase ended by the ruling's own verb
+		{"wv1", "Opening the safe without tripping the alarm is a Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"wv2", "Getting the body out without anyone noticing will need a Stealth roll.", DecisionRoll, "Stealth"},
+		// the speaker's own dice, not the ruling
+		{"sp1", "Roll Listen. I can't physically roll dice for you, of course.", DecisionRoll, "Listen"},
+	})
+}
