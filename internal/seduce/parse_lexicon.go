@@ -468,6 +468,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 						}
 					}
 				}
+				if neg && !without && l.outerNegations(clause, from)%2 == 1 {
+					cd = other(cd) // "no es que no haga falta tirar": a denial denied
+				}
 				if without && negs.outside(clause, l, from, i+len(p)) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}

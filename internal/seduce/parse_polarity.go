@@ -2,6 +2,7 @@ package seduce
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -234,4 +235,41 @@ func deniedWithout(clause string, from, to int) bool {
 	}
 	n := scopedNegations(clause, from+k)
 	return n >= 2 && n%2 == 0
+}
+
+// complementisers open a clause of their own inside a sentence ("aucune raison de ne
+// pas", "no es que no", "ningún motivo para no"): a negation word after one is a new
+// negation, while one after a negation in the same clause agrees with it ("no veo
+// ninguna razón" is one negation, as "je ne vois aucune" is).
+var complementisers = map[string]bool{
+	"de": true, "d'": true, "que": true, "qu'": true, "para": true, "pour": true, "per": true,
+	"di": true, "che": true, "zu": true, "om": true, "te": true, "por": true, "dass": true,
+	"daß": true, "żeby": true, "aby": true, "to": true,
+}
+
+// outerNegations counts, in a lexicon's language, the negations before from in clause
+// (folded) whose scope reaches from: negation words after the last comma, but or
+// condition word, with the words of one negative concord counted once, the one at from
+// among them.
+func (l *Lexicon) outerNegations(clause string, from int) int {
+	words := polarityWords(clause[max(0, from-polarityReach):from])
+	n := 0
+	agree := false // whether a negation word now agrees with the one before
+	for _, w := range words {
+		switch {
+		case w == "" || slices.Contains(l.but, w) || slices.Contains(l.condition, w):
+			n, agree = 0, false
+		case complementisers[w]:
+			agree = false
+		case slices.Contains(l.negation, w):
+			if !agree {
+				n++
+			}
+			agree = true
+		}
+	}
+	if agree {
+		n-- // the last agrees with the negation at from: "no se requiere ninguna tirada"
+	}
+	return n
 }

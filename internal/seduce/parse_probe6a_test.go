@@ -38,3 +38,19 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		{"sp1", "Roll Listen. I can't physically roll dice for you, of course.", DecisionRoll, "Listen"},
 	})
 }
+
+// TestProbeSixthRoundLexiconPolarity holds the same composition in the lexicons'
+// languages: a negation word before a denied roll phrase, in a clause of its own (after
+// "de", "que", "para"), denies the denial; one in the same clause agrees with it
+// (negative concord) and counts once.
+func TestProbeSixthRoundLexiconPolarity(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Je ne trouve aucune excuse pour ne pas demander un jet de Discrétion.", DecisionRoll, "Stealth"},
+		{"es1", "No veo ningún motivo para no pedir una tirada de Escuchar.", DecisionRoll, "Listen"},
+		{"es2", "No es que no haga falta tirar Nadar; el río baja crecido.", DecisionRoll, "Swim"},
+		// concord: one negation
+		{"es3", "No se necesita ninguna tirada: la puerta está abierta.", DecisionPass, ""},
+		{"it1", "Non serve nessun tiro, lo scaffale è basso.", DecisionPass, ""},
+		{"fr2", "Il n'y a aucun jet à faire, la porte est ouverte.", DecisionPass, ""},
+	})
+}
