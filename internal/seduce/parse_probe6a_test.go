@@ -34,6 +34,9 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		// a "without" phrase ended by the ruling's own verb
 		{"wv1", "Opening the safe without tripping the alarm is a Locksmith roll.", DecisionRoll, "Locksmith"},
 		{"wv2", "Getting the body out without anyone noticing will need a Stealth roll.", DecisionRoll, "Stealth"},
+		// a slot holds no preposition or focus word
+		{"sl1", "Nope. Not getting across without a Swim roll.", DecisionRoll, "Swim"},
+		{"sl2", "This isn't just a shove. Roll Fighting to pin him.", DecisionRoll, "Fighting"},
 		// the speaker's own dice, not the ruling
 		{"sp1", "Roll Listen. I can't physically roll dice for you, of course.", DecisionRoll, "Listen"},
 	})

@@ -533,7 +533,10 @@ var (
 		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
 		"miss": true, "that": true, "which": true,
 		// a verb of skipping: "nothing justifies skipping the Stealth roll"
-		"skipping": true, "waiving": true, "waive": true, "forgo": true, "forgoing": true, "for": true, "not": true, "no": true,
+		"skipping": true, "waiving": true, "waive": true, "forgo": true, "forgoing": true,
+		// a preposition or focus word, never in a skill's name: "not happening without a
+		// Jump roll", "this isn't just a grab. Roll Fighting"
+		"without": true, "just": true, "for": true, "not": true, "no": true,
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
 		"failed": true, "failing": true, "bad": true, "good": true, "lucky": true, "high": true,
 		"low": true, "result": true, "outcome": true,
