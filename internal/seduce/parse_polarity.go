@@ -273,3 +273,13 @@ func (l *Lexicon) outerNegations(clause string, from int) int {
 	}
 	return n
 }
+
+// speakerOptionBefore is the speaker saying what they could or might do, just before a
+// ruling: "I could make you roll", "I might just ask for a Stealth roll".
+var speakerOptionBefore = regexp.MustCompile(`\b(?:i|we)\s+(?:could|might)\s+(?:(?:just|always|technically|still|also|even|easily|probably)\s+)?$`)
+
+// speakerOption says whether the ruling at at in clause is an option the speaker says
+// they hold, not a ruling they make.
+func speakerOption(clause string, at int) bool {
+	return speakerOptionBefore.MatchString(clause[lastWordsStart(clause[:at], 4):at])
+}

@@ -57,3 +57,18 @@ func TestProbeSixthRoundLexiconPolarity(t *testing.T) {
 		{"fr2", "Il n'y a aucun jet à faire, la porte est ouverte.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundOptions holds rulings the reply only offers: an option the speaker
+// says they could take, two rulings side by side handed back, a ruling said to depend
+// on the scene. Each is unparsed; a firm ruling beside such words is not.
+func TestProbeSixthRoundOptions(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"op1", "I could ask for a Listen roll, I suppose.", DecisionUnparsed, ""},
+		{"op2", "We might call for Stealth here, we might not.", DecisionUnparsed, ""},
+		{"op3", "By the book: Climb roll. Rule of cool: no roll. Take your pick.", DecisionUnparsed, ""},
+		{"op4", "Depends whether the rope is frayed. Frayed: Climb. Sound: up she goes.", DecisionUnparsed, ""},
+		// must not fire: the speaker's "could" about something else, a firm ruling
+		{"op5", "I could go on about the weather, but make a Navigate roll.", DecisionRoll, "Navigate"},
+		{"op6", "Make a Listen roll; I'd ask for the same at any table.", DecisionRoll, "Listen"},
+	})
+}

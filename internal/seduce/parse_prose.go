@@ -1577,6 +1577,16 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						c.negated = true // "can't not roll Dodge": two negations cancel
 					}
 				}
+				if speakerOption(clause, min(negAt, cat)) {
+					// "I could make you roll for it", "I might ask for Stealth": an option
+					// the speaker holds, not the ruling.
+					if c.decision == DecisionRoll {
+						t.hedgedRoll = true
+					} else {
+						t.hedgedPass = true
+					}
+					continue
+				}
 				c.from, c.to = at+m[0], at+m[1]
 				// Whether a pass is about one part matters only while every pass so far is.
 				c.part = c.decision == DecisionPass && t.hasPass && t.allPassPart
