@@ -167,6 +167,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			v.d = d
 			votes = append(votes, v)
 		}
+		if o.r.reason != "" && len(o.r.votes) > 0 && reasonLeftOpen(o.r.reason, o.r.votes[0], tax) {
+			// "automatic_success … "reason": "Only if the rope is sound; otherwise Climb."":
+			// the decision's own reason leaves it on a condition.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowJSON, Rule: RuleConditional, Span: cutSpan(body[o.from:o.to])}, votes)
+		}
 		// A decision whose own reason rules the other way contradicts itself.
 		if o.r.reason != "" && len(o.r.votes) > 0 {
 			if rt := proseTally(o.r.reason, tax, lex); rt.n > 0 {

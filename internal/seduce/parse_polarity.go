@@ -283,3 +283,25 @@ var speakerOptionBefore = regexp.MustCompile(`\b(?:i|we)\s+(?:could|might)\s+(?:
 func speakerOption(clause string, at int) bool {
 	return speakerOptionBefore.MatchString(clause[lastWordsStart(clause[:at], 4):at])
 }
+
+// reasonLeftOpen says whether a structured decision d's own reason leaves it on a
+// condition: a sentence of the reason holds a condition word ("if", "unless",
+// "otherwise") and leans to the other ruling ("Or automatic success if the rope is
+// knotted", "otherwise Climb").
+func reasonLeftOpen(reason string, d Decision, tax *Taxonomy) bool {
+	folded := foldLower(reason)
+	if !condMarker.MatchString(folded) {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(folded); i++ {
+		if i < len(folded) && !strings.ContainsRune(".;!?", rune(folded[i])) {
+			continue
+		}
+		if sentence := folded[start:i]; condMarker.MatchString(sentence) && leansOther(sentence, reason[start:i], d, tax) {
+			return true
+		}
+		start = i + 1
+	}
+	return false
+}

@@ -72,3 +72,15 @@ func TestProbeSixthRoundOptions(t *testing.T) {
 		{"op6", "Make a Listen roll; I'd ask for the same at any table.", DecisionRoll, "Listen"},
 	})
 }
+
+// TestProbeSixthRoundReasonOpen holds structured decisions whose own reason leaves them
+// on a condition, leaning to the other ruling: unparsed. A reason whose condition keeps
+// to the decision, or that leans nowhere, leaves it standing.
+func TestProbeSixthRoundReasonOpen(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"ro1", `{"decision": "automatic_success", "skill": null, "reason": "As long as the dog sleeps. If not, Stealth."}`, DecisionUnparsed, ""},
+		{"ro2", `{"decision": "roll", "skill": "Swim", "reason": "Rough water; though no roll if she keeps to the shallows."}`, DecisionUnparsed, ""},
+		{"ro3", `{"decision": "roll", "skill": "Swim", "reason": "Rough water; if she fails she is swept downstream."}`, DecisionRoll, "Swim"},
+		{"ro4", `{"decision": "automatic_success", "skill": null, "reason": "If the door is unlocked, as stated, she simply walks in."}`, DecisionPass, ""},
+	})
+}
