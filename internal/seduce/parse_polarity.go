@@ -305,3 +305,15 @@ func reasonLeftOpen(reason string, d Decision, tax *Taxonomy) bool {
 	}
 	return false
 }
+
+// genericRollsAt is a request for rolls in the bare plural, with no skill, number or
+// determiner: "asking for rolls on routine tasks", "when to call for rolls".
+// So are the rolls one asks for in general: "what makes the rolls you do call for feel
+// weighty".
+var genericRollsAt = regexp.MustCompile(`^(?:(?:call|calls|calling|called|ask|asks|asking|asked|request|requesting|demand|demanding)\s+for\s+(?:rolls|checks|dice\s+rolls)\b|(?:make|makes|making)\s+the\s+rolls\s+(?:that\s+|which\s+)?(?:you|we|they|i)\s+(?:do\s+)?(?:call|ask)\s+for\b)`)
+
+// genericRolls says whether the roll cue at [from, to) in clause speaks of rolls in
+// general rather than ruling one: a talk about rolling, not a ruling.
+func genericRolls(clause string, from, to int) bool {
+	return genericRollsAt.MatchString(clause[from:min(len(clause), to+40)])
+}

@@ -84,3 +84,16 @@ func TestProbeSixthRoundReasonOpen(t *testing.T) {
 		{"ro4", `{"decision": "automatic_success", "skill": null, "reason": "If the door is unlocked, as stated, she simply walks in."}`, DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundGenericRolls holds talk of rolls in general, the bare plural with
+// no skill ("calling for rolls on easy tasks", "the rolls you do ask for"): no ruling.
+func TestProbeSixthRoundGenericRolls(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"gr1", "Calling for rolls on easy tasks drags the table down. So, no roll: she reads the sign.", DecisionPass, ""},
+		{"gr2", "Saving dice for real danger is what makes the rolls you do ask for matter. Here, none.", DecisionUnparsed, ""},
+		{"gr3", "A good Keeper knows when to ask for checks.", DecisionUnparsed, ""},
+		// a request with a skill or a determiner is a ruling
+		{"gr4", "I'm calling for rolls: Stealth, all of you.", DecisionRoll, "Stealth"},
+		{"gr5", "I'll ask for a roll here: Spot Hidden.", DecisionRoll, "Spot Hidden"},
+	})
+}

@@ -1577,6 +1577,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						c.negated = true // "can't not roll Dodge": two negations cancel
 					}
 				}
+				if c.decision == DecisionRoll && c.skill == "" && genericRolls(clause, m[0], m[1]) {
+					continue // "asking for rolls on routine tasks teaches players …": rolls in general
+				}
 				if speakerOption(clause, min(negAt, cat)) {
 					// "I could make you roll for it", "I might ask for Stealth": an option
 					// the speaker holds, not the ruling.
