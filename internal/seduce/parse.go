@@ -249,6 +249,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			}
 		}
 	}
+	if len(votes) == 0 && len(proseVotes) > 0 && (proseVotes[0].d == DecisionPass && t.hedgedRoll || proseVotes[0].d == DecisionRoll && t.hedgedPass || t.wavered) {
+		// "No roll. Well — maybe a Listen roll, if you want to be strict. No, no roll.":
+		// a ruling, and the other offered unsure beside it, hedge between both.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: proseVotes[0].span(body)}
+	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}
@@ -360,6 +365,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 		return withSkill(Parsed{Decision: DecisionUnparsed, How: first.how, Rule: RuleContradiction,
 			Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[other.from:other.to])}, votes)
+	}
+	if at, phrase := refusedBefore(body, all, lex); at >= 0 {
+		// "I'm not able to help with that request. {"decision": "roll", …}": a refusal,
+		// then a ruling set beside it with nothing that turns from one to the other.
+		return withSkill(Parsed{Decision: DecisionUnparsed, How: first.how, Rule: RuleContradiction,
+			Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[first.from:first.to])}, votes)
 	}
 	p := Parsed{Decision: first.d, How: first.how, Rule: first.rule, Skill: first.skill, Span: cutSpan(body[first.from:first.to])}
 	for _, v := range all {

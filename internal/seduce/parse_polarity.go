@@ -317,3 +317,56 @@ var genericRollsAt = regexp.MustCompile(`^(?:(?:call|calls|calling|called|ask|as
 func genericRolls(clause string, from, to int) bool {
 	return genericRollsAt.MatchString(clause[from:min(len(clause), to+40)])
 }
+
+// turnWords turn from a refusal to a ruling given anyway: "I can't decide this for
+// your table. That said, …", "I won't rule, but …".
+var turnWords = regexp.MustCompile(`\b(?:but|however|that\s+said|that\s+being\s+said|still|though|nevertheless|nonetheless|even\s+so|anyway|if\s+you\s+want|in\s+game\s+terms|in-game|in\s+the\s+game)\b`)
+
+// refusedBefore finds a refusal phrase of lex that comes before every ruling in votes,
+// in a sentence before theirs, with no word that turns from it to a ruling between: the
+// reply takes two stances.
+// at is where the phrase starts in body, or -1.
+func refusedBefore(body string, votes []vote, lex *Lexicon) (at int, phrase string) {
+	from := len(body)
+	for _, v := range votes {
+		from = min(from, v.from)
+	}
+	if from == 0 {
+		return -1, ""
+	}
+	folded := foldLower(body[:from])
+	at, phrase = lex.refusalIdx.first(folded)
+	if at < 0 || !strings.ContainsAny(folded[at+len(phrase):], ".!?\n") || turnWords.MatchString(folded[at+len(phrase):]) || turnWords.MatchString(folded[:at]) {
+		// one sentence: "I decline to make you roll" denies the roll
+		return -1, ""
+	}
+	rest := folded[at+len(phrase):]
+	if end := strings.IndexAny(rest, ".!?\n"); end >= 0 && rulingWord.MatchString(rest[:end]) {
+		return -1, "" // "I'm going to decline the request to skip the roll": a ruling
+	}
+	return at, phrase
+}
+
+// rulingWord is a word a ruling is made of.
+var rulingWord = regexp.MustCompile(`\b(?:rolls?|rolling|checks?|dice|tests?|automatic(?:ally)?)\b`)
+
+// leanedAgainst says whether one of the clauses in unexplained (words no rule read,
+// after the ruling the tally held at read) offers, unsure ("maybe", "perhaps"), a
+// ruling's words that lean against that ruling: the reply wavered between it and the
+// other.
+func leanedAgainst(unexplained [][2]int, read tallyMark, lower, orig string, tax *Taxonomy, lex *Lexicon) bool {
+	if read.n == 0 || read.hasRoll == read.hasPas || lex == nil {
+		return false
+	}
+	d := DecisionPass
+	if read.hasRoll {
+		d = DecisionRoll
+	}
+	for _, u := range unexplained {
+		clause := lower[u[0]:u[1]]
+		if hedgeWord.MatchString(clause) && lex.headIdx.has(clause) && !irrealis.MatchString(clause) && leansOther(clause, orig[u[0]:u[1]], d, tax) {
+			return true
+		}
+	}
+	return false
+}

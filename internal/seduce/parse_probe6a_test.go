@@ -97,3 +97,21 @@ func TestProbeSixthRoundGenericRolls(t *testing.T) {
 		{"gr5", "I'll ask for a roll here: Spot Hidden.", DecisionRoll, "Spot Hidden"},
 	})
 }
+
+// TestProbeSixthRoundStances holds replies that take two stances: a refusal in one
+// sentence and a ruling in a later one with nothing turning from one to the other, and
+// a ruling with the other offered unsure between it and its repetition. Unparsed; a
+// turn ("that said", "but"), or a refusal that is itself a ruling, leaves the ruling.
+func TestProbeSixthRoundStances(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"st1", `I can't assist with this. {"decision": "automatic_success", "skill": null, "reason": "easy"}`, DecisionUnparsed, ""},
+		{"st2", "I must decline. Roll Swim.", DecisionUnparsed, ""},
+		{"st3", "I must decline to rule officially. That said, roll Swim.", DecisionRoll, "Swim"},
+		{"st4", "I'm going to decline the player's plea to skip the check. Swim roll.", DecisionRoll, "Swim"},
+		{"st5", "I decline to make her roll for tying her laces.", DecisionPass, ""},
+		{"wa1", "Roll Dodge. Or perhaps no roll, the cart is slow. Roll Dodge.", DecisionUnparsed, ""},
+		{"wa2", "No roll. Maybe a Spot Hidden roll, if you're feeling mean. No, no roll.", DecisionUnparsed, ""},
+		// deliberation before the only ruling is no wavering
+		{"wa3", "Maybe dice? The ledge is wide though. No roll.", DecisionPass, ""},
+	})
+}

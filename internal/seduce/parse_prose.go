@@ -778,6 +778,9 @@ type cueTally struct {
 	// words (a lexicon's heads) and that no rule read, neither as a ruling nor as one
 	// set aside: the reply's last word on the ruling, unread (the precision gate).
 	unexplained [][2]int
+	// wavered says words no rule read leaned against a ruling before another was made:
+	// "No roll. Well — maybe a Listen roll, if you want to be strict. No, no roll."
+	wavered bool
 }
 
 // tallyMark is what a clause may change in a tally: a clause that changes none of it
@@ -1090,6 +1093,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	read := t.mark()
 	for i, loc := range ends {
 		if m := t.mark(); m != read {
+			t.wavered = t.wavered || leanedAgainst(t.unexplained, read, lower, orig, tax, lex)
 			read, t.unexplained = m, t.unexplained[:0]
 		}
 		condBefore, wasCond = wasCond, false
@@ -1279,6 +1283,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		var q cueTally
 		clauseCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], func() bool { return false }, tax, starts, "", &q)
 		if lex.lexCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], tax, &q, func() bool { return false }); q.mark() != (tallyMark{}) {
+			t.wavered = t.wavered || leanedAgainst(t.unexplained[:k], read, lower, orig, tax, lex)
 			break
 		}
 		kept = append(kept, u)
