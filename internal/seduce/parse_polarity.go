@@ -336,7 +336,7 @@ func refusedBefore(body string, votes []vote, lex *Lexicon) (at int, phrase stri
 	}
 	folded := foldLower(body[:from])
 	at, phrase = lex.refusalIdx.first(folded)
-	if at < 0 || !strings.ContainsAny(folded[at+len(phrase):], ".!?\n") || turnWords.MatchString(folded[at+len(phrase):]) || turnWords.MatchString(folded[:at]) {
+	if at < 0 || !strings.ContainsAny(folded[at+len(phrase)-1:], ".!?\n") || turnWords.MatchString(folded[at+len(phrase):]) || turnWords.MatchString(folded[:at]) {
 		// one sentence: "I decline to make you roll" denies the roll
 		return -1, ""
 	}

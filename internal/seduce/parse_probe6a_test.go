@@ -115,3 +115,16 @@ func TestProbeSixthRoundStances(t *testing.T) {
 		{"wa3", "Maybe dice? The ledge is wide though. No roll.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundChoices holds rulings given one per choice of the player's, the
+// first of them left open or unread: the reply's ruling waits on the choice.
+func TestProbeSixthRoundChoices(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"ch1", "If she uses the drainpipe, Climb roll; if she goes round by the gate, nothing to roll.", DecisionUnparsed, ""},
+		{"ch2", "If he swims it, Swim roll. If he goes by the bridge, no roll.", DecisionUnparsed, ""},
+		// one choice ruled, nothing for another: the ruling stands
+		{"ch3", "If you want to cross, make a Jump roll.", DecisionRoll, "Jump"},
+		{"ch4", "Not going to rule. Still, a Listen roll seems right.", DecisionRoll, "Listen"},
+		{"ch5", "Not going to rule. Also, for the record, it is plainly a Spot Hidden roll.", DecisionUnparsed, ""},
+	})
+}

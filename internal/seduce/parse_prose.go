@@ -1088,6 +1088,8 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	// intentRuled says a clause that opened with the player's choice ruled; intentAt is
 	// the tally's count before the clause being read, when it opens with one.
 	intentRuled, intentAt := false, -1
+	// choiceOpen says a clause that opened with the player's choice left its ruling open.
+	choiceOpen := false
 	// read is the tally as the clause before left it: a clause that changes it rules,
 	// and words no rule read before a ruling are the deliberation it ends.
 	read := t.mark()
@@ -1232,8 +1234,8 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
-		if intent.MatchString(clause) || intentRuled && choiceCond.MatchString(clause) && !nextFirm.MatchString(clause) {
-			if intentRuled {
+		if intent.MatchString(clause) || (intentRuled || choiceOpen) && choiceCond.MatchString(clause) && !nextFirm.MatchString(clause) {
+			if intentRuled || choiceOpen {
 				// "If she forces the window, a STR roll; if she picks the lock, Locksmith":
 				// a ruling for each choice the player may make leaves the ruling open.
 				t.conditional, t.openRuling = true, true
@@ -1244,6 +1246,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		}
 		n, bare := t.n, t.hasBare
 		before := t.mark()
+		wasOpen := t.conditional
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
 		}
@@ -1262,6 +1265,9 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 		}
 		intentRuled = intentRuled || intentAt >= 0 && t.n > intentAt
+		// "If he takes the fire escape, Climb roll; if he goes down the stairs, no roll":
+		// a ruling left open on one choice of the player's, then one for another.
+		choiceOpen = choiceOpen || t.n == n && (!wasOpen && t.conditional || lex != nil && lex.headIdx.has(clause)) && choiceCond.MatchString(clause)
 		intentAt = -1
 		lead = ""
 		if t.n == n && t.hasBare == bare && leadsOn(sep) {
