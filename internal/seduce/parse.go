@@ -254,6 +254,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		// a ruling, and the other offered unsure beside it, hedge between both.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: proseVotes[0].span(body)}
 	}
+	if len(votes) == 0 && len(proseVotes) > 0 && correctedBack(foldLower(body), lex) {
+		// "I was going to call for a Jump roll — on second thought, no, she's fine. …
+		// no, I'll say roll after all.": corrected, then corrected back.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
+	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}

@@ -370,3 +370,18 @@ func leanedAgainst(unexplained [][2]int, read tallyMark, lower, orig string, tax
 	}
 	return false
 }
+
+// backAfterAll is a ruling taken back to after a correction: "I'll say roll after
+// all", "a Climb roll after all".
+var backAfterAll = regexp.MustCompile(`\b(?:rolls?|checks?|dice|automatic|no\s+roll)\b[^.!?\n]{0,30}?\bafter\s+all\b`)
+
+// correctedBack says whether folded (a reply, lowercased) corrects itself with a
+// correction phrase of lex and, after it, goes back to a ruling "after all": two
+// flips, whatever the last one says.
+func correctedBack(folded string, lex *Lexicon) bool {
+	if !strings.Contains(folded, "after all") {
+		return false
+	}
+	at, phrase := lex.correctionIdx.first(folded)
+	return at >= 0 && backAfterAll.MatchString(folded[at+len(phrase):])
+}

@@ -128,3 +128,13 @@ func TestProbeSixthRoundChoices(t *testing.T) {
 		{"ch5", "Not going to rule. Also, for the record, it is plainly a Spot Hidden roll.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundBackAfterAll holds a ruling corrected and then taken back to
+// "after all": two flips, unparsed. "After all" as a reason ("the guard is awake,
+// after all") with no correction before it leaves the ruling.
+func TestProbeSixthRoundBackAfterAll(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"aa1", "Swim roll. Actually, on second thought, it's a paddling pool. Hmm, the current though... fine, a Swim roll after all.", DecisionUnparsed, ""},
+		{"aa2", "Roll Climb. The wall is slick with rain, after all.", DecisionRoll, "Climb"},
+	})
+}
