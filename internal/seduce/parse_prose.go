@@ -612,8 +612,6 @@ var (
 	// negatedAbility denies the ability an automatic success needs: "she's not able to
 	// do this automatically", "he can't just walk through it automatically".
 	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to|\bno\s+such\s+thing\s+as|(?:\bwon['’]t|\bwill\s+not|\bwouldn['’]t|\bdon['’]t|\bdo\s+not|\bnot)\s+(?:allow|let|permit))\s+(?:[a-z'’]+\s+){0,4}$`)
-	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+one|\bno-one|\bnobody|\bhardly|\bscarcely|\bbarely|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna|any|ever)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
@@ -1709,20 +1707,6 @@ func sententialNegation(clause string, at int) bool {
 	// "no way he reads it unless he passes a Library Use check": the roll is the way.
 	return loc != nil && !condOrWithout.MatchString(clause[from+loc[1]:at])
 }
-
-// reasonNotTo is a reason denied for not doing what follows: "I can't see a reason not
-// to", "there's no excuse not to". Its two negations cancel: what follows is ruled.
-var reasonNotTo = regexp.MustCompile(`(?:\bno|n['’]t\s+(?:see|find|think\s+of|have)\s+(?:an?|any)|\bcannot\s+(?:see|find|think\s+of)\s+(?:an?|any)|\bwithout\s+(?:an?|any))\s+(?:(?:good|real|single|earthly)\s+)?(?:reason|excuse|grounds|justification|cause)\s+not\s+(?:to\s+)?(?:[a-z'’]+\s+){0,3}$`)
-
-// deniedReason says whether the negation just before at is the "not" of a denied
-// reason (reasonNotTo), which leaves the ruling after it standing.
-func deniedReason(clause string, at int) bool {
-	before := clause[max(0, at-80):at]
-	return holdsAny(before, reasonWords) && reasonNotTo.MatchString(before)
-}
-
-// reasonWords are the words every match of reasonNotTo holds one of.
-var reasonWords = []string{"reason", "excuse", "grounds", "justification", "cause"}
 
 var condOrWithout = regexp.MustCompile(`\b(?:unless|if|without|until|except)\b`)
 
