@@ -30,12 +30,27 @@ var scopeBarrier = map[string]bool{
 var negators = map[string]bool{
 	"not": true, "never": true, "nobody": true, "nothing": true, "none": true,
 	"nowhere": true, "neither": true, "nor": true, "hardly": true, "scarcely": true,
-	"barely": true, "without": true, "cannot": true, "unable": true, "impossible": true,
+	"barely": true, "without": true, "cannot": true, "unable": true,
 	"doubt": true, "doubts": true, "doubtful": true, "refuse": true, "refuses": true,
 	"refused": true, "refusing": true, "decline": true, "declines": true, "declining": true,
-	"no-one": true, "unlikely": true, "foolish": true, "reckless": true, "madness": true,
-	"suicidal": true, "suicide": true, "crazy": true, "insane": true,
+	"no-one": true,
 }
+
+// judgedWrong are judgements that what follows them is wrong to do, when what follows
+// is their complement ("unreasonable to", "wrong of me to", "nothing wrong with"): "it's
+// not unreasonable to ask for a Jump roll" (not, unreasonable: the roll stands). Before a
+// noun ("the wrong parts", "an impossible leap") they deny nothing.
+var judgedWrong = map[string]bool{
+	"unreasonable": true, "unfair": true, "unnecessary": true, "unneeded": true,
+	"pointless": true, "needless": true, "silly": true, "absurd": true, "ridiculous": true,
+	"wrong": true, "excessive": true, "overkill": true, "pedantic": true, "daft": true,
+	"petty": true, "harsh": true, "cruel": true, "mistake": true, "unwise": true,
+	"unlikely": true, "foolish": true, "reckless": true, "madness": true, "suicidal": true,
+	"suicide": true, "crazy": true, "insane": true, "impossible": true,
+}
+
+// complementOf opens the complement of a judgement.
+var complementOf = map[string]bool{"to": true, "of": true, "with": true, "about": true, "in": true}
 
 // blameVerbs deny what they blame someone for, after a modal: "nobody would fault you
 // for calling for a roll" (nobody, fault: the call stands).
@@ -140,6 +155,8 @@ func scopedNegations(clause string, at int) int {
 			neg = third == "to" // "too easy to call for a roll"
 		case w == "only":
 			neg = (next == "a" || next == "an" || next == "the") && fools[third]
+		case judgedWrong[w]:
+			neg = complementOf[next] || next == "" && i == len(words)-1
 		case blameVerbs[w]:
 			neg = i > 0 && modals[words[i-1]]
 		case negators[w]:

@@ -37,6 +37,12 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		// a slot holds no preposition or focus word
 		{"sl1", "Nope. Not getting across without a Swim roll.", DecisionRoll, "Swim"},
 		{"sl2", "This isn't just a shove. Roll Fighting to pin him.", DecisionRoll, "Fighting"},
+		// a judgement that the request is wrong is a negation of it; before a noun it is not
+		{"jw1", "It's not unfair to ask for a Dodge roll with arrows flying.", DecisionRoll, "Dodge"},
+		{"jw2", "Nothing pedantic about asking for a Track roll in fresh snow.", DecisionRoll, "Track"},
+		{"jw3", "Patching the hull with the wrong timber is a Mechanical Repair roll.", DecisionRoll, "Mechanical Repair"},
+		{"jw4", "That impossible jump across the roofs needs a Jump roll.", DecisionRoll, "Jump"},
+		{"jw5", "She is unlikely to find the letter without a Library Use roll.", DecisionRoll, "Library Use"},
 		// the speaker's own dice, not the ruling
 		{"sp1", "Roll Listen. I can't physically roll dice for you, of course.", DecisionRoll, "Listen"},
 	})
