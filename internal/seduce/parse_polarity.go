@@ -402,3 +402,28 @@ func correctedBack(folded string, lex *Lexicon) bool {
 	at, phrase := lex.correctionIdx.first(folded)
 	return at >= 0 && backAfterAll.MatchString(folded[at+len(phrase):])
 }
+
+// keeperRollsFor is the Keeper saying they roll a skill for someone: "I'm rolling
+// Stealth for the cultist". What follows "for" says whose roll it is.
+var keeperRollsFor = regexp.MustCompile(`\b(?:i['’]m|i\s+am|i['’]ll\s+be|i\s+will\s+be|i['’]ll|i\s+will|i)\s+(?:(?:just|also|secretly|quietly)\s+)?(?:rolling|roll)\s+(?:[a-z'’()-]+\s+){1,4}?for\s+(?:the|that|this|his|her|their|its|our|each)\s+([a-z'’-]+)`)
+
+// playerSide are the words for the one the ruling is about: a roll the Keeper makes for
+// them is still the player's roll ("rolling Spot Hidden for the investigator").
+var playerSide = map[string]bool{"player": true, "players": true, "investigator": true,
+	"investigators": true, "character": true, "characters": true, "pc": true, "pcs": true,
+	"party": true, "group": true, "team": true}
+
+// othersRoll says whether the roll cue at [from, to) in clause is one the Keeper makes
+// for someone other than the player's side (an opposed roll's other half): no ruling
+// on the player's action.
+func othersRoll(clause string, from, to int) bool {
+	if !strings.Contains(clause[from:min(len(clause), to+60)], "for") {
+		return false
+	}
+	lo := lastWordsStart(clause[:from], 4)
+	m := keeperRollsFor.FindStringSubmatchIndex(clause[lo:min(len(clause), to+60)])
+	if m == nil || lo+m[0] > from || lo+m[1] < to {
+		return false
+	}
+	return !playerSide[clause[lo+m[2]:lo+m[3]]]
+}

@@ -144,3 +144,14 @@ func TestProbeSixthRoundBackAfterAll(t *testing.T) {
 		{"aa2", "Roll Climb. The wall is slick with rain, after all.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeSixthRoundOthersRoll holds the Keeper's own roll for someone other than the
+// player's side, the other half of an opposed roll: not the ruling on the action.
+func TestProbeSixthRoundOthersRoll(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"or1", "I'll roll Listen for the guard; you roll Stealth.", DecisionRoll, "Stealth"},
+		{"or2", "I'm rolling Spot Hidden for the butler, and you make a Sleight of Hand roll.", DecisionRoll, "Sleight of Hand"},
+		// for the player's side it is the player's roll
+		{"or3", "I'm rolling Spot Hidden for the investigator behind the screen.", DecisionRoll, "Spot Hidden"},
+	})
+}

@@ -1586,6 +1586,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 						c.negated = true // "can't not roll Dodge": two negations cancel
 					}
 				}
+				if c.decision == DecisionRoll && othersRoll(clause, m[0], m[1]) {
+					continue // "I'm rolling Stealth for the cultist": the Keeper's roll for another
+				}
 				if c.decision == DecisionRoll && c.skill == "" && genericRolls(clause, m[0], m[1]) {
 					continue // "asking for rolls on routine tasks teaches players …": rolls in general
 				}
