@@ -339,7 +339,8 @@ func genericRolls(clause string, from, to int) bool {
 // your table. That said, …", "I won't rule, but …".
 var turnWords = regexp.MustCompile(`\b(?:but|however|that\s+said|that\s+being\s+said|still|though|nevertheless|nonetheless|even\s+so|anyway|if\s+you\s+want|in\s+game\s+terms|in-game|in\s+the\s+game)\b`)
 
-// refusedBefore finds a refusal phrase of lex that comes before every ruling in votes,
+// refusedBefore finds a refusal phrase of lex, of the task itself (nothing after it in
+// its sentence, or a task word of lex), that comes before every ruling in votes,
 // in a sentence before theirs, with no word that turns from it to a ruling between: the
 // reply takes two stances.
 // at is where the phrase starts in body, or -1.
@@ -358,8 +359,17 @@ func refusedBefore(body string, votes []vote, lex *Lexicon) (at int, phrase stri
 		return -1, ""
 	}
 	rest := folded[at+len(phrase):]
-	if end := strings.IndexAny(rest, ".!?\n"); end >= 0 && rulingWord.MatchString(rest[:end]) {
+	if strings.ContainsAny(phrase[len(phrase)-1:], ".!?") {
+		rest = "" // the phrase ends its sentence: "not going to rule."
+	}
+	if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+		rest = rest[:end]
+	}
+	if rulingWord.MatchString(rest) {
 		return -1, "" // "I'm going to decline the request to skip the roll": a ruling
+	}
+	if strings.TrimSpace(rest) != "" && !slices.ContainsFunc(lex.task, func(p string) bool { return phraseAt(rest, p, 0) >= 0 }) {
+		return -1, "" // "I must decline to give medical advice": something else declined
 	}
 	return at, phrase
 }

@@ -115,6 +115,9 @@ func TestProbeSixthRoundStances(t *testing.T) {
 		{"st3", "I must decline to rule officially. That said, roll Swim.", DecisionRoll, "Swim"},
 		{"st4", "I'm going to decline the player's plea to skip the check. Swim roll.", DecisionRoll, "Swim"},
 		{"st5", "I decline to make her roll for tying her laces.", DecisionPass, ""},
+		// a refusal of something other than the task leaves the ruling
+		{"st6", "I must decline to give medical advice. For the investigator: First Aid roll.", DecisionRoll, "First Aid"},
+		{"st7", "I won't help with that part. Roll Stealth for the rest.", DecisionRoll, "Stealth"},
 		{"wa1", "Roll Dodge. Or perhaps no roll, the cart is slow. Roll Dodge.", DecisionUnparsed, ""},
 		{"wa2", "No roll. Maybe a Spot Hidden roll, if you're feeling mean. No, no roll.", DecisionUnparsed, ""},
 		// deliberation before the only ruling is no wavering
