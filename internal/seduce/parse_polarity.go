@@ -49,6 +49,14 @@ var judgedWrong = map[string]bool{
 	"suicide": true, "crazy": true, "insane": true, "impossible": true,
 }
 
+// implicativeNot are verbs that deny their complement: "forget to roll" is not rolling,
+// so "don't forget to roll Stealth" (don't, forget) calls for the roll.
+var implicativeNot = map[string]bool{
+	"forget": true, "forgets": true, "forgot": true, "forgetting": true, "hesitate": true,
+	"hesitates": true, "neglect": true, "neglects": true, "refrain": true, "fail": true,
+	"fails": true, "failing": true,
+}
+
 // complementOf opens the complement of a judgement.
 var complementOf = map[string]bool{"to": true, "of": true, "with": true, "about": true, "in": true}
 
@@ -155,6 +163,8 @@ func scopedNegations(clause string, at int) int {
 			neg = third == "to" // "too easy to call for a roll"
 		case w == "only":
 			neg = (next == "a" || next == "an" || next == "the") && fools[third]
+		case implicativeNot[w]:
+			neg = next == "to" || next == "from" || strings.HasPrefix(w, "forg") && next != "it" && next != "about"
 		case judgedWrong[w]:
 			neg = complementOf[next] || next == "" && i == len(words)-1
 		case blameVerbs[w]:
@@ -304,7 +314,8 @@ func speakerOption(clause string, at int) bool {
 // reasonLeftOpen says whether a structured decision d's own reason leaves it on a
 // condition: a sentence of the reason holds a condition word ("if", "unless",
 // "otherwise") and leans to the other ruling ("Or automatic success if the rope is
-// knotted", "otherwise Climb").
+// knotted", "otherwise Climb"). A condition on another world ("only automatic if the
+// river were calm") leaves it standing.
 func reasonLeftOpen(reason string, d Decision, tax *Taxonomy) bool {
 	folded := foldLower(reason)
 	if !condMarker.MatchString(folded) {
@@ -315,7 +326,7 @@ func reasonLeftOpen(reason string, d Decision, tax *Taxonomy) bool {
 		if i < len(folded) && !strings.ContainsRune(".;!?", rune(folded[i])) {
 			continue
 		}
-		if sentence := folded[start:i]; condMarker.MatchString(sentence) && leansOther(sentence, reason[start:i], d, tax) {
+		if sentence := folded[start:i]; condMarker.MatchString(sentence) && !irrealis.MatchString(sentence) && leansOther(sentence, reason[start:i], d, tax) {
 			return true
 		}
 		start = i + 1

@@ -34,6 +34,9 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		// a "without" phrase ended by the ruling's own verb
 		{"wv1", "Opening the safe without tripping the alarm is a Locksmith roll.", DecisionRoll, "Locksmith"},
 		{"wv2", "Getting the body out without anyone noticing will need a Stealth roll.", DecisionRoll, "Stealth"},
+		// a verb that denies its complement is a negation: "forget to roll" is not rolling
+		{"im1", "Don't forget to roll Spot Hidden when you enter.", DecisionRoll, "Spot Hidden"},
+		{"im2", "Never hesitate to ask for a Sanity roll in this campaign.", DecisionRoll, "Sanity"},
 		// a slot holds no preposition or focus word
 		{"sl1", "Nope. Not getting across without a Swim roll.", DecisionRoll, "Swim"},
 		{"sl2", "This isn't just a shove. Roll Fighting to pin him.", DecisionRoll, "Fighting"},
@@ -87,6 +90,7 @@ func TestProbeSixthRoundReasonOpen(t *testing.T) {
 		{"ro1", `{"decision": "automatic_success", "skill": null, "reason": "As long as the dog sleeps. If not, Stealth."}`, DecisionUnparsed, ""},
 		{"ro2", `{"decision": "roll", "skill": "Swim", "reason": "Rough water; though no roll if she keeps to the shallows."}`, DecisionUnparsed, ""},
 		{"ro3", `{"decision": "roll", "skill": "Swim", "reason": "Rough water; if she fails she is swept downstream."}`, DecisionRoll, "Swim"},
+		{"ro5", `{"decision": "roll", "skill": "Swim", "reason": "It would only be automatic if the river were calm."}`, DecisionRoll, "Swim"},
 		{"ro4", `{"decision": "automatic_success", "skill": null, "reason": "If the door is unlocked, as stated, she simply walks in."}`, DecisionPass, ""},
 	})
 }
