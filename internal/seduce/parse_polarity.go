@@ -448,3 +448,27 @@ func othersRoll(clause string, from, to int) bool {
 	}
 	return !playerSide[clause[lo+m[2]:lo+m[3]]]
 }
+
+// negRaise is a negated verb of opinion and the clause it takes, up to a roll phrase:
+// the negation reaches into that clause ("no creo que haga falta tirar", "je ne pense
+// pas qu'il faille un jet", "ich glaube nicht, dass man würfeln muss").
+var negRaise = regexp.MustCompile(`(?:\b(?:no|non|ne|n['’]|nie|não|nao|niet)\s*(?:[^\s,;:]+\s+){0,2}?(?:creo|pienso|pense|crois|trouve|penso|credo|acho|creio|myślę|sądzę|uważam|denk|geloof|vind)\s+(?:pas\s+|niet\s+)?|\b(?:glaube|denke|finde|meine|denk|geloof|vind)\s+(?:[^\s,;:]+\s+)?(?:nicht|niet)\s*,?\s*)(?:que|qu['’]|dass|daß|che|że|dat)\b[^;:,]{0,80}$`)
+
+// negRaised says whether the text before a roll phrase ends in a negated verb of
+// opinion and the clause it takes.
+func negRaised(before string) bool {
+	before = before[max(0, len(before)-160):]
+	return strings.Contains(before, "n") && negRaise.MatchString(before)
+}
+
+// skippedBefore says whether a word of l's without list (a verb of skipping, "sans")
+// stands among the last words of before: a second negation, which cancels a raised one
+// ("je ne crois pas qu'on puisse éviter un jet d'Esquive").
+func (l *Lexicon) skippedBefore(before string) bool {
+	for _, w := range wordsAt(before[lastWordsStart(before, 5):]) {
+		if slices.Contains(l.without, strings.Trim(w.text, "-,'’")) {
+			return true
+		}
+	}
+	return false
+}

@@ -63,6 +63,13 @@ func TestProbeSixthRoundLexiconPolarity(t *testing.T) {
 		// concord: one negation
 		{"es3", "No se necesita ninguna tirada: la puerta está abierta.", DecisionPass, ""},
 		{"it1", "Non serve nessun tiro, lo scaffale è basso.", DecisionPass, ""},
+		// a negated verb of opinion reaches into the clause it takes (negation raising)
+		{"nr1", "No creo que haga falta tirar Escuchar, el grito se oye en toda la casa.", DecisionPass, ""},
+		{"nr2", "Je ne pense pas qu'il faille un jet de Nager ici.", DecisionPass, ""},
+		{"nr3", "Ich glaube nicht, dass hier eine Probe nötig ist.", DecisionPass, ""},
+		{"nr4", "Non credo che serva un tiro di Ascoltare.", DecisionPass, ""},
+		{"nr5", "Je ne crois pas qu'on puisse éviter un jet de Discrétion.", DecisionRoll, "Stealth"},
+		{"nr6", "Creo que hace falta tirar Nadar.", DecisionRoll, "Swim"},
 		{"fr2", "Il n'y a aucun jet à faire, la porte est ouverte.", DecisionPass, ""},
 	})
 }
