@@ -46,8 +46,17 @@ var judgedWrong = map[string]bool{
 	"wrong": true, "excessive": true, "overkill": true, "pedantic": true, "daft": true,
 	"petty": true, "harsh": true, "cruel": true, "mistake": true, "unwise": true,
 	"unlikely": true, "foolish": true, "reckless": true, "madness": true, "suicidal": true,
-	"suicide": true, "crazy": true, "insane": true, "impossible": true,
+	"suicide": true, "crazy": true, "insane": true, "impossible": true, "hurt": true,
+	"hurts": true, "harm": true,
 }
+
+// badWords make "idea", "call" or "move" a judgement that what follows is wrong: "never
+// a bad idea to call for Spot Hidden" (never, bad idea: the call stands).
+var badWords = map[string]bool{"bad": true, "terrible": true, "poor": true, "awful": true, "dumb": true, "stupid": true}
+
+// emphatic verbs make a negation before them emphasis, not denial: "I can't stress
+// enough how much this needs a Stealth roll".
+var emphatic = map[string]bool{"stress": true, "overstate": true, "emphasise": true, "emphasize": true, "overemphasise": true, "overemphasize": true}
 
 // implicativeNot are verbs that deny their complement: "forget to roll" is not rolling,
 // so "don't forget to roll Stealth" (don't, forget) calls for the roll.
@@ -156,7 +165,7 @@ func scopedNegations(clause string, at int) int {
 		neg := false
 		switch {
 		case w == "not" || strings.HasSuffix(w, "n't") || noApostrophe[w]:
-			neg = !focusAfterNot[next]
+			neg = !focusAfterNot[next] && !emphatic[next]
 		case w == "no":
 			neg = noNouns[next] || strings.HasSuffix(next, "ing") // "no sneaking past"
 		case w == "too":
@@ -165,12 +174,14 @@ func scopedNegations(clause string, at int) int {
 			neg = (next == "a" || next == "an" || next == "the") && fools[third]
 		case implicativeNot[w]:
 			neg = next == "to" || next == "from" || strings.HasPrefix(w, "forg") && next != "it" && next != "about"
+		case (w == "idea" || w == "call" || w == "move") && i > 0 && badWords[words[i-1]]:
+			neg = complementOf[next]
 		case judgedWrong[w]:
 			neg = complementOf[next] || next == "" && i == len(words)-1
 		case blameVerbs[w]:
 			neg = i > 0 && modals[words[i-1]]
 		case negators[w]:
-			neg = !affirmingAfter[w][next] && !(w == "nor" && neither) && !(w == "doubt" && i > 0 && words[i-1] == "no")
+			neg = !affirmingAfter[w][next] && !emphatic[next] && !(w == "nor" && neither) && !(w == "doubt" && i > 0 && words[i-1] == "no")
 			neither = neither || w == "neither"
 		}
 		if neg {

@@ -34,6 +34,11 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		// a "without" phrase ended by the ruling's own verb
 		{"wv1", "Opening the safe without tripping the alarm is a Locksmith roll.", DecisionRoll, "Locksmith"},
 		{"wv2", "Getting the body out without anyone noticing will need a Stealth roll.", DecisionRoll, "Stealth"},
+		// "hurt", "a bad idea" judge what follows wrong; "can't stress" is emphasis
+		{"hu1", "Wouldn't hurt to make a Spot Hidden roll before you touch anything.", DecisionRoll, "Spot Hidden"},
+		{"hu2", "It's never a bad idea to ask for a Listen roll at night.", DecisionRoll, "Listen"},
+		{"hu3", "A bad idea to call for a roll here: she's reading a menu.", DecisionPass, ""},
+		{"hu4", "I cannot stress enough how much this needs a Luck roll.", DecisionRoll, "Luck"},
 		// a verb that denies its complement is a negation: "forget to roll" is not rolling
 		{"im1", "Don't forget to roll Spot Hidden when you enter.", DecisionRoll, "Spot Hidden"},
 		{"im2", "Never hesitate to ask for a Sanity roll in this campaign.", DecisionRoll, "Sanity"},
