@@ -66,6 +66,30 @@ var implicativeNot = map[string]bool{
 	"fails": true, "failing": true,
 }
 
+// subjects are subject pronouns, which open a clause.
+var subjects = map[string]bool{
+	"i": true, "you": true, "he": true, "she": true, "we": true, "they": true, "i'm": true,
+	"you're": true, "he's": true, "she's": true, "we're": true, "they're": true, "i'll": true,
+	"you'll": true, "he'll": true, "she'll": true, "we'll": true, "they'll": true, "i'd": true,
+	"you'd": true, "he'd": true, "she'd": true, "we'd": true, "they'd": true, "it's": true,
+}
+
+// subjectOpener are the words after which a subject's clause stays in the scope of a
+// negation before them: the clause a verb of thinking or a "like", "how", "way" takes
+// ("I don't think you need a roll", "no way he needs one"), or a verb's object ("won't
+// make you roll").
+var subjectOpener = map[string]bool{
+	"think": true, "believe": true, "reckon": true, "suppose": true, "expect": true,
+	"imagine": true, "see": true, "say": true, "guess": true, "feel": true, "know": true,
+	"like": true, "that": true, "how": true, "why": true, "mean": true, "sure": true,
+	"certain": true, "way": true, "chance": true, "hope": true, "wish": true, "want": true,
+	"let": true, "make": true, "get": true, "have": true, "need": true, "ask": true,
+	"as": true, "where": true, "what": true, "convinced": true, "thought": true,
+	"said": true, "would": true, "could": true, "can": true, "will": true, "should": true,
+	"must": true, "might": true, "do": true, "does": true, "did": true, "whether": true,
+	"is": true, "are": true, "was": true, "were": true, "am": true, "if": true, "though": true,
+}
+
 // complementOf opens the complement of a judgement.
 var complementOf = map[string]bool{"to": true, "of": true, "with": true, "about": true, "in": true}
 
@@ -147,6 +171,12 @@ func scopedNegations(clause string, at int) int {
 		}
 		if scopeBarrier[w] && i > 0 && (words[i-1] == "as" || words[i-1] == "even") {
 			continue // "not as if", "even though": no condition
+		}
+		if subjects[w] && i > 0 && !subjectOpener[words[i-1]] && !negators[words[i-1]] {
+			// "nah not happening you need a Climb roll": a new subject after a predicate
+			// opens a clause of its own
+			n, neither, without, paren = 0, false, false, false
+			continue
 		}
 		if w == "" || scopeBarrier[w] {
 			n, neither, without, paren = 0, false, false, false // punctuation ends a scope
@@ -478,6 +508,19 @@ func negRaised(before string) bool {
 func (l *Lexicon) skippedBefore(before string) bool {
 	for _, w := range wordsAt(before[lastWordsStart(before, 5):]) {
 		if slices.Contains(l.without, strings.Trim(w.text, "-,'’")) {
+			return true
+		}
+	}
+	return false
+}
+
+// quantifiedNo says whether a pass phrase opens with a negative determiner or
+// quantifier ("no roll", "no need", "nothing here needs"). In chat such a phrase opens a
+// clause of its own ("its not dangerous no roll needed"), and after a negated verb it
+// agrees with it ("don't need no roll"): a negation before it does not deny it.
+func quantifiedNo(phrase string) bool {
+	for _, q := range []string{"no ", "no-", "nothing", "none", "nobody", "neither"} {
+		if strings.HasPrefix(phrase, q) {
 			return true
 		}
 	}

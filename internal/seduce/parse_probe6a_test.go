@@ -39,6 +39,11 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		{"hu2", "It's never a bad idea to ask for a Listen roll at night.", DecisionRoll, "Listen"},
 		{"hu3", "A bad idea to call for a roll here: she's reading a menu.", DecisionPass, ""},
 		{"hu4", "I cannot stress enough how much this needs a Luck roll.", DecisionRoll, "Luck"},
+		// run-on chat: a "no" phrase or a new subject opens a clause of its own
+		{"ro1", "its not far no roll needed", DecisionPass, ""},
+		{"ro2", "nah not a big deal no need to roll", DecisionPass, ""},
+		{"ro3", "not happening you need a jump roll", DecisionRoll, "Jump"},
+		{"ro4", "I don't reckon you need a Swim roll.", DecisionPass, ""},
 		// a verb that denies its complement is a negation: "forget to roll" is not rolling
 		{"im1", "Don't forget to roll Spot Hidden when you enter.", DecisionRoll, "Spot Hidden"},
 		{"im2", "Never hesitate to ask for a Sanity roll in this campaign.", DecisionRoll, "Sanity"},
