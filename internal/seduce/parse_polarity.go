@@ -74,6 +74,14 @@ var subjects = map[string]bool{
 	"you'd": true, "he'd": true, "she'd": true, "we'd": true, "they'd": true, "it's": true,
 }
 
+// itVerbs after "it" make it a subject: "it doesn't need a roll".
+var itVerbs = map[string]bool{
+	"doesn't": true, "does": true, "needs": true, "is": true, "isn't": true, "won't": true,
+	"will": true, "would": true, "wouldn't": true, "requires": true, "calls": true,
+	"needn't": true, "was": true, "wasn't": true, "can": true, "can't": true, "should": true,
+	"shouldn't": true, "must": true, "doesnt": true, "isnt": true, "wont": true,
+}
+
 // subjectOpener are the words after which a subject's clause stays in the scope of a
 // negation before them: the clause a verb of thinking or a "like", "how", "way" takes
 // ("I don't think you need a roll", "no way he needs one"), or a verb's object ("won't
@@ -172,7 +180,7 @@ func scopedNegations(clause string, at int) int {
 		if scopeBarrier[w] && i > 0 && (words[i-1] == "as" || words[i-1] == "even") {
 			continue // "not as if", "even though": no condition
 		}
-		if subjects[w] && i > 0 && !subjectOpener[words[i-1]] && !negators[words[i-1]] {
+		if (subjects[w] || w == "it" && i+1 < len(words) && itVerbs[words[i+1]]) && i > 0 && !subjectOpener[words[i-1]] && !negators[words[i-1]] {
 			// "nah not happening you need a Climb roll": a new subject after a predicate
 			// opens a clause of its own
 			n, neither, without, paren = 0, false, false, false

@@ -44,6 +44,8 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		{"ro2", "nah not a big deal no need to roll", DecisionPass, ""},
 		{"ro3", "not happening you need a jump roll", DecisionRoll, "Jump"},
 		{"ro4", "I don't reckon you need a Swim roll.", DecisionPass, ""},
+		{"ro5", "It isn't a cliff it doesn't need a Climb roll", DecisionPass, ""},
+		{"ro6", "I wouldn't make it a Climb roll.", DecisionPass, ""},
 		// a verb that denies its complement is a negation: "forget to roll" is not rolling
 		{"im1", "Don't forget to roll Spot Hidden when you enter.", DecisionRoll, "Spot Hidden"},
 		{"im2", "Never hesitate to ask for a Sanity roll in this campaign.", DecisionRoll, "Sanity"},
