@@ -367,7 +367,7 @@ func speakerOption(clause string, at int) bool {
 // river were calm") leaves it standing.
 func reasonLeftOpen(reason string, d Decision, tax *Taxonomy) bool {
 	folded := foldLower(reason)
-	if !condMarker.MatchString(folded) {
+	if !holdsAny(folded, condWords) || !condMarker.MatchString(folded) {
 		return false
 	}
 	start := 0
@@ -534,3 +534,6 @@ func quantifiedNo(phrase string) bool {
 	}
 	return false
 }
+
+// condWords are what every match of condMarker holds one of.
+var condWords = []string{"if", "unless", "whether", "otherwise", "case", "long as", "provid", "assum", "only when"}
