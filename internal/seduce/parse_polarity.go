@@ -33,7 +33,7 @@ var negators = map[string]bool{
 	"barely": true, "without": true, "cannot": true, "unable": true,
 	"doubt": true, "doubts": true, "doubtful": true, "refuse": true, "refuses": true,
 	"refused": true, "refusing": true, "decline": true, "declines": true, "declining": true,
-	"no-one": true,
+	"no-one": true, "rarely": true, "seldom": true,
 }
 
 // judgedWrong are judgements that what follows them is wrong to do, when what follows
@@ -214,6 +214,8 @@ func scopedNegations(clause string, at int) int {
 			neg = next == "to" || next == "from" || strings.HasPrefix(w, "forg") && next != "it" && next != "about"
 		case (w == "idea" || w == "call" || w == "move") && i > 0 && badWords[words[i-1]]:
 			neg = complementOf[next]
+		case w == "problem" || w == "issue":
+			neg = next == "to" // "not a problem to cross without a roll"; not "the problem with"
 		case judgedWrong[w]:
 			neg = complementOf[next] || next == "" && i == len(words)-1
 		case blameVerbs[w]:

@@ -46,6 +46,10 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		{"ro4", "I don't reckon you need a Swim roll.", DecisionPass, ""},
 		{"ro5", "It isn't a cliff it doesn't need a Climb roll", DecisionPass, ""},
 		{"ro6", "I wouldn't make it a Climb roll.", DecisionPass, ""},
+		{"hu5", "It's no problem at all to cross the plank without a roll.", DecisionPass, ""},
+		{"hu6", "It isn't a problem to stroll in without a roll.", DecisionPass, ""},
+		{"hu7", "The problem with that ledge is it needs a Climb roll.", DecisionRoll, "Climb"},
+		{"hu8", "Seldom do I ask for a Listen roll in broad daylight.", DecisionPass, ""},
 		// a verb that denies its complement is a negation: "forget to roll" is not rolling
 		{"im1", "Don't forget to roll Spot Hidden when you enter.", DecisionRoll, "Spot Hidden"},
 		{"im2", "Never hesitate to ask for a Sanity roll in this campaign.", DecisionRoll, "Sanity"},
