@@ -248,7 +248,7 @@ func firstPolarityWord(s string) string {
 // speakerCannotRoll is the speaker denying that they roll dice themselves ("as an AI I
 // cannot actually roll dice", "I'm not able to roll real dice"): the speaker's ability,
 // not a ruling on the action.
-var speakerCannotRoll = regexp.MustCompile(`\bi(?:\s+am|['’]m)?\s+(?:(?:really|actually|physically|literally|just|simply)\s+)?(?:can['’]?t|cannot|can\s+not|not\s+able\s+to|unable\s+to|don['’]t\s+have\s+(?:the\s+ability|a\s+way)\s+to)\s+(?:(?:really|actually|physically|literally)\s+)?(?:roll|throw)\s+(?:(?:any|real|physical|actual|the|your|real-world)\s+)*(?:dice|die)\b`)
+var speakerCannotRoll = regexp.MustCompile(`\bi(?:\s+am|['’]m)?\s+(?:(?:really|actually|physically|literally|just|simply)\s+)?(?:can['’]?t|cannot|can\s+not|not\s+able\s+to|unable\s+to|don['’]t\s+have\s+(?:the\s+ability|a\s+way)\s+to)\s+(?:(?:really|actually|physically|literally)\s+)?(?:roll|throw)\s+(?:(?:any|real|physical|actual|the|your|real-world)\s+)*(?:dice|die|for\s+you)\b`)
 
 // deniesOwnRoll says whether the roll phrase at [from, to) in clause is the speaker
 // denying they roll dice themselves.

@@ -64,6 +64,8 @@ func TestProbeSixthRoundPolarity(t *testing.T) {
 		{"jw5", "She is unlikely to find the letter without a Library Use roll.", DecisionRoll, "Library Use"},
 		// the speaker's own dice, not the ruling
 		{"sp1", "Roll Listen. I can't physically roll dice for you, of course.", DecisionRoll, "Listen"},
+		{"sp2", "I cannot roll dice — text only — but the jump needs a Jump roll.", DecisionRoll, "Jump"},
+		{"sp3", "I can't roll for you, sorry.", DecisionUnparsed, ""},
 	})
 }
 

@@ -1566,6 +1566,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
+				if d == DecisionPass && r.negated && deniesOwnRoll(clause, m[0], m[1]) {
+					continue // "I can't roll dice for you — I'm a text model": the speaker's dice
+				}
 				if d == DecisionPass && r.negated && !quantifiedNo(clause[m[0]:m[1]]) && scopedNegations(clause, m[0])%2 == 1 {
 					// "It's not like she could walk past without a Stealth roll", "I can't
 					// see any way this isn't a Track roll": a denial denied.
