@@ -539,3 +539,26 @@ func quantifiedNo(phrase string) bool {
 
 // condWords are what every match of condMarker holds one of.
 var condWords = []string{"if", "unless", "whether", "otherwise", "case", "long as", "provid", "assum", "only when"}
+
+// optionModal offers the player what they could do: "you could make a Climb roll".
+var optionModal = regexp.MustCompile(`\b(?:you|he|she|they|we)\s+(?:could|can|may|might)\s+(?:(?:just|always|also|either)\s+)?$`)
+
+// orVerb is an "or" and a verb of another course of action after it: ", or take the
+// stairs". An article, a roll word or a hedge after "or" is another thing.
+var orVerb = regexp.MustCompile(`^\s*or\s+(?:(?:just|simply|else)\s+)?([a-z]+)\b`)
+
+// notAction are words after "or" that do not open another course of action.
+var notAction = map[string]bool{"a": true, "an": true, "the": true, "roll": true, "check": true,
+	"no": true, "not": true, "maybe": true, "perhaps": true, "rather": true, "possibly": true,
+	"even": true, "two": true, "both": true, "with": true, "at": true, "if": true, "so": true}
+
+// optionOr says whether a roll offered as what the player could do (before is the
+// clause up to the roll) is followed by ", or" and another course of action (after):
+// "you could make a Climb roll, or take the stairs" leaves the ruling open.
+func optionOr(before, after string) bool {
+	if !optionModal.MatchString(before[lastWordsStart(before, 4):]) {
+		return false
+	}
+	m := orVerb.FindStringSubmatch(after)
+	return m != nil && !notAction[m[1]]
+}

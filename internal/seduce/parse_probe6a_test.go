@@ -101,6 +101,9 @@ func TestProbeSixthRoundOptions(t *testing.T) {
 		{"op2", "We might call for Stealth here, we might not.", DecisionUnparsed, ""},
 		{"op3", "By the book: Climb roll. Rule of cool: no roll. Take your pick.", DecisionUnparsed, ""},
 		{"op4", "Depends whether the rope is frayed. Frayed: Climb. Sound: up she goes.", DecisionUnparsed, ""},
+		// a roll offered as what the player could do, beside another course of action
+		{"op7", "You could make a Swim roll, or walk round by the bridge.", DecisionUnparsed, ""},
+		{"op8", "He can roll Climb, or just wait for the rope.", DecisionUnparsed, ""},
 		// must not fire: the speaker's "could" about something else, a firm ruling
 		{"op5", "I could go on about the weather, but make a Navigate roll.", DecisionRoll, "Navigate"},
 		{"op6", "Make a Listen roll; I'd ask for the same at any table.", DecisionRoll, "Listen"},

@@ -1640,7 +1640,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					}
 					continue
 				}
-				if k := strings.IndexByte(clause[end:min(len(clause), end+100)], ','); k >= 0 && otherRoute.MatchString(clause[end+k+1:]) {
+				if k := strings.IndexByte(clause[end:min(len(clause), end+100)], ','); k >= 0 && (otherRoute.MatchString(clause[end+k+1:]) || optionOr(clause[:cat], clause[end+k+1:])) {
 					// "you could roll Jump, or you could take the bridge": the roll is one
 					// way among others the reply leaves open.
 					t.conditional, t.openRuling = true, true
