@@ -170,6 +170,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			v.d = d
 			votes = append(votes, v)
 		}
+		if o.r.reason != "" && len(o.r.votes) > 0 && reasonLeftOpen(o.r.reason, o.r.votes[0], tax) {
+			// "automatic_success … "reason": "Only if the rope is sound; otherwise Climb."":
+			// the decision's own reason leaves it on a condition.
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: HowJSON, Rule: RuleConditional, Span: cutSpan(body[o.from:o.to])}, votes)
+		}
 		// A decision whose own reason rules the other way contradicts itself.
 		if o.r.reason != "" && len(o.r.votes) > 0 {
 			if rt := proseTally(o.r.reason, tax, lex); rt.n > 0 {
@@ -248,6 +253,16 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleUnexplained, Span: cutSpan(body[u[0]:u[1]])}
 			}
 		}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 && (proseVotes[0].d == DecisionPass && t.hedgedRoll || proseVotes[0].d == DecisionRoll && t.hedgedPass || t.wavered) {
+		// "No roll. Well — maybe a Listen roll, if you want to be strict. No, no roll.":
+		// a ruling, and the other offered unsure beside it, hedge between both.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: proseVotes[0].span(body)}
+	}
+	if len(votes) == 0 && len(proseVotes) > 0 && correctedBack(foldLower(body), lex) {
+		// "I was going to call for a Jump roll — on second thought, no, she's fine. …
+		// no, I'll say roll after all.": corrected, then corrected back.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: proseVotes[0].span(body)}
 	}
 	if len(votes) == 0 && t.openRuling {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
@@ -363,6 +378,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		}
 		return withSkill(Parsed{Decision: DecisionUnparsed, How: first.how, Rule: RuleContradiction,
 			Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[other.from:other.to])}, votes)
+	}
+	if at, phrase := refusedBefore(body, all, lex); at >= 0 {
+		// "I'm not able to help with that request. {"decision": "roll", …}": a refusal,
+		// then a ruling set beside it with nothing that turns from one to the other.
+		return withSkill(Parsed{Decision: DecisionUnparsed, How: first.how, Rule: RuleContradiction,
+			Span: cutSpan(body[at:at+len(phrase)]) + " | " + cutSpan(body[first.from:first.to])}, votes)
 	}
 	p := Parsed{Decision: first.d, How: first.how, Rule: first.rule, Skill: first.skill, Span: cutSpan(body[first.from:first.to])}
 	for _, v := range all {

@@ -475,6 +475,13 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 						}
 					}
 				}
+				raised := d == DecisionRoll && !contrast && !neg && negRaised(clause[:i]) && !l.skippedBefore(clause[:i])
+				if raised {
+					cd, neg = DecisionPass, true // "no creo que haga falta tirar"
+				}
+				if neg && !without && !raised && l.outerNegations(clause, from)%2 == 1 {
+					cd = other(cd) // "no es que no haga falta tirar": a denial denied
+				}
 				if without && negs.outside(clause, l, from, i+len(p)) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}

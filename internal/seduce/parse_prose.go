@@ -543,7 +543,12 @@ var (
 		// a verb, not a skill: "I wouldn't argue with a roll"
 		"argue":  true,
 		"matter": true, "one": true, "way": true, "forget": true, "skip": true, "fail": true,
-		"miss": true, "that": true, "which": true, "for": true, "not": true, "no": true,
+		"miss": true, "that": true, "which": true,
+		// a verb of skipping: "nothing justifies skipping the Stealth roll"
+		"skipping": true, "waiving": true, "waive": true, "forgo": true, "forgoing": true,
+		// a preposition or focus word, never in a skill's name: "not happening without a
+		// Jump roll", "this isn't just a grab. Roll Fighting"
+		"without": true, "just": true, "for": true, "not": true, "no": true,
 		"if": true, "but": true, "when": true, "because": true, "so": true, "then": true,
 		"failed": true, "failing": true, "bad": true, "good": true, "lucky": true, "high": true,
 		"low": true, "result": true, "outcome": true,
@@ -619,8 +624,6 @@ var (
 	// negatedAbility denies the ability an automatic success needs: "she's not able to
 	// do this automatically", "he can't just walk through it automatically".
 	negatedAbility = regexp.MustCompile(`(?:\bnot\s+able\s+to|\bunable\s+to|\bcan['’]?t|\bcannot|\bcan\s+not|\bcouldn['’]t|\bwon['’]t\s+be\s+able\s+to|\bno\s+such\s+thing\s+as|(?:\bwon['’]t|\bwill\s+not|\bwouldn['’]t|\bdon['’]t|\bdo\s+not|\bnot)\s+(?:allow|let|permit))\s+(?:[a-z'’]+\s+){0,4}$`)
-	// negatedRoll is a negation just before a roll phrase: "should not call for Stealth".
-	negatedRoll = regexp.MustCompile(`(?:\bnot|n['’]t|` + reNoApostrophe + `|\bnever|\bno\s+one|\bno-one|\bnobody|\bhardly|\bscarcely|\bbarely|\bno\s+(?:way|chance)|\bdoubt|\btoo\s+[a-z]+\s+to|\b(?:decline|declines|refuse|refuses)\s+to)\s+(?:(?:need|needs|to|be|have|has|really|actually|bother|even|ever|think|believe|reckon|suppose|expect|a|an|it|this|that|he|she|they|we|going|gonna|about|would|will|want|wanna|any|ever)\s+){0,3}$`)
 	// saidAfter follows a quote someone is said to speak: `"…," the player insists`.
 	saidAfter = regexp.MustCompile(`^\s*,?\s*(?:(?:the\s+[a-z]+|he|she|they|you|i|[a-z]+)\s+)?(?:says?|said|insists?|insisted|claims?|claimed|argues?|argued|asks?|asked|suggests?|suggested|protests?|protested|objects?|objected|pleads?|pleaded)\b`)
 	// saidBefore comes before a quote someone is said to speak: `the player insists: "…"`.
@@ -785,6 +788,9 @@ type cueTally struct {
 	// words (a lexicon's heads) and that no rule read, neither as a ruling nor as one
 	// set aside: the reply's last word on the ruling, unread (the precision gate).
 	unexplained [][2]int
+	// wavered says words no rule read leaned against a ruling before another was made:
+	// "No roll. Well — maybe a Listen roll, if you want to be strict. No, no roll."
+	wavered bool
 }
 
 // tallyMark is what a clause may change in a tally: a clause that changes none of it
@@ -1092,11 +1098,14 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 	// intentRuled says a clause that opened with the player's choice ruled; intentAt is
 	// the tally's count before the clause being read, when it opens with one.
 	intentRuled, intentAt := false, -1
+	// choiceOpen says a clause that opened with the player's choice left its ruling open.
+	choiceOpen := false
 	// read is the tally as the clause before left it: a clause that changes it rules,
 	// and words no rule read before a ruling are the deliberation it ends.
 	read := t.mark()
 	for i, loc := range ends {
 		if m := t.mark(); m != read {
+			t.wavered = t.wavered || leanedAgainst(t.unexplained, read, lower, orig, tax, lex)
 			read, t.unexplained = m, t.unexplained[:0]
 		}
 		condBefore, wasCond = wasCond, false
@@ -1240,8 +1249,8 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				continue
 			}
 		}
-		if intent.MatchString(clause) || intentRuled && choiceCond.MatchString(clause) && !nextFirm.MatchString(clause) {
-			if intentRuled {
+		if intent.MatchString(clause) || (intentRuled || choiceOpen) && choiceCond.MatchString(clause) && !nextFirm.MatchString(clause) {
+			if intentRuled || choiceOpen {
 				// "If she forces the window, a STR roll; if she picks the lock, Locksmith":
 				// a ruling for each choice the player may make leaves the ruling open.
 				t.conditional, t.openRuling = true, true
@@ -1252,6 +1261,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		}
 		n, bare := t.n, t.hasBare
 		before := t.mark()
+		wasOpen := t.conditional
 		if clauseCues(clause, origClause, at, part, tax, starts, lead, &t); t.settled() {
 			break
 		}
@@ -1270,6 +1280,9 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 		}
 		intentRuled = intentRuled || intentAt >= 0 && t.n > intentAt
+		// "If he takes the fire escape, Climb roll; if he goes down the stairs, no roll":
+		// a ruling left open on one choice of the player's, then one for another.
+		choiceOpen = choiceOpen || t.n == n && (!wasOpen && t.conditional || lex != nil && lex.headIdx.has(clause)) && choiceCond.MatchString(clause)
 		intentAt = -1
 		lead = ""
 		if t.n == n && t.hasBare == bare && leadsOn(sep) {
@@ -1291,6 +1304,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 		var q cueTally
 		clauseCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], func() bool { return false }, tax, starts, "", &q)
 		if lex.lexCues(lower[u[0]:u[1]], orig[u[0]:u[1]], u[0], tax, &q, func() bool { return false }); q.mark() != (tallyMark{}) {
+			t.wavered = t.wavered || leanedAgainst(t.unexplained[:k], read, lower, orig, tax, lex)
 			break
 		}
 		kept = append(kept, u)
@@ -1569,15 +1583,44 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				if c.negAt > 0 {
 					negAt = c.negAt
 				}
-				if d == DecisionPass && r.negated && sententialNegation(clause, m[0]) {
+				if d == DecisionPass && r.negated && deniesOwnRoll(clause, m[0], m[1]) {
+					continue // "I can't roll dice for you — I'm a text model": the speaker's dice
+				}
+				if d == DecisionPass && r.negated && !quantifiedNo(clause[m[0]:m[1]]) && scopedNegations(clause, m[0])%2 == 1 {
 					// "It's not like she could walk past without a Stealth roll", "I can't
 					// see any way this isn't a Track roll": a denial denied.
 					c.decision = DecisionRoll
 				}
 				c.negated = c.negated || r.negated
-				if d == DecisionRoll && !r.negatable && (negatedRoll.MatchString(clause[lastWordsStart(clause[:negAt], 4):negAt]) && !deniedReason(clause, negAt) || negAt != cat && preNegation.MatchString(clause[negAt:cat]) || !c.negated && sententialNegation(clause, negAt)) {
-					c.decision = DecisionPass // "the Keeper should not call for Stealth"
-					c.negated = true
+				if d == DecisionRoll && r.negated && deniedWithout(clause, m[0], m[1]) {
+					c.decision = DecisionPass // "I don't see why he can't do it without a roll"
+				}
+				if d == DecisionRoll && !r.negatable {
+					if n := scopedNegations(clause, max(negAt, cat)); n%2 == 1 {
+						if deniesOwnRoll(clause, m[0], m[1]) {
+							continue
+						}
+						c.decision = DecisionPass // "the Keeper should not call for Stealth"
+						c.negated = true
+					} else if n > 0 {
+						c.negated = true // "can't not roll Dodge": two negations cancel
+					}
+				}
+				if c.decision == DecisionRoll && othersRoll(clause, m[0], m[1]) {
+					continue // "I'm rolling Stealth for the cultist": the Keeper's roll for another
+				}
+				if c.decision == DecisionRoll && c.skill == "" && genericRolls(clause, m[0], m[1]) {
+					continue // "asking for rolls on routine tasks teaches players …": rolls in general
+				}
+				if speakerOption(clause, min(negAt, cat)) {
+					// "I could make you roll for it", "I might ask for Stealth": an option
+					// the speaker holds, not the ruling.
+					if c.decision == DecisionRoll {
+						t.hedgedRoll = true
+					} else {
+						t.hedgedPass = true
+					}
+					continue
 				}
 				c.from, c.to = at+m[0], at+m[1]
 				// Whether a pass is about one part matters only while every pass so far is.
@@ -1614,7 +1657,7 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 					}
 					continue
 				}
-				if k := strings.IndexByte(clause[end:min(len(clause), end+100)], ','); k >= 0 && otherRoute.MatchString(clause[end+k+1:]) {
+				if k := strings.IndexByte(clause[end:min(len(clause), end+100)], ','); k >= 0 && (otherRoute.MatchString(clause[end+k+1:]) || optionOr(clause[:cat], clause[end+k+1:])) {
 					// "you could roll Jump, or you could take the bridge": the roll is one
 					// way among others the reply leaves open.
 					t.conditional, t.openRuling = true, true
@@ -1690,20 +1733,6 @@ func sententialNegation(clause string, at int) bool {
 	// "no way he reads it unless he passes a Library Use check": the roll is the way.
 	return loc != nil && !condOrWithout.MatchString(clause[from+loc[1]:at])
 }
-
-// reasonNotTo is a reason denied for not doing what follows: "I can't see a reason not
-// to", "there's no excuse not to". Its two negations cancel: what follows is ruled.
-var reasonNotTo = regexp.MustCompile(`(?:\bno|n['’]t\s+(?:see|find|think\s+of|have)\s+(?:an?|any)|\bcannot\s+(?:see|find|think\s+of)\s+(?:an?|any)|\bwithout\s+(?:an?|any))\s+(?:(?:good|real|single|earthly)\s+)?(?:reason|excuse|grounds|justification|cause)\s+not\s+(?:to\s+)?(?:[a-z'’]+\s+){0,3}$`)
-
-// deniedReason says whether the negation just before at is the "not" of a denied
-// reason (reasonNotTo), which leaves the ruling after it standing.
-func deniedReason(clause string, at int) bool {
-	before := clause[max(0, at-80):at]
-	return holdsAny(before, reasonWords) && reasonNotTo.MatchString(before)
-}
-
-// reasonWords are the words every match of reasonNotTo holds one of.
-var reasonWords = []string{"reason", "excuse", "grounds", "justification", "cause"}
 
 var condOrWithout = regexp.MustCompile(`\b(?:unless|if|without|until|except)\b`)
 
