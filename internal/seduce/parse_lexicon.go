@@ -435,6 +435,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		t.add(c)
 	}
 	var negs negationWords
+	var predicates [][2]int // the pass phrases that are a predicate: "n'est pas nécessaire"
 	search := func(phrases []string, d Decision, contrast bool) {
 		for _, p := range phrases {
 			if !present[l.anchorOf[p]] {
@@ -446,6 +447,11 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			for i := phraseAt(snapshot, p, 0); i >= 0; i = phraseAt(snapshot, p, i+len(p)) {
 				copy(masked[i:i+len(p)], blankOut(p))
 				dirty = true
+				if d == DecisionPass && !l.holdsHead(p) {
+					predicates = append(predicates, [2]int{i, i + len(p)})
+				} else if d == DecisionRoll && !contrast && l.subjectOf(clause, i, i+len(p), predicates) {
+					continue // "Eine Track-Probe ist nicht erforderlich": the roll is what is not needed
+				}
 				if contrast && l.lexSkill(clause[:min(len(clause), i+len(p)+40)], orig[:min(len(orig), i+len(p)+40)], i+len(p), tax) == "" {
 					continue // "no es difícil, pero sí largo": granted against no roll, but no skill
 				}
