@@ -64,6 +64,9 @@ import (
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
 //	              call", "I'd lean"): a reply that rules and says one is unparsed
+//	quantifier    negative quantifiers ("ninguna", "nessuna", "geen"): one that opens a
+//	              clause as its subject denies the roll the clause calls for, however
+//	              many words its subject holds ("Ninguna parte de esto requiere dados")
 //	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
 //	              "sonst"): after a ruling left open on a condition, the ruling of the
 //	              clause they open is open too
@@ -94,6 +97,7 @@ type Lexicon struct {
 	neither      []string
 	rollVerb     []string
 	otherwise    []string
+	quantifier   []string
 	heads        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
@@ -110,6 +114,9 @@ type Lexicon struct {
 	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
 	// headIdx indexes heads, looked for in the clauses no rule read.
 	headIdx *phraseIndex
+	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
+	// say nothing of what a ruling is about.
+	phraseWords map[string]bool
 }
 
 type lexiconFile struct {
@@ -136,6 +143,7 @@ type lexiconFile struct {
 	Neither      []string          `json:"neither"`
 	RollVerb     []string          `json:"rollverb"`
 	Otherwise    []string          `json:"otherwise"`
+	Quantifier   []string          `json:"quantifier"`
 	Heads        []string          `json:"heads"`
 	Skills       map[string]string `json:"skills"`
 }
@@ -194,7 +202,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -235,6 +243,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
+		{"quantifier", f.Quantifier, &l.quantifier},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -277,6 +286,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
+	l.phraseWords = l.wordsOfPhrases()
 	return nil
 }
 
@@ -432,6 +442,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		if c.skill == "" && from > 0 && skillFrom == from {
 			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
 		}
+		c.topic = l.cueTopic(clause, from, to, d, t)
 		t.add(c)
 	}
 	var negs negationWords
@@ -473,6 +484,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 							from = at + w.at
 						}
 					}
+				}
+				if d == DecisionRoll && !contrast && !neg && l.quantifiedSubject(clause, i) {
+					cd, neg = DecisionPass, true // "Nessuna parte di questa azione richiede dadi"
 				}
 				if without && negs.outside(clause, l, from, i+len(p)) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
@@ -674,6 +688,9 @@ func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *c
 		end := min(len(clause), j+len(second)+40)
 		a := l.lexSkill(clause[:j], orig[:j], i+len(first), tax)
 		b := l.lexSkill(clause[:end], orig[:end], j+len(second), tax)
+		if a != "" && b == "" && l.namesRoll(clause[j+len(second):end]) {
+			b = "any" // "weder Schwimmen noch sonst irgendeine Probe": a skill nor any roll
+		}
 		if a == "" || b == "" {
 			continue
 		}
@@ -703,7 +720,7 @@ func (l *Lexicon) rollVerbSkill(clause, orig string, at int, tax *Taxonomy, t *c
 		}
 		// The skill's name must stand right after the verb.
 		if j := strings.Index(clause[from:end], foldLower(skill)); j != 0 {
-			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok {
+			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok && !l.opensWithSkill(clause[from:end]) {
 				continue
 			}
 		}

@@ -26,18 +26,26 @@ const answerNoMore = `|^\s*(?:bien\s+sûr|évidemment|certainement|absolument|s�
 // asks whether the roll is needed. Words of an automatic success, which no roll phrase
 // holds, are left to the phrases that read them.
 func (l *Lexicon) askedRoll(clause string, at int, q *cueTally) {
-	for from := 0; from < len(clause); {
-		i, head := l.headIdx.first(clause[from:])
+	if i, n := l.rollNoun(clause); i >= 0 {
+		q.add(cue{decision: DecisionRoll, from: at + i, to: at + i + n})
+	}
+}
+
+// rollNoun is where s first names a roll by a ruling's word that a roll phrase of the
+// lexicon holds, and the word's length; -1 when it names none.
+func (l *Lexicon) rollNoun(s string) (at, n int) {
+	for from := 0; from < len(s); {
+		i, head := l.headIdx.first(s[from:])
 		if i < 0 {
-			return
+			return -1, 0
 		}
 		i += from
 		if l.rollWord(head) {
-			q.add(cue{decision: DecisionRoll, from: at + i, to: at + i + len(head)})
-			return
+			return i, len(head)
 		}
 		from = i + len(head)
 	}
+	return -1, 0
 }
 
 // rollWord says whether a roll phrase of the lexicon holds w as one of its words.
@@ -79,4 +87,95 @@ func (l *Lexicon) subjectOf(clause string, from, to int, predicates [][2]int) bo
 		}
 	}
 	return false
+}
+
+// quantifiedSubject says whether the clause opens with a negative quantifier of the
+// lexicon as its subject and the roll phrase at clause[at:] is in its scope: no comma,
+// colon, dash or but word stands between ("Ninguna parte de esta acción requiere
+// dados", "Geen enkel deel hiervan vraagt om een worp"). A quantifier after other words
+// ("Tira Sigilo: nadie …") is no subject of the roll.
+func (l *Lexicon) quantifiedSubject(clause string, at int) bool {
+	if len(l.quantifier) == 0 {
+		return false
+	}
+	words := wordsAt(clause[:at])
+	if len(words) == 0 || !slices.Contains(l.quantifier, strings.Trim(words[0].text, "¿¡*_\"'“„«")) {
+		return false
+	}
+	if strings.ContainsAny(clause[:at], ",;:—–()") {
+		return false
+	}
+	return !slices.ContainsFunc(words[1:], func(w word) bool { return slices.Contains(l.but, w.text) })
+}
+
+// cueTopic is what a lexicon's ruling at clause[from:to] is about, for telling a pass and
+// a roll about two parts of the action apart ("Entrer dans le bureau ne demande aucun
+// jet. En revanche, ouvrir le coffre-fort exige un jet de Serrurerie."): for the first
+// pass, the content words before it in its clause (or after it: "aucun jet pour la
+// porte"); for the first roll, only when its clause opens with a but word, the words
+// before it. Words of the lexicon's phrases say nothing of the topic. A roll whose clause
+// sets nothing against what came before has no topic, so it never reads as another part.
+func (l *Lexicon) cueTopic(clause string, from, to int, d Decision, t *cueTally) []string {
+	var words []string
+	switch {
+	case d == DecisionPass && !t.hasPass:
+		words = topicWords(clause[max(0, from-80):from])
+		if len(words) == 0 {
+			after := clause[to:min(len(clause), to+80)]
+			if k := strings.IndexAny(after, ",;"); k >= 0 {
+				after = after[:k]
+			}
+			words = topicWords(after)
+		}
+	case d == DecisionRoll && !t.hasRoll && opensWith(clause, l.but):
+		words = topicWords(clause[max(0, from-80):from])
+	}
+	return slices.DeleteFunc(words, func(w string) bool { return l.phraseWord(w) || functionWords[w] })
+}
+
+// functionWords are the articles, pronouns, prepositions and other words of the
+// lexicons' languages that say nothing of what a ruling is about.
+var functionWords = wordSet(`les des une dans pour par sur avec sans que qui est sont ces cette son ses leur aux elle pas plus tout toute
+	das der die den dem des ein eine einen einem einer eines und ist sind mit für auf von bei aus sich hier nicht sie
+	los las una uno del con por para sin esta este esto ese esa aquí muy más
+	gli della dei delle degli questa questo sul sulla nel nella alla allo
+	uma dos das com isso isto não ele ela nos nas
+	het een van voor met die dat niet hij zij
+	się jest nie jak`)
+
+// opensWithSkill says whether s opens with a skill's name in the lexicon's words, of up
+// to three words ("Encontrar para você").
+func (l *Lexicon) opensWithSkill(s string) bool {
+	words := strings.Fields(s)
+	for n := min(3, len(words)); n > 0; n-- {
+		if _, ok := l.skillOf[strings.Trim(strings.Join(words[:n], " "), ".,;:()!?")]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// phraseWord says whether w is a word of one of the lexicon's ruling, negation or but
+// phrases.
+func (l *Lexicon) phraseWord(w string) bool { return l.phraseWords[w] }
+
+// wordsOfPhrases is the set of the words of the roll, pass, negation, but and heads
+// lists.
+func (l *Lexicon) wordsOfPhrases() map[string]bool {
+	set := map[string]bool{}
+	for _, list := range [][]string{l.roll, l.pass, l.negation, l.but, l.heads} {
+		for _, p := range list {
+			for _, w := range strings.FieldsFunc(p, func(r rune) bool { return r == ' ' || r == '-' || r == '\'' || r == '’' }) {
+				set[w] = true
+			}
+		}
+	}
+	return set
+}
+
+// namesRoll says whether s names a roll by a ruling's word that a roll phrase of the
+// lexicon holds ("irgendeine Probe", "otra tirada").
+func (l *Lexicon) namesRoll(s string) bool {
+	i, _ := l.rollNoun(s)
+	return i >= 0
 }

@@ -67,3 +67,59 @@ func TestProbeSixthRoundSkills(t *testing.T) {
 		{"pl2", "Rzut na Medycynę, rana jest głęboka.", DecisionRoll, "Medicine"},
 	})
 }
+
+// TestProbeSixthRoundQuantifier holds a negative quantifier that opens a clause as its
+// subject, over several words, before the roll its verb would call for: a pass. A
+// quantifier after the roll, or set off by a comma, denies nothing of it; with a
+// "without" it is a double negation.
+func TestProbeSixthRoundQuantifier(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"es1", "Ningún paso de este plan requiere una tirada: simplemente sube.", DecisionPass, ""},
+		{"it1", "Nessun momento di questa scena richiede i dadi.", DecisionPass, ""},
+		{"de1", "Keiner dieser Handgriffe erfordert eine Probe.", DecisionPass, ""},
+		{"nl1", "Geen enkele stap van haar plan vraagt om een worp.", DecisionPass, ""},
+		{"pt1", "Nenhuma etapa disso exige teste.", DecisionPass, ""},
+		{"fr1", "Rien dans cette scène ne demande des dés.", DecisionPass, ""},
+		// must not fire
+		{"n1", "Ningún guardia te ve, pero haz una tirada de Sigilo por el perro.", DecisionRoll, "Stealth"},
+		{"n2", "Ningún investigador cruza el río sin una tirada de Nadar.", DecisionRoll, "Swim"},
+		{"n3", "Esto requiere dados: Trepar.", DecisionRoll, "Climb"},
+	})
+}
+
+// TestProbeSixthRoundSplit holds a pass for one part of the action and, in a later
+// sentence opened by a but word of the language, a roll for another part: a roll. The
+// same sentences without the but word, or about the same thing, stay a contradiction.
+func TestProbeSixthRoundSplit(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Traverser le jardin ne demande aucun jet. En revanche, escalader le mur exige un jet de Grimper.", DecisionRoll, "Climb"},
+		{"es1", "Entrar al granero no requiere tirada. En cambio, forzar el candado exige una tirada de Cerrajería.", DecisionRoll, "Locksmith"},
+		{"de1", "Das Tor zu öffnen braucht keine Probe. Hingegen braucht das Schloss der Truhe eine Probe auf Schlosserei.", DecisionRoll, "Locksmith"},
+		{"pt1", "Atravessar a sala não precisa de teste. No entanto, abrir o cofre exige um teste de Chaveiro.", DecisionRoll, "Locksmith"},
+		// must not fire: no but word, or the same thing both times
+		{"n1", "Aucun jet pour la porte. Mais pour la porte, fais un jet de Discrétion.", DecisionUnparsed, ""},
+		{"n2", "Aucun jet. Mais fais un jet de Discrétion.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeSixthRoundLexicon holds phrasings of the other languages read as data: a
+// skill and "any other roll" denied together, a verb of rolling with a pronoun ("Tírame
+// Escuchar") or in the past as the Keeper reports it ("Rolei Track"), "no need to roll"
+// in Dutch, the referee as what a refusal declines, a decline with "rather", and an
+// Italian reflexive "si" that is no condition.
+func TestProbeSixthRoundLexicon(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de1", "Weder Klettern noch irgendein anderer Wurf ist hier nötig.", DecisionPass, ""},
+		{"es1", "No hace falta ni Saltar ni ninguna otra tirada.", DecisionPass, ""},
+		{"es2", "Tírame Sigilo, el guardia está despierto.", DecisionRoll, "Stealth"},
+		{"pt1", "Rolei Encontrar para você: 34. Você vê a chave.", DecisionRoll, "Spot Hidden"},
+		{"nl1", "Ze hoeft niet te gooien, de deur staat open.", DecisionPass, ""},
+		{"nl2", "Een worp is niet nodig: het hek is laag.", DecisionPass, ""},
+		{"it1", "Preferisco non fare da arbitro in questa scena.", DecisionRefused, ""},
+		{"de2", "Diese Szene möchte ich lieber nicht entscheiden.", DecisionRefused, ""},
+		{"it2", "Serve un tiro di Ascoltare per capire di chi si tratta.", DecisionRoll, "Listen"},
+		// must not fire: the Italian "se" is still a condition
+		{"n1", "Se il cane abbaia, serve un tiro di Furtività.", DecisionUnparsed, ""},
+		{"n2", "Ni el guardia ni el perro te oyen.", DecisionUnparsed, ""},
+	})
+}
