@@ -471,6 +471,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				// "sin tirada", and a verb of skipping anywhere in the phrase: "auf die Probe
 				// zu verzichten"
 				without := d == DecisionPass && slices.ContainsFunc(strings.Fields(p), func(w string) bool { return slices.Contains(l.without, w) })
+				if d == DecisionPass && !without && l.deniedPass(clause, i, p) {
+					cd = DecisionRoll // "ce n'est pas une réussite automatique"
+				}
 				if d == DecisionRoll && !contrast {
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {

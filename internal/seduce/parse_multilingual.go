@@ -179,3 +179,25 @@ func (l *Lexicon) namesRoll(s string) bool {
 	i, _ := l.rollNoun(s)
 	return i >= 0
 }
+
+// deniedPass says whether the pass phrase p at clause[at:], which holds no negation of
+// its own ("réussite automatique", "éxito automático"), is denied by a negation of the
+// lexicon that governs it: at most two words (no conjunction, no punctuation) stand
+// between them ("ce n'est pas une réussite automatique", "no es un éxito automático",
+// "kein automatischer Erfolg"). What is denied is the automatic success: a roll.
+func (l *Lexicon) deniedPass(clause string, at int, p string) bool {
+	if slices.ContainsFunc(strings.Fields(p), func(w string) bool { return slices.Contains(l.negation, w) }) {
+		return false
+	}
+	words := wordsAt(clause[lastWordsStart(clause[:at], 3):at])
+	for k := len(words) - 1; k >= 0 && k >= len(words)-3; k-- {
+		w := words[k].text
+		if strings.ContainsAny(w, ",;:—–()\"«»“”") || conjunctions[w] || slices.Contains(l.but, w) {
+			return false
+		}
+		if slices.Contains(l.negation, strings.Trim(w, "'’")) {
+			return true
+		}
+	}
+	return false
+}

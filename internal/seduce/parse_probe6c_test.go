@@ -123,3 +123,21 @@ func TestProbeSixthRoundLexicon(t *testing.T) {
 		{"n2", "Ni el guardia ni el perro te oyen.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundDeniedPass holds an automatic success denied by a negation that
+// governs it ("ce n'est pas une réussite automatique"): a roll. A negation set off by a
+// comma or a conjunction governs nothing of it.
+func TestProbeSixthRoundDeniedPass(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Ce n'est pas une réussite automatique : jet de Pister.", DecisionRoll, "Track"},
+		{"es1", "No es un éxito automático; tira Esquivar.", DecisionRoll, "Dodge"},
+		{"it1", "Non è un successo automatico: tiro di Nuotare.", DecisionRoll, "Swim"},
+		{"de1", "Hier muss gewürfelt werden: Klettern.", DecisionRoll, "Climb"},
+		{"de2", "Nein, hier muss nicht gewürfelt werden.", DecisionPass, ""},
+		{"fr2", "Aucune partie de cette action ne nécessite de jet.", DecisionPass, ""},
+		// must not fire
+		{"n1", "Das ist nicht schwer und gelingt automatisch.", DecisionPass, ""},
+		{"n2", "Kein Problem, das gelingt automatisch.", DecisionPass, ""},
+		{"n3", "Non, réussite automatique.", DecisionPass, ""},
+	})
+}
