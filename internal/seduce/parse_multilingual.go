@@ -1,6 +1,7 @@
 package seduce
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -200,4 +201,67 @@ func (l *Lexicon) deniedPass(clause string, at int, p string) bool {
 		}
 	}
 	return false
+}
+
+// labelAnswer says whether a label, a clause of no comma that ends in a colon (sep), is
+// answered by a bare yes or no in any language (next): "Jet nécessaire : non",
+// "Tirada necesaria: sí — Sigilo", "Probe nötig: ja (Schwimmen)". A no that opens a
+// sentence ("Tirada de Medicina, Difícil: no hay laboratorio") answers nothing.
+func labelAnswer(clause, sep, next string) bool {
+	if !strings.Contains(sep, ":") || strings.Contains(sep, "?") || strings.Contains(clause, ",") || len(clause) > 60 {
+		return false
+	}
+	m := bareAnswer.FindStringSubmatch(next)
+	if m == nil {
+		return false
+	}
+	w := m[1]
+	return answerNo.MatchString(w) || answerNoLex.MatchString(w) || answerYes.MatchString(w) || answerYesLex.MatchString(w)
+}
+
+// bareAnswer is a clause that is one or two words and then nothing, a comma, a dash or
+// a parenthesis: the answer of a label.
+var bareAnswer = regexp.MustCompile(`^\s*([^\s,(—–-]+(?:\s+[^\s,(—–-]+)?)\s*(?:$|[,(—–-])`)
+
+// cognate is the taxonomy's skill that a skill name of the lexicon names, when the
+// taxonomy does not know name itself ({"skill": "Sigilo"}, "Trouver Objet Caché",
+// "Klettern (Climb)"); otherwise name.
+func (l *Lexicon) cognate(name string, tax *Taxonomy) string {
+	if name == "" {
+		return name
+	}
+	if _, ok := tax.Canonical(name); ok {
+		return name
+	}
+	folded := strings.Join(strings.Fields(foldLower(name)), " ")
+	try := []string{folded}
+	if open := strings.IndexByte(folded, '('); open > 0 && strings.HasSuffix(folded, ")") {
+		try = append(try, strings.TrimSpace(folded[:open]), strings.TrimSpace(folded[open+1:len(folded)-1]))
+	}
+	for _, n := range try {
+		if sk, ok := l.skillOf[n]; ok {
+			if c, known := tax.Canonical(sk); known {
+				return c
+			}
+		}
+		if c, ok := tax.Canonical(n); ok {
+			return c
+		}
+	}
+	return name
+}
+
+// namedSkill is the taxonomy's skill that s names first in a lexicon's words ("jet de
+// Discrétion"), or "".
+func (l *Lexicon) namedSkill(s string, tax *Taxonomy) string {
+	folded, best, skill := foldLower(s), -1, ""
+	for _, p := range l.skills {
+		if i := phraseAt(folded, p, 0); i >= 0 && (best < 0 || i < best) {
+			best, skill = i, l.skillOf[p]
+		}
+	}
+	if c, ok := tax.Canonical(skill); ok {
+		return c
+	}
+	return skill
 }

@@ -141,3 +141,28 @@ func TestProbeSixthRoundDeniedPass(t *testing.T) {
 		{"n3", "Non, réussite automatique.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundLabels holds rulings as labels in the other languages: a label of
+// need answered by a bare yes or no ("Probe nötig: nein" is a pass, never a roll), a
+// skill named in the language in a label's value or a JSON object's skill. A no that
+// opens a sentence after a colon answers no label.
+func TestProbeSixthRoundLabels(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Jet nécessaire : non", DecisionPass, ""},
+		{"fr2", "Jet requis : oui (Grimper)", DecisionRoll, "Climb"},
+		{"de1", "Probe nötig: nein", DecisionPass, ""},
+		{"de2", "Probe nötig: ja — Schwimmen", DecisionRoll, "Swim"},
+		{"es1", "Tirada necesaria: no", DecisionPass, ""},
+		{"it1", "Tiro necessario: no, la porta è aperta.", DecisionPass, ""},
+		{"pt1", "Teste necessário: sim (Furtividade)", DecisionRoll, "Stealth"},
+		{"fr3", "**Décision :** jet de Discrétion", DecisionRoll, "Stealth"},
+		{"es2", "Decisión: tirada\nHabilidad: Sigilo", DecisionRoll, "Stealth"},
+		{"de3", "Entscheidung: Probe erforderlich\nFertigkeit: Klettern", DecisionRoll, "Climb"},
+		{"js1", `{"decision": "roll", "skill": "Sigilo", "reason": "El guardia está despierto."}`, DecisionRoll, "Stealth"},
+		{"js2", `{"decision": "roll", "skill": "Trouver Objet Caché", "reason": "La clé est cachée."}`, DecisionRoll, "Spot Hidden"},
+		{"js3", `{"decision": "roll", "skill": "Primeiros Socorros", "reason": "Ferimento leve."}`, DecisionRoll, "First Aid"},
+		// must not fire: a sentence after the colon, a skill the lexicons do not know
+		{"n1", "Tirada de Rastrear, Difícil: no hay luz y las huellas son viejas.", DecisionRoll, "Track"},
+		{"n2", `{"decision": "roll", "skill": "Cordura", "reason": "Horror."}`, DecisionRoll, "Cordura"},
+	})
+}

@@ -1112,6 +1112,14 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			continue
 		}
+		if i+1 < len(ends) && labelAnswer(clause, sep, lower[loc[1]:ends[i+1][0]]) {
+			// "Jet nécessaire : non", "Probe nötig: ja (Schwimmen)": a ruling's label
+			// answered yes or no is that question answered.
+			n := t.n
+			if answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t); t.n > n {
+				continue
+			}
+		}
 		overruled := contrast.MatchString(sep)
 		for k := i + 1; !overruled && k < len(ends) && k <= i+2; k++ {
 			// "There's a case for no roll; he knows the woods. Still, …"
