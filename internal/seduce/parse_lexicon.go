@@ -67,6 +67,13 @@ import (
 //	quantifier    negative quantifiers ("ninguna", "nessuna", "geen"): one that opens a
 //	              clause as its subject denies the roll the clause calls for, however
 //	              many words its subject holds ("Ninguna parte de esto requiere dados")
+//	player        the player or the investigator as a subject ("le joueur", "el jugador")
+//	reported      verbs of saying or wanting ("dit", "quiere", "meint"): a ruling after
+//	              the player and one of them, with no comma between, is the player's
+//	              claim or wish, not the reply's ruling ("El jugador quiere pasar sin tirar")
+//	wrong         predicates that judge the ruling before them wrong ("ne serait pas
+//	              juste", "sería excesivo", "wäre übertrieben"): the ruling so judged is
+//	              denied ("Une réussite automatique ne serait pas juste" rules a roll)
 //	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
 //	              "sonst"): after a ruling left open on a condition, the ruling of the
 //	              clause they open is open too
@@ -98,6 +105,9 @@ type Lexicon struct {
 	rollVerb     []string
 	otherwise    []string
 	quantifier   []string
+	player       []string
+	reported     []string
+	wrong        []string
 	heads        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
@@ -144,6 +154,9 @@ type lexiconFile struct {
 	RollVerb     []string          `json:"rollverb"`
 	Otherwise    []string          `json:"otherwise"`
 	Quantifier   []string          `json:"quantifier"`
+	Player       []string          `json:"player"`
+	Reported     []string          `json:"reported"`
+	Wrong        []string          `json:"wrong"`
 	Heads        []string          `json:"heads"`
 	Skills       map[string]string `json:"skills"`
 }
@@ -202,7 +215,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -243,7 +256,8 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
-		{"quantifier", f.Quantifier, &l.quantifier},
+		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
+		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -447,6 +461,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 	}
 	var negs negationWords
 	var predicates [][2]int // the pass phrases that are a predicate: "n'est pas nécessaire"
+	var aside clauseAside
 	search := func(phrases []string, d Decision, contrast bool) {
 		for _, p := range phrases {
 			if !present[l.anchorOf[p]] {
@@ -462,6 +477,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 					predicates = append(predicates, [2]int{i, i + len(p)})
 				} else if d == DecisionRoll && !contrast && l.subjectOf(clause, i, i+len(p), predicates) {
 					continue // "Eine Track-Probe ist nicht erforderlich": the roll is what is not needed
+				}
+				if aside.reported(clause, l, i) {
+					continue // "El jugador quiere pasar sin tirar": the player's wish
 				}
 				if contrast && l.lexSkill(clause[:min(len(clause), i+len(p)+40)], orig[:min(len(orig), i+len(p)+40)], i+len(p), tax) == "" {
 					continue // "no es difícil, pero sí largo": granted against no roll, but no skill
@@ -487,6 +505,9 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 							from = at + w.at
 						}
 					}
+				}
+				if aside.judgedWrong(clause, l, i+len(p)) {
+					cd, neg = other(cd), true // "Une réussite automatique ne serait pas juste"
 				}
 				if d == DecisionRoll && !contrast && !neg && l.quantifiedSubject(clause, i) {
 					cd, neg = DecisionPass, true // "Nessuna parte di questa azione richiede dadi"

@@ -183,15 +183,15 @@ func (l *Lexicon) namesRoll(s string) bool {
 
 // deniedPass says whether the pass phrase p at clause[at:], which holds no negation of
 // its own ("réussite automatique", "éxito automático"), is denied by a negation of the
-// lexicon that governs it: at most two words (no conjunction, no punctuation) stand
-// between them ("ce n'est pas une réussite automatique", "no es un éxito automático",
-// "kein automatischer Erfolg"). What is denied is the automatic success: a roll.
+// lexicon that governs it: at most three words (no conjunction, no punctuation) stand
+// between them ("ce n'est pas une réussite automatique", "no le daría un éxito
+// automático", "kein automatischer Erfolg"). What is denied is the automatic success: a roll.
 func (l *Lexicon) deniedPass(clause string, at int, p string) bool {
 	if slices.ContainsFunc(strings.Fields(p), func(w string) bool { return slices.Contains(l.negation, w) }) {
 		return false
 	}
-	words := wordsAt(clause[lastWordsStart(clause[:at], 3):at])
-	for k := len(words) - 1; k >= 0 && k >= len(words)-3; k-- {
+	words := wordsAt(clause[lastWordsStart(clause[:at], 4):at])
+	for k := len(words) - 1; k >= 0; k-- {
 		w := words[k].text
 		if strings.ContainsAny(w, ",;:—–()\"«»“”") || conjunctions[w] || slices.Contains(l.but, w) {
 			return false
@@ -264,4 +264,64 @@ func (l *Lexicon) namedSkill(s string, tax *Taxonomy) string {
 		return c
 	}
 	return skill
+}
+
+// clauseAside finds, once per clause, where the player's reported words end and where
+// predicates that judge a ruling wrong stand.
+type clauseAside struct {
+	found      bool
+	reportedAt int      // the end of the first "player + verb of saying", or -1
+	wrongAt    [][2]int // the "wrong" predicates
+}
+
+func (a *clauseAside) find(clause string, l *Lexicon) {
+	if a.found {
+		return
+	}
+	a.found, a.reportedAt = true, -1
+	for _, p := range l.player {
+		for i := phraseAt(clause, p, 0); i >= 0 && a.reportedAt < 0; i = phraseAt(clause, p, i+len(p)) {
+			after := clause[i+len(p):]
+			words := wordsAt(after)
+			for k := 0; k < len(words) && k < 3; k++ {
+				if slices.Contains(l.reported, strings.Trim(words[k].text, ",.;:")) {
+					a.reportedAt = i + len(p) + words[k].at + len(words[k].text)
+					break
+				}
+			}
+		}
+	}
+	for _, p := range l.wrong {
+		for i := phraseAt(clause, p, 0); i >= 0; i = phraseAt(clause, p, i+len(p)) {
+			a.wrongAt = append(a.wrongAt, [2]int{i, i + len(p)})
+		}
+	}
+}
+
+// reported says whether the ruling at clause[at:] stands after the player and a verb of
+// saying or wanting, with no comma between: the player's claim or wish ("El jugador
+// quiere pasar junto al guardia sin tirar", "Le joueur dit qu'il réussit
+// automatiquement").
+func (a *clauseAside) reported(clause string, l *Lexicon, at int) bool {
+	if len(l.player) == 0 {
+		return false
+	}
+	a.find(clause, l)
+	return a.reportedAt >= 0 && a.reportedAt <= at && !strings.ContainsAny(clause[a.reportedAt:at], ",;:")
+}
+
+// judgedWrong says whether a predicate that judges a ruling wrong follows the ruling
+// that ends at clause[end], a few words on and with no comma between ("Une réussite
+// automatique ne serait pas juste", "Una tirada aquí sería excesiva").
+func (a *clauseAside) judgedWrong(clause string, l *Lexicon, end int) bool {
+	if len(l.wrong) == 0 {
+		return false
+	}
+	a.find(clause, l)
+	for _, w := range a.wrongAt {
+		if w[0] >= end && len(wordsAt(clause[end:w[0]])) <= 4 && !strings.ContainsAny(clause[end:w[0]], ",;:") {
+			return true
+		}
+	}
+	return false
 }

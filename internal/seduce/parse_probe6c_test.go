@@ -166,3 +166,23 @@ func TestProbeSixthRoundLabels(t *testing.T) {
 		{"n2", `{"decision": "roll", "skill": "Cordura", "reason": "Horror."}`, DecisionRoll, "Cordura"},
 	})
 }
+
+// TestProbeSixthRoundAside holds the player's claim or wish reported in another
+// language (no ruling of the reply's), and a ruling judged wrong by the predicate after
+// it (its opposite); a ruling the player must make, one after a comma, and a ruling
+// judged fitting are the reply's.
+func TestProbeSixthRoundAside(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"es1", "El jugador quiere cruzar el patio sin tirar porque es de noche. Pero hay un perro: tirada de Sigilo.", DecisionRoll, "Stealth"},
+		{"fr1", "Le joueur affirme qu'il réussit automatiquement. Le mur est trempé : jet de Grimper.", DecisionRoll, "Climb"},
+		{"de1", "Der Spieler meint, keine Probe sei nötig. Die Strömung ist stark: Probe auf Schwimmen.", DecisionRoll, "Swim"},
+		{"fr2", "Une réussite automatique serait trop généreuse ici. Jet d'Esquive.", DecisionRoll, "Dodge"},
+		{"es2", "Una tirada aquí sería excesiva: la puerta está abierta.", DecisionPass, ""},
+		{"it1", "Un successo automatico non sarebbe giusto: tiro di Ascoltare.", DecisionRoll, "Listen"},
+		{"pt1", "Não lhe daria um sucesso automático. Teste de Rastrear.", DecisionRoll, "Track"},
+		// must not fire
+		{"n1", "El jugador debe hacer una tirada de Sigilo.", DecisionRoll, "Stealth"},
+		{"n2", "Le joueur veut grimper, donc jet de Grimper.", DecisionRoll, "Climb"},
+		{"n3", "Un jet de Discrétion serait approprié.", DecisionRoll, "Stealth"},
+	})
+}
