@@ -186,3 +186,18 @@ func TestProbeSixthRoundAside(t *testing.T) {
 		{"n3", "Un jet de Discrétion serait approprié.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestProbeSixthRoundKeeperRolls holds the Keeper rolling a skill for the player in the
+// present or the past, in the other languages: a roll of that skill.
+func TestProbeSixthRoundKeeperRolls(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Je lance Trouver Objet Caché pour toi… 62. Rien.", DecisionRoll, "Spot Hidden"},
+		{"es1", "Tiro Rastrear por ti: 12. Encuentras las huellas.", DecisionRoll, "Track"},
+		{"es2", "He tirado Escuchar en secreto: 71.", DecisionRoll, "Listen"},
+		{"pt1", "Rolo Furtividade por você em segredo: 40.", DecisionRoll, "Stealth"},
+		{"de1", "Ich habe verdeckt auf Horchen gewürfelt: 18.", DecisionRoll, "Listen"},
+		// must not fire: a noun "tiro" is no verb of rolling before a skill
+		{"n1", "Tiro di Ascoltare: la porta è spessa.", DecisionRoll, "Listen"},
+		{"n2", "Sorry, daar kan ik je niet mee helpen.", DecisionRefused, ""},
+	})
+}
