@@ -74,6 +74,8 @@ import (
 //	wrong         predicates that judge the ruling before them wrong ("ne serait pas
 //	              juste", "sería excesivo", "wäre übertrieben"): the ruling so judged is
 //	              denied ("Une réussite automatique ne serait pas juste" rules a roll)
+//	compound      roll words that end a compound noun whose first part is a skill's
+//	              stem ("probe", "wurf"): "Kletterprobe" is a Climb roll
 //	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
 //	              "sonst"): after a ruling left open on a condition, the ruling of the
 //	              clause they open is open too
@@ -108,6 +110,7 @@ type Lexicon struct {
 	player       []string
 	reported     []string
 	wrong        []string
+	compound     []string
 	heads        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
@@ -157,6 +160,7 @@ type lexiconFile struct {
 	Player       []string          `json:"player"`
 	Reported     []string          `json:"reported"`
 	Wrong        []string          `json:"wrong"`
+	Compound     []string          `json:"compound"`
 	Heads        []string          `json:"heads"`
 	Skills       map[string]string `json:"skills"`
 }
@@ -215,7 +219,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -257,7 +261,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
 		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
-		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong},
+		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -428,6 +432,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		t.conditional = true
 		return
 	}
+	l.compoundRoll(clause, at, tax, t) // "Mach eine Kletterprobe."
 	masked := []byte(clause)
 	snapshot, dirty := clause, false
 	contrastAt, _ := anyPhrase(clause, l.contrast)

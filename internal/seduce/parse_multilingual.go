@@ -325,3 +325,53 @@ func (a *clauseAside) judgedWrong(clause string, l *Lexicon, end int) bool {
 	}
 	return false
 }
+
+// compoundRoll adds the roll a compound noun names, a roll word of the lexicon's
+// "compound" list joined to a skill's stem ("Kletterprobe", "Schwimmwurf", "Klimworp"):
+// a roll of the skill whose name in the lexicon's words begins with the stem (four
+// letters at least). A negation of the lexicon among the three words before it denies
+// it ("keine Kletterprobe").
+func (l *Lexicon) compoundRoll(clause string, at int, tax *Taxonomy, t *cueTally) {
+	for _, suffix := range l.compound {
+		for from := 0; ; {
+			k := strings.Index(clause[from:], suffix)
+			if k < 0 {
+				break
+			}
+			end := from + k + len(suffix)
+			start := from + k
+			from = end
+			if end < len(clause) && isLetter(clause[end]) && !strings.HasPrefix(clause[end:], "n") {
+				continue // inside a longer word; "Kletterproben" is a plural
+			}
+			for start > 0 && isLetter(clause[start-1]) {
+				start--
+			}
+			stem := clause[start : end-len(suffix)]
+			if len(stem) < 4 {
+				continue
+			}
+			skill := ""
+			for _, p := range l.skills {
+				if strings.HasPrefix(p, stem) && !strings.Contains(p, " ") {
+					skill = l.skillOf[p]
+					break
+				}
+			}
+			if skill == "" {
+				continue
+			}
+			if c, ok := tax.Canonical(skill); ok {
+				skill = c
+			}
+			c := cue{decision: DecisionRoll, skill: skill, from: at + start, to: at + end}
+			for _, w := range wordsAt(clause[lastWordsStart(clause[:start], 3):start]) {
+				if slices.Contains(l.negation, strings.Trim(w.text, ",.;:")) {
+					c.decision, c.negated, c.skill = DecisionPass, true, ""
+				}
+			}
+			t.add(c)
+			return
+		}
+	}
+}

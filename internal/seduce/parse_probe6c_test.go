@@ -201,3 +201,18 @@ func TestProbeSixthRoundKeeperRolls(t *testing.T) {
 		{"n2", "Sorry, daar kan ik je niet mee helpen.", DecisionRefused, ""},
 	})
 }
+
+// TestProbeSixthRoundCompounds holds German and Dutch compound roll nouns whose first
+// part is a skill's stem ("Kletterprobe"): a roll of that skill, a pass when negated;
+// compounds of other words ("Stichprobe") name no roll.
+func TestProbeSixthRoundCompounds(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de1", "Eine Schleichprobe, der Wächter ist wach.", DecisionRoll, "Stealth"},
+		{"de2", "Mach mal eine Ausweichprobe!", DecisionRoll, "Dodge"},
+		{"de3", "Keine Schwimmprobe nötig, das Wasser ist flach.", DecisionPass, ""},
+		{"nl1", "Doe een klimworp, de muur is glad.", DecisionRoll, "Climb"},
+		// must not fire
+		{"n1", "Die Stichprobe im Archiv zeigt nichts Neues.", DecisionUnparsed, ""},
+		{"n2", "Der Entwurf liegt auf dem Tisch.", DecisionUnparsed, ""},
+	})
+}
