@@ -76,6 +76,9 @@ import (
 //	              denied ("Une réussite automatique ne serait pas juste" rules a roll)
 //	compound      roll words that end a compound noun whose first part is a skill's
 //	              stem ("probe", "wurf"): "Kletterprobe" is a Climb roll
+//	succeed       verbs of passing or failing a roll ("réussis", "gelingt", "superas"): a
+//	              condition whose body passes a roll ("si tu réussis un jet de Discrétion")
+//	              calls for that roll rather than leaving the ruling open
 //	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
 //	              "sonst"): after a ruling left open on a condition, the ruling of the
 //	              clause they open is open too
@@ -111,6 +114,7 @@ type Lexicon struct {
 	reported     []string
 	wrong        []string
 	compound     []string
+	succeed      []string
 	heads        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
@@ -161,6 +165,7 @@ type lexiconFile struct {
 	Reported     []string          `json:"reported"`
 	Wrong        []string          `json:"wrong"`
 	Compound     []string          `json:"compound"`
+	Succeed      []string          `json:"succeed"`
 	Heads        []string          `json:"heads"`
 	Skills       map[string]string `json:"skills"`
 }
@@ -219,7 +224,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -262,6 +267,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
 		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
 		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
+		{"succeed", f.Succeed, &l.succeed},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -429,6 +435,12 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		return
 	}
 	if i, _ := anyPhrase(clause, l.condition); i >= 0 {
+		if from, to, ok := l.passedRoll(clause, i); ok {
+			// "Personne ne te voit si tu réussis un jet de Discrétion": the condition is
+			// making the roll.
+			t.add(cue{decision: DecisionRoll, skill: l.lexSkill(clause[:min(len(clause), to+60)], orig[:min(len(orig), to+60)], from, tax), from: at + from, to: at + to})
+			return
+		}
 		t.conditional = true
 		return
 	}

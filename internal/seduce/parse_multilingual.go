@@ -106,16 +106,22 @@ func (l *Lexicon) quantifiedSubject(clause string, at int) bool {
 	if strings.ContainsAny(clause[:at], ",;:—–()") {
 		return false
 	}
-	return !slices.ContainsFunc(words[1:], func(w word) bool { return slices.Contains(l.but, w.text) })
+	return !slices.ContainsFunc(words[1:], func(w word) bool {
+		return slices.Contains(l.but, w.text) || complementizers[w.text] || strings.HasPrefix(w.text, "qu'") || strings.HasPrefix(w.text, "qu’")
+	})
 }
+
+// complementizers open a clause of its own inside another ("Rien ne dit qu'un jet soit
+// nécessaire"): a quantifier before one is no subject of what follows it.
+var complementizers = wordSet(`que qu dass daß ob che dat of że czy si se if whether`)
 
 // cueTopic is what a lexicon's ruling at clause[from:to] is about, for telling a pass and
 // a roll about two parts of the action apart ("Entrer dans le bureau ne demande aucun
 // jet. En revanche, ouvrir le coffre-fort exige un jet de Serrurerie."): for the first
 // pass, the content words before it in its clause (or after it: "aucun jet pour la
-// porte"); for the first roll, only when its clause opens with a but word, the words
-// before it. Words of the lexicon's phrases say nothing of the topic. A roll whose clause
-// sets nothing against what came before has no topic, so it never reads as another part.
+// porte"); for the first roll, the words before it. Words of the lexicon's phrases and
+// function words say nothing of the topic: two rulings that share a content word are
+// about one thing.
 func (l *Lexicon) cueTopic(clause string, from, to int, d Decision, t *cueTally) []string {
 	var words []string
 	switch {
@@ -128,7 +134,7 @@ func (l *Lexicon) cueTopic(clause string, from, to int, d Decision, t *cueTally)
 			}
 			words = topicWords(after)
 		}
-	case d == DecisionRoll && !t.hasRoll && opensWith(clause, l.but):
+	case d == DecisionRoll && !t.hasRoll:
 		words = topicWords(clause[max(0, from-80):from])
 	}
 	return slices.DeleteFunc(words, func(w string) bool { return l.phraseWord(w) || functionWords[w] })
@@ -221,7 +227,7 @@ func labelAnswer(clause, sep, next string) bool {
 
 // bareAnswer is a clause that is one or two words and then nothing, a comma, a dash or
 // a parenthesis: the answer of a label.
-var bareAnswer = regexp.MustCompile(`^\s*([^\s,(—–-]+(?:\s+[^\s,(—–-]+)?)\s*(?:$|[,(—–-])`)
+var bareAnswer = regexp.MustCompile(`^\s*([^\s,(—–]+(?:\s+[^\s,(—–-][^\s,(—–]*)?)\s*(?:$|[,(—–]|-\s)`)
 
 // cognate is the taxonomy's skill that a skill name of the lexicon names, when the
 // taxonomy does not know name itself ({"skill": "Sigilo"}, "Trouver Objet Caché",
@@ -374,4 +380,71 @@ func (l *Lexicon) compoundRoll(clause string, at int, tax *Taxonomy, t *cueTally
 			return
 		}
 	}
+}
+
+// labelHedged says whether a label that names a ruling (a roll or pass phrase of the
+// lexicon) is answered by a hedge alone ("Jet requis : peut-être", "Probe nötig:
+// vielleicht"): the ruling is left open.
+func (l *Lexicon) labelHedged(clause, sep, next string) bool {
+	if !strings.Contains(sep, ":") || strings.Contains(sep, "?") || strings.Contains(clause, ",") || len(clause) > 60 {
+		return false
+	}
+	m := bareAnswer.FindStringSubmatch(next)
+	if m == nil {
+		return false
+	}
+	w := strings.TrimSpace(m[1])
+	if !slices.Contains(l.hedge, w) && !englishHedge[w] {
+		return false
+	}
+	if at, _ := anyPhrase(clause, l.roll); at >= 0 {
+		return true
+	}
+	at, _ := anyPhrase(clause, l.pass)
+	return at >= 0
+}
+
+// englishHedge are the English words of a hedge that answer a label alone.
+var englishHedge = wordSet(`maybe perhaps possibly probably unsure unclear`)
+
+// passedRoll finds, in a clause whose condition word stands at cond, a condition whose
+// body is passing or failing a roll: a verb of the lexicon's "succeed" list within four
+// words after the condition word and a roll phrase right after it ("si tu réussis un jet
+// de Discrétion", "wenn dir eine Probe auf Horchen gelingt", "si no superas una tirada
+// de Nadar"). It returns the roll phrase's place. Every condition of the clause must be
+// of that kind: another leaves the ruling open.
+func (l *Lexicon) passedRoll(clause string, cond int) (from, to int, ok bool) {
+	if len(l.succeed) == 0 {
+		return 0, 0, false
+	}
+	body := clause[cond:]
+	if i := strings.IndexAny(body, ",;"); i >= 0 {
+		body = body[:i]
+	}
+	words := wordsAt(body)
+	verb := -1
+	for k := 1; k < len(words) && k <= 6; k++ {
+		if slices.Contains(l.succeed, strings.Trim(words[k].text, ".,;:")) {
+			verb = k
+			break
+		}
+	}
+	if verb < 0 {
+		return 0, 0, false
+	}
+	best := -1
+	var phrase string
+	for _, p := range l.roll {
+		if i := phraseAt(body, p, 0); i >= 0 && (best < 0 || i < best) {
+			best, phrase = i, p
+		}
+	}
+	if best < 0 || len(wordsAt(body[min(best, words[verb].at):max(best, words[verb].at)])) > 5 {
+		return 0, 0, false
+	}
+	// no second condition in the clause
+	if j, _ := anyPhrase(clause[cond+len(body):], l.condition); j >= 0 {
+		return 0, 0, false
+	}
+	return cond + best, cond + best + len(phrase), true
 }

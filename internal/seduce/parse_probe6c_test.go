@@ -216,3 +216,24 @@ func TestProbeSixthRoundCompounds(t *testing.T) {
 		{"n2", "Der Entwurf liegt auf dem Tisch.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundConditions holds conditions in the other languages: one whose body
+// is passing or failing a roll calls for the roll; the player's wish ("si tu veux")
+// leaves the ruling firm; a condition on the world, and a label answered only by a
+// hedge, leave it open.
+func TestProbeSixthRoundConditions(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Le chien ne se réveille pas si tu réussis un jet de Discrétion.", DecisionRoll, "Stealth"},
+		{"de1", "Du kommst rüber, wenn dir eine Probe auf Springen gelingt.", DecisionRoll, "Jump"},
+		{"es1", "Caes al río si fallas una tirada de Trepar.", DecisionRoll, "Climb"},
+		{"it1", "Lo senti solo se superi un tiro di Ascoltare.", DecisionRoll, "Listen"},
+		{"fr2", "Si vous voulez l'ouvrir en silence, jet de Serrurerie.", DecisionRoll, "Locksmith"},
+		{"es2", "Si quieres cruzar ahora, tirada de Nadar.", DecisionRoll, "Swim"},
+		{"de2", "Falls die Tür klemmt, eine Probe auf Mechanische Reparaturen.", DecisionUnparsed, ""},
+		{"fr3", "Jet requis : peut-être.", DecisionUnparsed, ""},
+		{"de3", "Probe nötig: vielleicht.", DecisionUnparsed, ""},
+		// must not fire: the condition's body passes something that is no roll
+		{"n1", "Si tu réussis à convaincre le garde, aucun jet de Discrétion.", DecisionUnparsed, ""},
+		{"n2", "Si pasa algo raro, tirada de Cordura.", DecisionUnparsed, ""},
+	})
+}

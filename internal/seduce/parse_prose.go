@@ -1112,6 +1112,10 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			}
 			continue
 		}
+		if i+1 < len(ends) && lex != nil && lex.labelHedged(clause, sep, lower[loc[1]:ends[i+1][0]]) {
+			t.conditional, t.openRuling = true, true // "Jet requis : peut-être."
+			continue
+		}
 		if i+1 < len(ends) && labelAnswer(clause, sep, lower[loc[1]:ends[i+1][0]]) {
 			// "Jet nécessaire : non", "Probe nötig: ja (Schwimmen)": a ruling's label
 			// answered yes or no is that question answered.
