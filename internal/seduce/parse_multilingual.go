@@ -49,10 +49,12 @@ func (l *Lexicon) rollNoun(s string) (at, n int) {
 	return -1, 0
 }
 
-// rollWord says whether a roll phrase of the lexicon holds w as one of its words.
+// rollWord says whether a roll phrase of the lexicon holds w as one of its words; a
+// phrase that holds a negation ("pas automatique") denies what w names.
 func (l *Lexicon) rollWord(w string) bool {
 	return slices.ContainsFunc(l.roll, func(p string) bool {
-		return slices.Contains(strings.Fields(p), w)
+		words := strings.Fields(p)
+		return slices.Contains(words, w) && !slices.ContainsFunc(words, func(x string) bool { return slices.Contains(l.negation, x) })
 	})
 }
 
