@@ -514,7 +514,11 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 					for _, w := range wordsAt(clause[at:i]) {
 						t := strings.Trim(w.text, "-,'’")
 						if strings.HasSuffix(w.text, ",") {
-							continue // "Non, un jet de Grimper": an answer, not a negation of the roll
+							// "Non, un jet de Grimper": an answer, not a negation of the roll; and
+							// a comma ends the scope of a negation before it ("Pas de souci, jet
+							// de Discrétion").
+							cd, neg, without, from = d, false, false, i
+							continue
 						}
 						if slices.Contains(l.negation, t) {
 							cd, neg = DecisionPass, true

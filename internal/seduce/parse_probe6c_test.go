@@ -237,3 +237,27 @@ func TestProbeSixthRoundConditions(t *testing.T) {
 		{"n2", "Si pasa algo raro, tirada de Cordura.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSixthRoundIdioms holds negation words that deny no ruling: "without doubt"
+// and "no doubt" affirm, "not only" adds, and a negation closed by a comma ("no
+// problem, …") does not reach the roll after it. French "sans doute" is "probably": a
+// hedge. A negation that does govern the roll still denies it.
+func TestProbeSixthRoundIdioms(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Sans aucun doute un jet de Pister : la piste est vieille.", DecisionRoll, "Track"},
+		{"fr2", "C'est sans doute un jet de Nager.", DecisionUnparsed, ""},
+		{"es1", "Sin duda, una tirada de Nadar.", DecisionRoll, "Swim"},
+		{"it1", "Senza dubbio serve un tiro di Nuotare.", DecisionRoll, "Swim"},
+		{"pt1", "Sem dúvida, teste de Escalar.", DecisionRoll, "Climb"},
+		{"de1", "Ohne Zweifel eine Probe auf Springen.", DecisionRoll, "Jump"},
+		{"de2", "Kein Problem, Probe auf Springen und fertig.", DecisionRoll, "Jump"},
+		{"es2", "Sin problema, tirada de Saltar.", DecisionRoll, "Jump"},
+		{"nl1", "Geen probleem, gooi voor Springen.", DecisionRoll, "Jump"},
+		{"it2", "Non solo un tiro di Saltare: anche Arrampicarsi.", DecisionRoll, "Jump"},
+		{"pt2", "Não só um teste de Saltar, mas também Escalar.", DecisionRoll, "Jump"},
+		// must not fire: the negation governs the roll
+		{"n1", "No hace falta una tirada de Saltar.", DecisionPass, ""},
+		{"n2", "Ohne Probe auf Springen kommt er nicht rüber.", DecisionRoll, "Jump"},
+		{"n3", "Nessun tiro di Saltare: c'è un ponte.", DecisionPass, ""},
+	})
+}
