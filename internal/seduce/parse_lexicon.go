@@ -520,7 +520,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 							cd, neg, without, from = d, false, false, i
 							continue
 						}
-						if slices.Contains(l.negation, t) {
+						if slices.Contains(l.negation, t) && !l.butOpens(clause, at+w.at) {
 							cd, neg = DecisionPass, true
 							without = slices.Contains(l.without, t)
 							from = at + w.at

@@ -450,3 +450,9 @@ func (l *Lexicon) passedRoll(clause string, cond int) (from, to int, ok bool) {
 	}
 	return cond + best, cond + best + len(phrase), true
 }
+
+// butOpens says whether a but phrase of the lexicon opens at clause[at:]: its negation
+// word ("sin embargo", "no obstante") denies nothing.
+func (l *Lexicon) butOpens(clause string, at int) bool {
+	return slices.ContainsFunc(l.but, func(b string) bool { return strings.Contains(b, " ") && phraseAt(clause[at:], b, 0) == 0 })
+}

@@ -255,6 +255,9 @@ func TestProbeSixthRoundIdioms(t *testing.T) {
 		{"nl1", "Geen probleem, gooi voor Springen.", DecisionRoll, "Jump"},
 		{"it2", "Non solo un tiro di Saltare: anche Arrampicarsi.", DecisionRoll, "Jump"},
 		{"pt2", "Não só um teste de Saltar, mas também Escalar.", DecisionRoll, "Jump"},
+		{"fr3", "Ni plus ni moins qu'un jet de Sauter.", DecisionRoll, "Jump"},
+		{"es3", "Sin embargo tirada de Saltar: el foso es ancho.", DecisionRoll, "Jump"},
+		{"fr4", "Il n'y a aucun besoin de jet ici.", DecisionPass, ""},
 		// must not fire: the negation governs the roll
 		{"n1", "No hace falta una tirada de Saltar.", DecisionPass, ""},
 		{"n2", "Ohne Probe auf Springen kommt er nicht rüber.", DecisionRoll, "Jump"},
