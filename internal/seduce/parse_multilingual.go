@@ -17,9 +17,10 @@ import (
 // answerNoMore are the lexicons' other ways of answering no: a yes word of certainty
 // that a negation follows ("claro que no", "natürlich nicht", "certo che no", "bien sûr
 // que non", "claro que não"), and the set phrases of a firm no ("pas du tout", "auf
-// keinen Fall", "para nada", "per niente", "de jeito nenhum").
+// keinen Fall", "para nada", "per niente", "de jeito nenhum", "pas besoin", "braucht es
+// nicht").
 const answerNoMore = `|^\s*(?:bien\s+sûr|évidemment|certainement|absolument|sûrement|natürlich|klar|sicher|selbstverständlich|gewiss|claro|por\s+supuesto|desde\s+luego|evidentemente|obviamente|certo|ovviamente|naturalmente|sicuramente|certamente|natuurlijk|uiteraard|oczywiście|jasne)\s*(?:que|che|dass|,)?\s*(?:non|não|nao|no|nicht|pas|niet|nie)(?:[\s,.!:;]|$)` +
-	`|^\s*(?:pas\s+du\s+tout|aucunement|keineswegs|auf\s+keinen\s+fall|gar\s+nicht|para\s+nada|de\s+ninguna\s+manera|de\s+ningún\s+modo|per\s+niente|niente\s+affatto|per\s+nulla|de\s+jeito\s+nenhum|de\s+modo\s+nenhum|nem\s+pensar|helemaal\s+niet|geenszins|wcale\s+nie|absolutnie\s+nie)(?:[\s,.!:;]|$)`
+	`|^\s*(?:pas\s+besoin|pas\s+la\s+peine|(?:braucht|muss)\s+(?:es|er|sie|man)\s+nicht|hoeft\s+niet|pas\s+du\s+tout|aucunement|keineswegs|auf\s+keinen\s+fall|gar\s+nicht|para\s+nada|de\s+ninguna\s+manera|de\s+ningún\s+modo|per\s+niente|niente\s+affatto|per\s+nulla|de\s+jeito\s+nenhum|de\s+modo\s+nenhum|nem\s+pensar|helemaal\s+niet|geenszins|wcale\s+nie|absolutnie\s+nie)(?:[\s,.!:;]|$)`
 
 // askedRoll adds to q the roll a question clause (folded) asks about when it names one
 // only by a ruling's word of the lexicon that a roll phrase holds ("Faut-il un jet pour

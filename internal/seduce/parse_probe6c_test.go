@@ -26,6 +26,10 @@ func TestProbeSixthRoundAnswers(t *testing.T) {
 		{"pt1", "Precisa de teste para subir a escada? Claro que não.", DecisionPass, ""},
 		{"pt2", "Precisa de teste? Sim: Natação, a correnteza é forte.", DecisionRoll, "Swim"},
 		{"nl1", "Een worp om de deur te openen? Natuurlijk niet.", DecisionPass, ""},
+		{"fr4", "Un jet pour lire l'affiche ? Pas besoin.", DecisionPass, ""},
+		{"de4", "Braucht es eine Probe? Braucht es nicht.", DecisionPass, ""},
+		{"nl2", "Moet ze gooien? Nee, hoeft niet.", DecisionPass, ""},
+		{"es4", "¿Hace falta tirada? Hace falta: Trepar.", DecisionRoll, "Climb"},
 		// must not fire: a yes answer keeps the roll; a question with no roll word, or
 		// with only a word of automatic success, rules nothing by its answer
 		{"n1", "¿Hace falta una tirada? Claro, la corriente es fuerte: Nadar.", DecisionRoll, "Swim"},
