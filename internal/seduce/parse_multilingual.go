@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Rulings in the lexicons' languages read as grammar, not phrasings (issue 29, sixth
@@ -110,9 +111,13 @@ func (l *Lexicon) quantifiedSubject(clause string, at int) bool {
 		return false
 	}
 	return !slices.ContainsFunc(words[1:], func(w word) bool {
-		return slices.Contains(l.but, w.text) || complementizers[w.text] || strings.HasPrefix(w.text, "qu'") || strings.HasPrefix(w.text, "qu’")
+		return slices.Contains(l.but, w.text) || complementizers[w.text] || preventing[afterElision(w.text)] || strings.HasPrefix(w.text, "qu'") || strings.HasPrefix(w.text, "qu’")
 	})
 }
+
+// preventing are verbs of preventing: "nothing prevents a roll" denies no roll ("Rien ne
+// t'empêche de faire un jet").
+var preventing = wordSet(`empêche empêchent impide impiden hindert verhindert impedisce impediscono impede impedem belet weerhoudt przeszkadza`)
 
 // complementizers open a clause of its own inside another ("Rien ne dit qu'un jet soit
 // nécessaire"): a quantifier before one is no subject of what follows it.
@@ -456,4 +461,14 @@ func (l *Lexicon) passedRoll(clause string, cond int) (from, to int, ok bool) {
 // word ("sin embargo", "no obstante") denies nothing.
 func (l *Lexicon) butOpens(clause string, at int) bool {
 	return slices.ContainsFunc(l.but, func(b string) bool { return strings.Contains(b, " ") && phraseAt(clause[at:], b, 0) == 0 })
+}
+
+// afterElision is a word without the elided pronoun or article before its apostrophe
+// ("t'empêche" is "empêche").
+func afterElision(w string) string {
+	if i := strings.LastIndexAny(w, "'’"); i >= 0 {
+		_, size := utf8.DecodeRuneInString(w[i:])
+		return w[i+size:]
+	}
+	return w
 }

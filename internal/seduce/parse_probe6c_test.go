@@ -268,3 +268,13 @@ func TestProbeSixthRoundIdioms(t *testing.T) {
 		{"n3", "Nessun tiro di Saltare: c'è un ponte.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundQuantifierScope holds negative quantifiers whose scope the roll is
+// not in: a verb of preventing ("nothing prevents a roll"); and one whose scope it is.
+func TestProbeSixthRoundQuantifierScope(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Rien ne t'empêche de faire un jet de Discrétion.", DecisionRoll, "Stealth"},
+		{"es1", "Nada te impide hacer una tirada de Sigilo.", DecisionRoll, "Stealth"},
+		{"fr3", "Rien dans cette scène ne demande des dés.", DecisionPass, ""},
+	})
+}
