@@ -1,7 +1,6 @@
 package seduce
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -222,20 +221,31 @@ func (l *Lexicon) deniedPass(clause string, at int, p string) bool {
 // "Tirada necesaria: sí — Sigilo", "Probe nötig: ja (Schwimmen)". A no that opens a
 // sentence ("Tirada de Medicina, Difícil: no hay laboratorio") answers nothing.
 func labelAnswer(clause, sep, next string) bool {
-	if !strings.Contains(sep, ":") || strings.Contains(sep, "?") || strings.Contains(clause, ",") || len(clause) > 60 {
-		return false
-	}
-	m := bareAnswer.FindStringSubmatch(next)
-	if m == nil {
-		return false
-	}
-	w := m[1]
-	return answerNo.MatchString(w) || answerNoLex.MatchString(w) || answerYes.MatchString(w) || answerYesLex.MatchString(w)
+	w, ok := labelWord(clause, sep, next)
+	return ok && (answerNo.MatchString(w) || answerNoLex.MatchString(w) || answerYes.MatchString(w) || answerYesLex.MatchString(w))
 }
 
-// bareAnswer is a clause that is one or two words and then nothing, a comma, a dash or
-// a parenthesis: the answer of a label.
-var bareAnswer = regexp.MustCompile(`^\s*([^\s,(—–]+(?:\s+[^\s,(—–-][^\s,(—–]*)?)\s*(?:$|[,(—–]|-\s)`)
+// labelWord is the bare answer of a label: the clause is short, holds no comma and ends
+// in a colon, and the next clause is one or two words and then nothing, a comma, a dash
+// or a parenthesis.
+func labelWord(clause, sep, next string) (string, bool) {
+	if len(clause) > 60 || !strings.Contains(sep, ":") || strings.Contains(sep, "?") || strings.Contains(clause, ",") {
+		return "", false
+	}
+	next = strings.TrimLeft(next, " \t\n")
+	end := len(next)
+	for i, r := range next {
+		if r == ',' || r == '(' || r == '—' || r == '–' || r == '-' && i+1 < len(next) && next[i+1] == ' ' {
+			end = i
+			break
+		}
+	}
+	w := strings.TrimSpace(next[:end])
+	if w == "" || len(strings.Fields(w)) > 2 {
+		return "", false
+	}
+	return w, true
+}
 
 // cognate is the taxonomy's skill that a skill name of the lexicon names, when the
 // taxonomy does not know name itself ({"skill": "Sigilo"}, "Trouver Objet Caché",
@@ -394,14 +404,11 @@ func (l *Lexicon) compoundRoll(clause string, at int, tax *Taxonomy, t *cueTally
 // lexicon) is answered by a hedge alone ("Jet requis : peut-être", "Probe nötig:
 // vielleicht"): the ruling is left open.
 func (l *Lexicon) labelHedged(clause, sep, next string) bool {
-	if !strings.Contains(sep, ":") || strings.Contains(sep, "?") || strings.Contains(clause, ",") || len(clause) > 60 {
+	w, ok := labelWord(clause, sep, next)
+	if !ok {
 		return false
 	}
-	m := bareAnswer.FindStringSubmatch(next)
-	if m == nil {
-		return false
-	}
-	w := strings.TrimSpace(m[1])
+	w = strings.TrimRight(w, ".!")
 	if !slices.Contains(l.hedge, w) && !englishHedge[w] {
 		return false
 	}
