@@ -134,6 +134,10 @@ type Lexicon struct {
 	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
 	// say nothing of what a ruling is about.
 	phraseWords map[string]bool
+	// anchorWord maps an anchor made of letters only to its index; oddAnchors are the
+	// other anchors ("-probe", "d'incertain").
+	anchorWord map[string]int
+	oddAnchors []int
 }
 
 type lexiconFile struct {
@@ -311,6 +315,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
 	l.phraseWords = l.wordsOfPhrases()
+	l.indexAnchors()
 	return nil
 }
 
@@ -410,13 +415,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		return
 	}
 	present := make([]bool, len(l.anchors))
-	anyPresent := false
-	for i, a := range l.anchors {
-		if strings.Contains(clause, a) {
-			present[i], anyPresent = true, true
-		}
-	}
-	if !anyPresent {
+	if !l.markAnchors(clause, present) {
 		return
 	}
 	var ignored []byte

@@ -479,3 +479,51 @@ func afterElision(w string) string {
 	}
 	return w
 }
+
+// indexAnchors sorts the anchors into those made of letters only, found by looking up
+// each run of letters of a clause, and the others, searched for as substrings.
+func (l *Lexicon) indexAnchors() {
+	l.anchorWord, l.oddAnchors = map[string]int{}, nil
+	for i, a := range l.anchors {
+		letters := a != ""
+		for j := 0; j < len(a); j++ {
+			letters = letters && isLetter(a[j])
+		}
+		if letters {
+			l.anchorWord[a] = i
+		} else {
+			l.oddAnchors = append(l.oddAnchors, i)
+		}
+	}
+}
+
+// markAnchors sets present[i] for each anchor a clause holds and says whether it holds
+// any. An anchor of letters only is a whole word of its phrase, so a phrase matched as
+// whole words leaves it a whole run of letters of the clause: one look-up per run finds
+// it. A word that ends in a compound's roll word ("Kletterprobe") holds a ruling too.
+func (l *Lexicon) markAnchors(clause string, present []bool) bool {
+	any := false
+	for i := 0; i < len(clause); {
+		if !isLetter(clause[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(clause) && isLetter(clause[j]) {
+			j++
+		}
+		if k, ok := l.anchorWord[clause[i:j]]; ok {
+			present[k], any = true, true
+		}
+		for _, c := range l.compound {
+			any = any || j-i > len(c) && strings.HasSuffix(clause[i:j], c) // "Kletterprobe"
+		}
+		i = j
+	}
+	for _, k := range l.oddAnchors {
+		if strings.Contains(clause, l.anchors[k]) {
+			present[k], any = true, true
+		}
+	}
+	return any
+}
