@@ -278,3 +278,20 @@ func TestProbeSixthRoundQuantifierScope(t *testing.T) {
 		{"fr3", "Rien dans cette scène ne demande des dés.", DecisionPass, ""},
 	})
 }
+
+// TestLexiconAnchorsByWord holds the anchor look-up to what it replaces: every roll,
+// pass and contrast phrase of the built-in lexicons, written in a clause, marks its
+// anchor.
+func TestLexiconAnchorsByWord(t *testing.T) {
+	lex := DefaultLexicon()
+	for _, list := range [][]string{lex.roll, lex.pass, lex.contrast} {
+		for _, p := range list {
+			for _, clause := range []string{p, "a " + p + " b", "(" + p + ").", "x-" + p + ", y"} {
+				present := make([]bool, len(lex.anchors))
+				if !lex.markAnchors(clause, present) || !present[lex.anchorOf[p]] {
+					t.Errorf("markAnchors(%q) misses the anchor %q of %q", clause, lex.anchors[lex.anchorOf[p]], p)
+				}
+			}
+		}
+	}
+}
