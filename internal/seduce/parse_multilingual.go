@@ -7,12 +7,33 @@ import (
 )
 
 // Rulings in the lexicons' languages read as grammar, not phrasings (issue 29, sixth
-// round):
+// round). Each rule is stated once here and is data in lexicon/*.json:
 //   - answers: "of course not" in each language is a no, also where its first words
 //     alone would be a yes ("claro que no", "natürlich nicht", "bien sûr que non"); a
-//     question that names a roll in a lexicon's words ("Faut-il un jet pour …?") asks
-//     whether the roll is needed, and the reply's own answer to it rules; a skill named
-//     in a lexicon's words after a yes is the roll's ("¿Necesita tirada? Sí: Esquivar").
+//     question that names a roll by a roll word of the lexicon ("Faut-il un jet pour
+//     …?") asks whether the roll is needed, and the reply's own answer to it rules; a
+//     skill named in a lexicon's words after a yes is the roll's ("Sí: Esquivar"); a
+//     label of need answered by a bare yes or no ("Probe nötig: nein") is that answer,
+//     and one answered by a hedge alone ("Jet requis : peut-être") is open.
+//   - polarity: a roll named as the subject of a negated predicate of need ("Un jet de
+//     Discrétion n'est pas nécessaire") is denied by it; a negative quantifier that opens
+//     a clause as its subject denies the roll its verb calls for ("Ninguna parte de esta
+//     acción requiere dados"), unless a complementizer or a verb of preventing stands
+//     between; an automatic success that a negation governs is a roll ("ce n'est pas
+//     une réussite automatique"); a ruling judged wrong by the predicate after it ("ne
+//     serait pas juste") is its opposite; a comma ends a negation's scope ("Pas de
+//     souci, jet de Discrétion"); "without doubt", "not only", "neither more nor less"
+//     and the negation of a but phrase ("sin embargo") deny nothing.
+//   - parts: a pass and a roll that name different things (content words, with the
+//     lexicons' phrase words and function words set aside) are about two parts of the
+//     action ("Entrer dans le bureau ne demande aucun jet. En revanche, ouvrir le
+//     coffre-fort exige un jet de Serrurerie.").
+//   - no ruling of the reply's: the player's claim or wish reported ("El jugador quiere
+//     pasar sin tirar"); the player's wish as a condition ("si tu veux") leaves the
+//     ruling firm; a condition whose body passes a roll ("si tu réussis un jet de
+//     Discrétion") calls for the roll.
+//   - names: a skill's name in a lexicon's words resolves in JSON and label values too
+//     ({"skill": "Sigilo"}); a compound roll noun names its skill ("Kletterprobe").
 
 // answerNoMore are the lexicons' other ways of answering no: a yes word of certainty
 // that a negation follows ("claro que no", "natürlich nicht", "certo che no", "bien sûr
