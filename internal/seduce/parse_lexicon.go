@@ -738,6 +738,12 @@ func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *c
 		if a == "" || b == "" {
 			continue
 		}
+		if l.butAfter(clause, j+len(second)) {
+			// "Ni Grimper ni Sauter, mais un jet de Nager": the skills denied are parts,
+			// and the clause goes on to rule on another.
+			t.add(cue{decision: DecisionPass, from: at + i, to: at + j + len(second), negated: true, part: true})
+			return false
+		}
 		t.add(cue{decision: DecisionPass, from: at + i, to: at + j + len(second), negated: true})
 		return true
 	}

@@ -548,3 +548,8 @@ func (l *Lexicon) markAnchors(clause string, present []bool) bool {
 	}
 	return any
 }
+
+// butAfter says whether a but word of the lexicon stands in clause after from.
+func (l *Lexicon) butAfter(clause string, from int) bool {
+	return slices.ContainsFunc(l.but, func(b string) bool { return phraseAt(clause, b, from) >= 0 })
+}

@@ -295,3 +295,18 @@ func TestLexiconAnchorsByWord(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSixthRoundNeitherBut holds "neither A nor B, but a C roll": the skills
+// denied are parts, the roll after the but is the ruling; "neither A nor B" alone, or
+// with a but that rules nothing, is a pass.
+func TestProbeSixthRoundNeitherBut(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Ni Nager ni Sauter, mais un jet de Grimper pour la falaise.", DecisionRoll, "Climb"},
+		{"de1", "Weder Schwimmen noch Springen, sondern eine Probe auf Klettern.", DecisionRoll, "Climb"},
+		{"es1", "Ni Nadar ni Saltar, pero sí una tirada de Trepar.", DecisionRoll, "Climb"},
+		{"it1", "Né Nuotare né Saltare, ma un tiro di Arrampicarsi.", DecisionRoll, "Climb"},
+		// must not fire
+		{"n1", "Ni Nadar ni Saltar: hay un puente.", DecisionPass, ""},
+		{"n2", "Weder Schwimmen noch Springen ist nötig, aber er muss sich beeilen.", DecisionPass, ""},
+	})
+}
