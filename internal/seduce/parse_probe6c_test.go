@@ -310,3 +310,15 @@ func TestProbeSixthRoundNeitherBut(t *testing.T) {
 		{"n2", "Weder Schwimmen noch Springen ist nötig, aber er muss sich beeilen.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSixthRoundOpen holds rulings offered with their alternative or left to the
+// player in another language: unparsed; a ruling with no alternative stays.
+func TestProbeSixthRoundOpen(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de1", "Probe auf Springen oder automatisch, wie du willst.", DecisionUnparsed, ""},
+		{"es1", "Tirada de Saltar o éxito automático, como prefieras.", DecisionUnparsed, ""},
+		{"fr1", "Jet de Sauter ou réussite automatique, c'est toi qui vois.", DecisionUnparsed, ""},
+		{"pt1", "Teste de Saltar ou sem teste, você escolhe.", DecisionUnparsed, ""},
+		{"n1", "Teste de Saltar: a vala é larga.", DecisionRoll, "Jump"},
+	})
+}
