@@ -422,6 +422,10 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Reason == "" {
 		p.Reason = lr.reason
 	}
+	p.Skill = lex.cognate(p.Skill, tax) // {"skill": "Sigilo"}
+	if p.Skill == "" && p.Decision == DecisionRoll && first.how == HowLines {
+		p.Skill = lex.namedSkill(p.Span, tax) // "**Décision :** jet de Discrétion"
+	}
 	return p
 }
 

@@ -64,6 +64,21 @@ import (
 //	              knowing"): asking for more is not a refusal
 //	open          phrases that leave the whole reply's ruling open ("either way", "your
 //	              call", "I'd lean"): a reply that rules and says one is unparsed
+//	quantifier    negative quantifiers ("ninguna", "nessuna", "geen"): one that opens a
+//	              clause as its subject denies the roll the clause calls for, however
+//	              many words its subject holds ("Ninguna parte de esto requiere dados")
+//	player        the player or the investigator as a subject ("le joueur", "el jugador")
+//	reported      verbs of saying or wanting ("dit", "quiere", "meint"): a ruling after
+//	              the player and one of them, with no comma between, is the player's
+//	              claim or wish, not the reply's ruling ("El jugador quiere pasar sin tirar")
+//	wrong         predicates that judge the ruling before them wrong ("ne serait pas
+//	              juste", "sería excesivo", "wäre übertrieben"): the ruling so judged is
+//	              denied ("Une réussite automatique ne serait pas juste" rules a roll)
+//	compound      roll words that end a compound noun whose first part is a skill's
+//	              stem ("probe", "wurf"): "Kletterprobe" is a Climb roll
+//	succeed       verbs of passing or failing a roll ("réussis", "gelingt", "superas"): a
+//	              condition whose body passes a roll ("si tu réussis un jet de Discrétion")
+//	              calls for that roll rather than leaving the ruling open
 //	otherwise     words that open the other branch of a condition ("otherwise", "sinon",
 //	              "sonst"): after a ruling left open on a condition, the ruling of the
 //	              clause they open is open too
@@ -98,6 +113,12 @@ type Lexicon struct {
 	neither      []string
 	rollVerb     []string
 	otherwise    []string
+	quantifier   []string
+	player       []string
+	reported     []string
+	wrong        []string
+	compound     []string
+	succeed      []string
 	heads        []string
 	narration    []string
 	skills       []string          // skill phrases, longest first
@@ -115,6 +136,13 @@ type Lexicon struct {
 	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
 	// headIdx indexes heads, looked for in the clauses no rule read.
 	headIdx *phraseIndex
+	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
+	// say nothing of what a ruling is about.
+	phraseWords map[string]bool
+	// anchorWord maps an anchor made of letters only to its index; oddAnchors are the
+	// other anchors ("-probe", "d'incertain").
+	anchorWord map[string]int
+	oddAnchors []int
 }
 
 type lexiconFile struct {
@@ -141,6 +169,12 @@ type lexiconFile struct {
 	Neither      []string          `json:"neither"`
 	RollVerb     []string          `json:"rollverb"`
 	Otherwise    []string          `json:"otherwise"`
+	Quantifier   []string          `json:"quantifier"`
+	Player       []string          `json:"player"`
+	Reported     []string          `json:"reported"`
+	Wrong        []string          `json:"wrong"`
+	Compound     []string          `json:"compound"`
+	Succeed      []string          `json:"succeed"`
 	Heads        []string          `json:"heads"`
 	Narration    []string          `json:"narration"`
 	Skills       map[string]string `json:"skills"`
@@ -200,7 +234,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.skills} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -242,6 +276,9 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
 		{"narration", f.Narration, &l.narration},
+		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
+		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
+		{"succeed", f.Succeed, &l.succeed},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -284,6 +321,8 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
+	l.phraseWords = l.wordsOfPhrases()
+	l.indexAnchors()
 	return nil
 }
 
@@ -383,13 +422,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		return
 	}
 	present := make([]bool, len(l.anchors))
-	anyPresent := false
-	for i, a := range l.anchors {
-		if strings.Contains(clause, a) {
-			present[i], anyPresent = true, true
-		}
-	}
-	if !anyPresent {
+	if !l.markAnchors(clause, present) {
 		return
 	}
 	var ignored []byte
@@ -408,9 +441,16 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		return
 	}
 	if i, _ := anyPhrase(clause, l.condition); i >= 0 {
+		if from, to, ok := l.passedRoll(clause, i); ok {
+			// "Personne ne te voit si tu réussis un jet de Discrétion": the condition is
+			// making the roll.
+			t.add(cue{decision: DecisionRoll, skill: l.lexSkill(clause[:min(len(clause), to+60)], orig[:min(len(orig), to+60)], from, tax), from: at + from, to: at + to})
+			return
+		}
 		t.conditional = true
 		return
 	}
+	l.compoundRoll(clause, at, tax, t) // "Mach eine Kletterprobe."
 	masked := []byte(clause)
 	snapshot, dirty := clause, false
 	contrastAt, _ := anyPhrase(clause, l.contrast)
@@ -439,9 +479,12 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 		if c.skill == "" && from > 0 && skillFrom == from {
 			c.skill = l.lexSkill(clause[:min(len(clause), 400)], orig[:min(len(orig), 400)], 0, tax)
 		}
+		c.topic = l.cueTopic(clause, from, to, d, t)
 		t.add(c)
 	}
 	var negs negationWords
+	var predicates [][2]int // the pass phrases that are a predicate: "n'est pas nécessaire"
+	var aside clauseAside
 	search := func(phrases []string, d Decision, contrast bool) {
 		for _, p := range phrases {
 			if !present[l.anchorOf[p]] {
@@ -453,6 +496,14 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 			for i := phraseAt(snapshot, p, 0); i >= 0; i = phraseAt(snapshot, p, i+len(p)) {
 				copy(masked[i:i+len(p)], blankOut(p))
 				dirty = true
+				if d == DecisionPass && !l.holdsHead(p) {
+					predicates = append(predicates, [2]int{i, i + len(p)})
+				} else if d == DecisionRoll && !contrast && l.subjectOf(clause, i, i+len(p), predicates) {
+					continue // "Eine Track-Probe ist nicht erforderlich": the roll is what is not needed
+				}
+				if aside.reported(clause, l, i) {
+					continue // "El jugador quiere pasar sin tirar": the player's wish
+				}
 				if contrast && l.lexSkill(clause[:min(len(clause), i+len(p)+40)], orig[:min(len(orig), i+len(p)+40)], i+len(p), tax) == "" {
 					continue // "no es difícil, pero sí largo": granted against no roll, but no skill
 				}
@@ -461,14 +512,21 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				// "sin tirada", and a verb of skipping anywhere in the phrase: "auf die Probe
 				// zu verzichten"
 				without := d == DecisionPass && slices.ContainsFunc(strings.Fields(p), func(w string) bool { return slices.Contains(l.without, w) })
+				if d == DecisionPass && !without && l.deniedPass(clause, i, p) {
+					cd = DecisionRoll // "ce n'est pas une réussite automatique"
+				}
 				if d == DecisionRoll && !contrast {
 					at := lastWordsStart(clause[:i], 3)
 					for _, w := range wordsAt(clause[at:i]) {
 						t := strings.Trim(w.text, "-,'’")
 						if strings.HasSuffix(w.text, ",") {
-							continue // "Non, un jet de Grimper": an answer, not a negation of the roll
+							// "Non, un jet de Grimper": an answer, not a negation of the roll; and
+							// a comma ends the scope of a negation before it ("Pas de souci, jet
+							// de Discrétion").
+							cd, neg, without, from = d, false, false, i
+							continue
 						}
-						if slices.Contains(l.negation, t) {
+						if slices.Contains(l.negation, t) && !l.butOpens(clause, at+w.at) {
 							cd, neg = DecisionPass, true
 							without = slices.Contains(l.without, t)
 							from = at + w.at
@@ -481,6 +539,12 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				}
 				if neg && !without && !raised && l.outerNegations(clause, from)%2 == 1 {
 					cd = other(cd) // "no es que no haga falta tirar": a denial denied
+				}
+				if aside.judgedWrong(clause, l, i+len(p)) {
+					cd, neg = other(cd), true // "Une réussite automatique ne serait pas juste"
+				}
+				if d == DecisionRoll && !contrast && !neg && l.quantifiedSubject(clause, i) {
+					cd, neg = DecisionPass, true // "Nessuna parte di questa azione richiede dadi"
 				}
 				if without && negs.outside(clause, l, from, i+len(p)) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
@@ -682,8 +746,17 @@ func (l *Lexicon) neitherSkills(clause, orig string, at int, tax *Taxonomy, t *c
 		end := min(len(clause), j+len(second)+40)
 		a := l.lexSkill(clause[:j], orig[:j], i+len(first), tax)
 		b := l.lexSkill(clause[:end], orig[:end], j+len(second), tax)
+		if a != "" && b == "" && l.namesRoll(clause[j+len(second):end]) {
+			b = "any" // "weder Schwimmen noch sonst irgendeine Probe": a skill nor any roll
+		}
 		if a == "" || b == "" {
 			continue
+		}
+		if l.butAfter(clause, j+len(second)) {
+			// "Ni Grimper ni Sauter, mais un jet de Nager": the skills denied are parts,
+			// and the clause goes on to rule on another.
+			t.add(cue{decision: DecisionPass, from: at + i, to: at + j + len(second), negated: true, part: true})
+			return false
 		}
 		t.add(cue{decision: DecisionPass, from: at + i, to: at + j + len(second), negated: true})
 		return true
@@ -711,7 +784,7 @@ func (l *Lexicon) rollVerbSkill(clause, orig string, at int, tax *Taxonomy, t *c
 		}
 		// The skill's name must stand right after the verb.
 		if j := strings.Index(clause[from:end], foldLower(skill)); j != 0 {
-			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok {
+			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok && !l.opensWithSkill(clause[from:end]) {
 				continue
 			}
 		}

@@ -596,7 +596,7 @@ var (
 	rollKind = regexp.MustCompile(`^\s*(?:is\s+(?:it|this)\s+)?(?:an?\s+)?(?:combined|opposed|pushed|contested|group|secret|bonus|penalty)\s+(?:roll|check|die|dice)s?\s*$`)
 	// answerYesLex and answerNoLex open an answer in the lexicons' languages.
 	answerYesLex = regexp.MustCompile(`^\s*(?:sì|sí|oui|ja|jawohl|sim|tak|claro|certo|bien\s+sûr|natürlich|klar)(?:[\s,.!:;]|$)`)
-	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)`)
+	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)` + answerNoMore)
 	// askedIf reports a question as a statement: "You ask if this needs a roll."
 	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
 	answerNo = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:(?:of\s+)?course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
@@ -996,6 +996,9 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			// "Serve un tiro? Sì: Furtività.", "Teste de Rastrear? Não."
 			lex.lexCues(clause, origClause, at, tax, &q, func() bool { return false })
 		}
+		if q.n == 0 && lex != nil {
+			lex.askedRoll(clause, at, &q) // "Faut-il un jet pour monter ? Non."
+		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
 		}
@@ -1018,6 +1021,9 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 		}
 		if c.skill == "" || c.decision == DecisionRoll && c.skill == "" {
 			c.skill = firstSkill(orig[from:min(len(orig), from+80)], tax, true)
+		}
+		if c.skill == "" && c.decision == DecisionRoll && lex != nil {
+			c.skill = lex.lexSkill(lower[:min(len(lower), from+80)], orig[:min(len(orig), from+80)], from, tax) // "Sí: Esquivar"
 		}
 		if c.decision != DecisionRoll {
 			c.skill = ""
@@ -1131,6 +1137,18 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 				answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t)
 			}
 			continue
+		}
+		if i+1 < len(ends) && lex != nil && lex.labelHedged(clause, sep, lower[loc[1]:ends[i+1][0]]) {
+			t.conditional, t.openRuling = true, true // "Jet requis : peut-être."
+			continue
+		}
+		if i+1 < len(ends) && labelAnswer(clause, sep, lower[loc[1]:ends[i+1][0]]) {
+			// "Jet nécessaire : non", "Probe nötig: ja (Schwimmen)": a ruling's label
+			// answered yes or no is that question answered.
+			n := t.n
+			if answered(clause, origClause, at, lower, orig, ends[i+1:], loc[1], tax, lex, &t); t.n > n {
+				continue
+			}
 		}
 		overruled := contrast.MatchString(sep)
 		for k := i + 1; !overruled && k < len(ends) && k <= i+2; k++ {
