@@ -61,8 +61,8 @@ func pct(a, b int) float64 {
 // (right, confident rulings against the label, wrong skills, stated rulings ruled) and
 // fails below the figures the round measured, so that a later change cannot lose what
 // was reached without anyone seeing it. Issue 29's targets are higher: 97% right, no
-// confident wrong ruling and 95% of stated rulings ruled. testdata/replies-heldout-6 is
-// read by no test: it is kept for measuring the next round.
+// confident wrong ruling and 95% of stated rulings ruled. testdata/replies-heldout-7 and
+// -8 are read by no test: they are kept for measuring the next rounds, once each.
 func TestParseHeldout(t *testing.T) {
 	for _, set := range []struct {
 		name, glob string
@@ -74,12 +74,12 @@ func TestParseHeldout(t *testing.T) {
 		// confident wrong, 305 of 366 stated ruled (before that round's rules: 366, 22,
 		// 284); after the second round: 429, 8, 321; after the third: 445, 8, 327. The
 		// fourth round developed on it (it is no longer held out): 494, 0, 356.
-		{"set1", "testdata/replies-heldout/*.jsonl", 494, 0, 356},
+		{"set1", "testdata/replies-heldout/*.jsonl", 499, 0, 360},
 		// Set 2, measured once at the end of the second round: 378 of 448 right, 11
 		// confident wrong, 296 of 330 stated ruled (the first round's rules: 356, 14, 284);
 		// after the third round: 395, 9, 303. The fourth round developed on it (it is no
 		// longer held out): 435, 0, 319.
-		{"set2", "testdata/replies-heldout-2/*.jsonl", 435, 0, 319},
+		{"set2", "testdata/replies-heldout-2/*.jsonl", 438, 0, 322},
 		// Set 3, measured once at the end of the third round: 416 of 480 right, 14
 		// confident wrong, 320 of 355 stated ruled (the second round's rules: 404, 15,
 		// 317; the first round's: 360, 17, 288). Sets 1 and 2 after the third round: 445,
@@ -87,19 +87,26 @@ func TestParseHeldout(t *testing.T) {
 		// middle (422, 14, 322) and end (427, 11, 324). The fifth round measured it at its
 		// middle and end without change (427, 11, 324); a failing run of that round
 		// printed its misses once, late, after the rules were written: no rule was
-		// written from them, but it is no longer wholly unseen.
-		{"set3", "testdata/replies-heldout-3/*.jsonl", 427, 11, 324},
+		// written from them, but it is no longer wholly unseen. The sixth round developed on
+		// it: 456, 1, 336.
+		{"set3", "testdata/replies-heldout-3/*.jsonl", 456, 1, 336},
 		// Set 4, written blind in the third round's stop and measured once at the end of
 		// the fourth round: 411 of 480 right, 18 confident wrong, 314 of 350 stated ruled
 		// (the third round's rules: 402, 22, 310). The fifth round developed on it (it is
 		// no longer held out): 427, 3, 313 — a name struck through is withdrawn now, which
 		// costs 2 ruled (markdown-005, a roll read with the struck skill; markdown-026) for
-		// 1 confident wrong fewer (markdown-026, read as a roll of the struck skill).
-		{"set4", "testdata/replies-heldout-4/*.jsonl", 427, 3, 313},
+		// 1 confident wrong fewer (markdown-026, read as a roll of the struck skill). The
+		// sixth round: 446, 0, 319.
+		{"set4", "testdata/replies-heldout-4/*.jsonl", 446, 0, 319},
 		// Set 5, written blind in the fourth round's stop and measured once at the end of
 		// the fifth round: 435 of 480 right, 11 confident wrong, 318 of 347 stated ruled
-		// (the fourth round's rules: 434, 12, 318).
-		{"set5", "testdata/replies-heldout-5/*.jsonl", 435, 11, 318},
+		// (the fourth round's rules: 434, 12, 318). The sixth round developed on it: 472,
+		// 0, 340.
+		{"set5", "testdata/replies-heldout-5/*.jsonl", 472, 0, 340},
+		// Set 6, written blind in the fifth round's stop and measured once at the end of
+		// the sixth round: 436 of 480 right, 9 confident wrong, 325 of 351 stated ruled
+		// (the fifth round's rules: 420, 11, 312).
+		{"set6", "testdata/replies-heldout-6/*.jsonl", 436, 9, 325},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			all := measureReplies(t, set.glob)
