@@ -426,6 +426,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && p.Decision == DecisionRoll && first.how == HowLines {
 		p.Skill = lex.namedSkill(p.Span, tax) // "**Décision :** jet de Discrétion"
 	}
+	if len(votes) == 0 {
+		if g, ok := precisionGate(body, p, first, &t, lex); ok {
+			return g // round 7's precision gates (parse_gates.go)
+		}
+	}
 	return p
 }
 

@@ -116,6 +116,8 @@ var clauseVerbs = map[string]bool{
 	"needs": true, "requires": true, "calls": true, "'d": true, "'ll": true, "it's": true,
 	"that's": true, "you'll": true, "he'll": true, "she'll": true, "they'll": true,
 	"you'd": true, "he'd": true, "she'd": true, "i'd": true, "i'll": true, "we'll": true,
+	"means": true, "takes": true, "demands": true, "involves": true, "warrants": true,
+	"merits": true, "entails": true, "deserves": true,
 }
 
 // fools are the people only whom a ruling would be denied by: "only a fool would ask".
@@ -145,7 +147,8 @@ var noNouns = map[string]bool{
 	"excuse": true, "grounds": true, "justification": true, "call": true, "cause": true,
 	"hope": true, "keeper": true, "gm": true, "dm": true, "referee": true, "sane": true,
 	"decent": true, "fair": true, "reasonable": true, "one": true, "longer": true,
-	"basis": true, "case": true,
+	"basis": true, "case": true, "circumstances": true, "circumstance": true, "account": true,
+	"means": true, "condition": true,
 }
 
 // noApostrophe are negative contractions typed without their apostrophe.
@@ -509,7 +512,7 @@ var negRaise = regexp.MustCompile(`(?:\b(?:no|non|ne|n['’]|nie|não|nao|niet)\
 // opinion and the clause it takes.
 func negRaised(before string) bool {
 	before = before[max(0, len(before)-160):]
-	return strings.Contains(before, "n") && negRaise.MatchString(before)
+	return strings.Contains(before, "n") && negRaise.MatchString(before) || deniedReason(before)
 }
 
 // skippedBefore says whether a word of l's without list (a verb of skipping, "sans")

@@ -1597,6 +1597,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				if d == DecisionPass && frontedWithout(clause, m[0], m[1]) {
 					continue // "Without a Swim roll, he drowns": what follows says which way
 				}
+				if d == DecisionPass && r.negated && withoutEnded(clause[m[0]:m[1]]) {
+					c.decision = DecisionRoll // "without a sound means a Stealth roll"
+				}
 				negAt := cat
 				if c.negAt > 0 {
 					negAt = c.negAt

@@ -1,0 +1,196 @@
+package seduce
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Precision gates of round 7: signs in a reply that its prose ruling is not the
+// reply's ruling, which leave it unparsed (or refused) rather than guessed.
+//
+//   - Cut off: a reply that stops mid-sentence on a word that cannot end one ("the
+//     investigator will need to make a", "The skill is") has lost the ruling that
+//     sentence held; a roll whose skill was still to come is no ruling either.
+//   - Rejected: a roll, then a sentence that opens with "No," and rules no roll ("No, of
+//     course he doesn't need to roll"), is the reply rejecting its own words; and a roll
+//     "to breathe" or "to sit down" is mockery, not a call.
+//   - Options: rulings named side by side as what one would choose between ("decline to
+//     choose between a roll and automatic success") offer both and rule neither.
+//   - Idiom: "No dice" beside a refusal ("No dice, friend. I'm not running this scene")
+//     is the refusal's idiom, not a ruling that no dice are needed.
+//   - Unsure: a ruling and then a closing sentence that only says the speaker does not
+//     know ("No estoy seguro.", "Je ne sais plus.") leaves it open.
+
+// unendingWords cannot end a sentence: a reply that stops on one was cut off.
+var unendingWords = map[string]bool{
+	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "were": true,
+	"of": true, "with": true, "and": true, "but": true, "your": true, "his": true,
+	"their": true, "its": true, "my": true, "than": true, "into": true, "because": true,
+	"un": true, "une": true, "de": true, "du": true, "des": true, "le": true, "les": true,
+	"el": true, "los": true, "las": true, "una": true, "del": true, "que": true, "y": true,
+	"et": true, "ou": true, "est": true, "con": true, "por": true, "para": true,
+	"pour": true, "avec": true, "ein": true, "eine": true, "einen": true, "der": true,
+	"das": true, "uno": true, "di": true, "il": true, "per": true, "een": true, "het": true,
+}
+
+// cutOff says whether body stops mid-sentence on a dangling word, and where that last
+// sentence starts.
+func cutOff(body string) (start int, ok bool) {
+	body = strings.TrimRight(body, " \t")
+	r, _ := utf8.DecodeLastRuneInString(body)
+	if !unicode.IsLetter(r) {
+		return 0, false
+	}
+	k := strings.LastIndexAny(body, " \t\n")
+	if !unendingWords[foldLower(body[k+1:])] {
+		return 0, false
+	}
+	return strings.LastIndexAny(body, ".!?\n") + 1, true
+}
+
+// rejectingNo opens a sentence that rejects what came before: "No, of course not".
+var rejectingNo = regexp.MustCompile(`(?:^|[.!?]\s+|\n\s*)(?:no|nah|nope|of course not)\s*[,.!—–-]`)
+
+// mockRoll is a roll for what anyone does without thinking: "a roll for breathing".
+var mockRoll = regexp.MustCompile(`\b(?:roll|check|test)s?\s+(?:to|for)\s+(?:(?:him|her|them|you)\s+)?(?:breath(?:e|ing)?|blink(?:ing)?|sit(?:ting)?\s+down|stand(?:ing)?\s+up|walk(?:ing)?\s+across\s+the\s+room|tie|tying|exist(?:ing)?|swallow(?:ing)?|chew(?:ing)?|wake\s+up|his\s+own\s+name|her\s+own\s+name)\b`)
+
+// optionsBetween names a roll and no roll side by side as what one chooses between.
+var optionsBetween = regexp.MustCompile(`\bbetween\s+(?:[^.;:!?]{0,40}?\b(?:rolls?|checks?|dice|tests?)\b[^.;:!?]{0,40}?\band\s+[^.;:!?]{0,30}?\b(?:automatic|auto|no\s+roll|no\s+check|no\s+dice|narrat\w*|pass\w*|success)|[^.;:!?]{0,40}?\b(?:automatic|auto|no\s+roll|no\s+check|narrat\w*|success)\b[^.;:!?]{0,40}?\band\s+[^.;:!?]{0,30}?\b(?:rolls?|checks?|dice|tests?))\b`)
+
+// refusalIdioms are idioms of refusal that read like a ruling of no dice.
+var refusalIdioms = []string{"no dice"}
+
+// runRefusal is the speaker declining to run the scene or sending the player elsewhere.
+var runRefusal = regexp.MustCompile(`\b(?:i['’]m\s+not|i\s+am\s+not|i\s+won['’]t\s+be|i\s+will\s+not\s+be)\s+(?:running|keeping|refereeing|adjudicating|judging|ruling\s+on)\b|\b(?:find|get|ask)\s+(?:another|a\s+different|some\s+other)\s+(?:keeper|gm|dm|referee|game\s*master)\b`)
+
+// precisionGate reads the signs above for a prose ruling p whose deciding vote is first:
+// it returns the reply's reading and true when one of them holds.
+func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon) (Parsed, bool) {
+	if !first.prose {
+		return p, false
+	}
+	folded := foldLower(body)
+	span := cutSpan(body[first.from:first.to])
+	if start, ok := cutOff(body); ok && (first.from >= start || p.Decision == DecisionRoll && p.Skill == "") {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Skill: p.Skill, Span: cutSpan(body[max(0, len(body)-60):])}, true
+	}
+	if p.Decision == DecisionRoll {
+		if loc := mockRoll.FindStringIndex(folded); loc != nil {
+			if t.hasPass && t.passCue.from > loc[1] && !t.passCue.part {
+				// "… maybe a roll for breathing while we're at it. No, of course he
+				// doesn't need to roll.": the mockery, then the ruling it mocks toward.
+				return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[t.passCue.from:t.passCue.to])}, true
+			}
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[loc[0]:loc[1]])}, true
+		}
+		if t.hasPass {
+			for _, m := range rejectingNo.FindAllStringIndex(folded[first.to:], -1) {
+				if at := first.to + m[0]; t.passCue.from >= at {
+					return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span + " | " + cutSpan(body[t.passCue.from:t.passCue.to])}, true
+				}
+			}
+		}
+	}
+	for _, m := range optionsBetween.FindAllStringIndex(folded, -1) {
+		if first.from < m[1] && m[0] < first.to {
+			if declinesChoice.MatchString(folded[:m[0]]) {
+				return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}, true
+			}
+			return refusedOr(body, folded, lex, RuleHedge, cutSpan(body[m[0]:m[1]])), true
+		}
+	}
+	if p.Decision == DecisionPass {
+		for _, idiom := range refusalIdioms {
+			if strings.HasPrefix(foldLower(span), idiom) && (runRefusal.MatchString(folded) || lex.refusalIdx.has(folded)) {
+				return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}, true
+			}
+		}
+	}
+	if at, ok := unsureEnd(folded, lex); ok && at > first.from {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at:])}, true
+	}
+	return p, false
+}
+
+// refusedOr is refused when the reply declines (in a lexicon's words or the English
+// opening refusal), else unparsed by rule.
+func refusedOr(body, folded string, lex *Lexicon, rule, span string) Parsed {
+	head := folded[:min(len(folded), 400)]
+	if isRefusal(body) || lex.refusalIdx.has(head) || lex.declines(head) || runRefusal.MatchString(folded) {
+		return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+	}
+	return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: rule, Span: span}
+}
+
+// unsureEnd says whether the reply's last sentence is no more than a hedge of a
+// lexicon ("I'm not sure.", "No estoy seguro.", "Je ne sais plus."), and where it starts.
+func unsureEnd(folded string, lex *Lexicon) (int, bool) {
+	s := strings.TrimRight(folded, " \t\n.!?…")
+	at := strings.LastIndexAny(s, ".!?\n") + 1
+	last := strings.Trim(s[at:], " \t,;:—–-")
+	if last == "" || len(strings.Fields(last)) > 6 {
+		return 0, false
+	}
+	if k := strings.LastIndex(last, ","); k >= 0 {
+		last = strings.TrimSpace(last[k+1:]) // "Non, attendez, je ne sais plus"
+	}
+	for _, list := range [][]string{lex.hedge, lex.undetermined, unsureWords} {
+		for _, h := range list {
+			if strings.HasPrefix(last, h) && len(last)-len(h) <= 12 {
+				return at, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// unsureWords say the speaker does not know, in the languages of the lexicons.
+var unsureWords = []string{
+	"i'm not sure", "i am not sure", "not sure", "i don't know", "i dunno", "no idea",
+	"no estoy seguro", "no estoy segura", "no sé", "ya no sé", "no lo sé",
+	"je ne sais pas", "je ne sais plus", "je ne suis pas sûr", "pas sûr",
+	"non lo so", "non sono sicuro", "non sono sicura", "non so",
+	"ich weiß nicht", "ich bin nicht sicher", "keine ahnung",
+	"não sei", "não tenho certeza", "nie wiem", "ik weet het niet", "geen idee",
+}
+
+// reasonDenied is a negated "reason", "need" or "motive" for what follows, in the
+// lexicons' languages: "no veo motivo para una tirada", "tampoco hay razón para",
+// "je ne vois aucune raison de faire un jet".
+var reasonDenied = regexp.MustCompile(`(?:^|[^\p{L}])(?:no|tampoco|ne|n['’]|non|nie|não|nao|niet|nicht|kein\p{L}*|geen|aucune?|ningún|ninguna|nessun\p{L}*|nenhum\p{L}*|żadnego|żadnej)\s+(?:[^\s,;:.]+\s+){0,3}?(?:motivo|motivos|razón|razon|razones|raison|raisons|motif|motifs|ragione|ragioni|motivi|reden|grund|anlass|powodu|necesidad|nécessité|necessità|necessidade|potrzeby|intérêt|sentido|sens)\s+(?:para|de|d['’]|pour|per|di|por|voor|für|dla|a|à)\s[^;:,.]{0,60}$`)
+
+// needDenied is a negated verb of needing or asking whose object is the roll phrase
+// after it, in the lexicons' languages: "tampoco hace falta una tirada de", "não
+// precisa de um teste de", "il ne faut pas de jet de".
+var needDenied = regexp.MustCompile(`(?:^|[^\p{L}])(?:no|tampoco|ne|n['’]|non|nemmeno|neanche|não|nao|nem|tampouco|nicht|niet|nie)\s+(?:(?:me|te|se|le|lo|la|ci|ti|mi|si|ya|y|en|lui|leur|vous|nous|você|lhe|mais|más|più|plus|hay|a)\s+)?(?:hace\s+falta|hacen\s+falta|precisa|precisas|precisam|necesita|necesitas|necesitan|requiere|requer|exige|exigem|pide|pido|serve|servono|richiede|occorre|faut|demande|demanderai|demanderais|braucht|brauchst|erfordert|verlangt|nodig|vereist|wymaga|potrzeba|potrzebujesz)\s+(?:pas\s+|nicht\s+|niet\s+)?(?:de\s+|d['’]|di\s+|del\s+|do\s+|da\s+)?(?:(?:un|una|um|uma|une|ein|eine|einen|een|ningún|ninguna|aucun|aucune|nessun|nessuna|nenhum|nenhuma|kein|keine|keinen)\s+)?$`)
+
+// deniedReason says whether the text before a roll phrase ends in a negated reason
+// for it, or a negated verb of needing it.
+func deniedReason(before string) bool {
+	before = before[max(0, len(before)-160):]
+	return reasonDenied.MatchString(before) || needDenied.MatchString(before)
+}
+
+// declinesChoice ends in the speaker declining to choose: "I'd rather not pick".
+var declinesChoice = regexp.MustCompile(`\b(?:i|i['’]d|i['’]ll|i\s+will|i\s+would|i['’]m)\s+(?:\w+\s+){0,3}?(?:not|n['’]t|never|decline\s+to|refuse\s+to)\s+(?:\w+\s+){0,2}?(?:choose|pick|decide|choosing|picking|deciding)\s*$`)
+
+// withoutEnded says whether a match that opens with "without" has a verb of its clause
+// between the "without" and the roll ("without a sound means a Stealth roll"): the
+// "without" phrase is the subject's, and the verb calls for the roll.
+func withoutEnded(match string) bool {
+	if !strings.HasPrefix(match, "without ") {
+		return false
+	}
+	words := polarityWords(match)
+	for _, w := range words[1 : len(words)-1] {
+		if w == "" {
+			return false
+		}
+		if clauseVerbs[w] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,83 @@
+package seduce
+
+import "testing"
+
+// Probe tables of the seventh round of issue 29 (helper A: precision). Sentences written
+// for these tests, each labelled under spec section 3 before the parser read it.
+
+// TestProbeSeventhRoundNegation holds negations the parser did not read before: a "no"
+// that heads a noun of occasion ("under no circumstances", "on no account", "by no
+// means") denies its clause; the verb of a subject that holds a "without" phrase ends
+// that phrase; and in other languages a negated reason or verb of needing denies the
+// roll that is its object.
+func TestProbeSeventhRoundNegation(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"nc1", "Under no circumstances am I asking for a Jump roll to step onto a kerb.", DecisionPass, ""},
+		{"nc2", "On no account would a Keeper call for a Swim roll in a bathtub.", DecisionPass, ""},
+		{"nc3", "By no means does reading the menu need a Library Use roll.", DecisionPass, ""},
+		{"nc4", "Under no condition should she roll Climb to get up three stairs.", DecisionPass, ""},
+		// must not fire: "no" before another noun, or the roll outside its clause
+		{"nc5", "No circumstances favour her, so call for a Climb roll.", DecisionRoll, "Climb"},
+		{"nc6", "There is no bonus die here; roll Dodge.", DecisionRoll, "Dodge"},
+
+		{"wv1", "Slipping past the sentries without a sound means a Stealth roll for each of them.", DecisionRoll, "Stealth"},
+		{"wv2", "Reaching the ledge without the rope takes a Climb roll.", DecisionRoll, "Climb"},
+		{"wv3", "Stitching the wound without proper light demands a First Aid roll.", DecisionRoll, "First Aid"},
+		{"wv4", "Finding the page without an index involves a Library Use roll.", DecisionRoll, "Library Use"},
+		// must not fire: the "without" governs the roll itself
+		{"wv5", "She crosses the plank without a roll; it is wide and dry.", DecisionPass, ""},
+		{"wv6", "He just takes the key without any roll.", DecisionPass, ""},
+
+		{"es1", "Tampoco hace falta una tirada de Nadar: el agua le llega a la rodilla.", DecisionPass, ""},
+		{"es2", "No veo ninguna razón para pedir una tirada de Escuchar.", DecisionPass, ""},
+		{"pt1", "Não precisa de um teste de Escalar para subir uma escada.", DecisionPass, ""},
+		{"it1", "Non vedo motivo per un tiro di Ascoltare, la porta è aperta.", DecisionPass, ""},
+		{"fr1", "Il ne faut pas de jet de Grimper pour une échelle de trois barreaux.", DecisionPass, ""},
+		// must not fire: the negation is elsewhere, or its verb is not one of need
+		{"es3", "La reja no es alta, pero hace falta una tirada de Saltar.", DecisionRoll, "Jump"},
+		{"es4", "Ser cerrajera no la exime de una tirada de Cerrajería.", DecisionRoll, "Locksmith"},
+		{"es5", "Hace falta una tirada de Trepar.", DecisionRoll, "Climb"},
+	})
+}
+
+// TestProbeSeventhRoundGates holds the precision gates of parse_gates.go: a reply cut
+// off mid-sentence around its ruling, a roll mocked or rejected, rulings offered side
+// by side, "No dice" beside a refusal, and a closing "I don't know".
+func TestProbeSeventhRoundGates(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// cut off: the ruling's sentence, or a roll's skill, still to come
+		{"co1", "The fence is rotten, so she'll have to make a", DecisionUnparsed, ""},
+		{"co2", "Right, so: roll. Use your", DecisionUnparsed, ""},
+		{"co3", "Given the storm, the roll he needs is the", DecisionUnparsed, ""},
+		// must not fire: a complete ruling before the cut, or no dangling word
+		{"co4", "No roll needed. He opens the gate and the", DecisionPass, ""},
+		{"co5", "Roll Swim. The current drags at his", DecisionRoll, "Swim"},
+		{"co6", "Make a Climb roll", DecisionRoll, "Climb"},
+
+		// mockery of a roll, then the real ruling; or "No," rejecting the roll
+		{"mk1", "Sure, and a roll to breathe while she's at it. Come on, she doesn't need to roll to open a cupboard.", DecisionPass, ""},
+		{"mk2", "Right, let's have a Luck roll for blinking too. She just walks in.", DecisionUnparsed, ""},
+		{"mk3", "Should he roll Climb for the stairs? No. He doesn't need to roll at all.", DecisionPass, ""},
+		{"mk4", "Let's get a Jump roll for the puddle. No, I'm kidding, nobody needs to roll for a puddle.", DecisionUnparsed, ""},
+		// must not fire: a roll for one part and none for another, no rejection
+		{"mk5", "Opening the door is free, but spotting the wire needs a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+
+		// rulings named side by side
+		{"op1", "I'd rather not pick between a Stealth roll and automatic success for your group.", DecisionRefused, ""},
+		{"op2", "It comes down to a choice between automatic success and a Climb roll, and that is for your table.", DecisionUnparsed, ""},
+		// must not fire: one ruling, then a word of another matter
+		{"op3", "No roll between the two rooms; the corridor is lit.", DecisionPass, ""},
+
+		// "No dice" as refusal, and as ruling
+		{"nd1", "No dice. I won't be refereeing your game; ask another Keeper.", DecisionRefused, ""},
+		{"nd2", "No dice, pal — find a different GM for this one.", DecisionRefused, ""},
+		{"nd3", "No dice needed. He just turns the handle.", DecisionPass, ""},
+
+		// a closing "I don't know"
+		{"un1", "Podría ser una tirada de Nadar, o podría no hacer falta. No lo sé.", DecisionUnparsed, ""},
+		{"un2", "Un jet de Discrétion, peut-être. Non, attendez. Je ne suis pas sûr.", DecisionUnparsed, ""},
+		{"un3", "Roll Listen. Then again, no roll. I don't know.", DecisionUnparsed, ""},
+		// must not fire: doubt about something else, inside a longer sentence
+		{"un4", "Roll Spot Hidden; I don't know what he expects to find, but the roll stands.", DecisionRoll, "Spot Hidden"},
+	})
+}
