@@ -63,7 +63,7 @@ var optionsBetween = regexp.MustCompile(`\bbetween\s+(?:[^.;:!?]{0,40}?\b(?:roll
 var refusalIdioms = []string{"no dice"}
 
 // runRefusal is the speaker declining to run the scene or sending the player elsewhere.
-var runRefusal = regexp.MustCompile(`\b(?:i['’]m\s+not|i\s+am\s+not|i\s+won['’]t\s+be|i\s+will\s+not\s+be)\s+(?:running|keeping|refereeing|adjudicating|judging|ruling\s+on)\b|\b(?:find|get|ask)\s+(?:another|a\s+different|some\s+other)\s+(?:keeper|gm|dm|referee|game\s*master)\b`)
+var runRefusal = regexp.MustCompile(`\b(?:i['’]m\s+not|i\s+am\s+not|i\s+won['’]t\s+be|i\s+will\s+not\s+be)\s+(?:running|keeping|refereeing|adjudicating|judging|ruling\s+on)\b|\b(?:find|get|ask)\s+(?:another|a\s+different|some\s+other)\s+(?:keeper|gm|dm|referee|game\s*master)\b|\b(?:ask|consult|check\s+with)\s+(?:your|the)\s+(?:keeper|gm|dm|referee|game\s*master)\b|\byour\s+(?:keeper|gm|dm)\s+can\s+help\b`)
 
 // precisionGate reads the signs above for a prose ruling p whose deciding vote is first:
 // it returns the reply's reading and true when one of them holds.
@@ -91,6 +91,25 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 					return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span + " | " + cutSpan(body[t.passCue.from:t.passCue.to])}, true
 				}
 			}
+		}
+	}
+	if rollWith.MatchString(folded[first.to:]) && strings.HasSuffix(strings.TrimRight(folded[first.from:first.to], " "), "roll") || strings.HasSuffix(strings.TrimRight(folded[first.from:first.to], " "), "rolling") && rollWith.MatchString(folded[first.to:]) {
+		// "I'm not going to roll with this request": to roll with is to go along with.
+		return refusedOr(body, folded, lex, RuleContradiction, span), true
+	}
+	// "Options: (a) roll Climb, (b) automatic success.": rulings set out as options, two
+	// markers or more and one just before a ruling, offer both and rule neither.
+	if marks := optionList.FindAllStringIndex(folded, -1); len(marks) >= 2 {
+		near := func(c int) bool {
+			for _, m := range marks {
+				if m[1] <= c && c-m[1] <= 16 {
+					return true
+				}
+			}
+			return false
+		}
+		if near(first.from) || t.hasRoll && near(t.rollCue.from) || t.hasPass && near(t.passCue.from) {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[marks[0][0]:marks[0][1]])}, true
 		}
 	}
 	for _, m := range optionsBetween.FindAllStringIndex(folded, -1) {
@@ -136,6 +155,9 @@ func unsureEnd(folded string, lex *Lexicon) (int, bool) {
 	if k := strings.LastIndex(last, ","); k >= 0 {
 		last = strings.TrimSpace(last[k+1:]) // "Non, attendez, je ne sais plus"
 	}
+	if loc := unsureAdverb.FindStringIndex(last); loc != nil {
+		last = last[loc[1]:] // "Honestly I can't tell"
+	}
 	for _, list := range [][]string{lex.hedge, lex.undetermined, unsureWords} {
 		for _, h := range list {
 			if strings.HasPrefix(last, h) && len(last)-len(h) <= 12 {
@@ -146,9 +168,14 @@ func unsureEnd(folded string, lex *Lexicon) (int, bool) {
 	return 0, false
 }
 
+// unsureAdverb opens a sentence with a word of candour before what it says.
+var unsureAdverb = regexp.MustCompile(`^(?:(?:honestly|frankly|truthfully|really|tbh|but|and|so|well|i\s+(?:honestly|really|truly))\s+)+`)
+
 // unsureWords say the speaker does not know, in the languages of the lexicons.
 var unsureWords = []string{
 	"i'm not sure", "i am not sure", "not sure", "i don't know", "i dunno", "no idea",
+	"dunno", "who knows", "i can't tell", "i cannot tell", "i can't say", "i can't decide",
+	"hard to tell", "can't tell", "can't say", "no clue", "i'm not certain", "i'm torn", "or not", "or don't", "or maybe not",
 	"no estoy seguro", "no estoy segura", "no sé", "ya no sé", "no lo sé",
 	"je ne sais pas", "je ne sais plus", "je ne suis pas sûr", "pas sûr",
 	"non lo so", "non sono sicuro", "non sono sicura", "non so",
@@ -194,3 +221,11 @@ func withoutEnded(match string) bool {
 	}
 	return false
 }
+
+// rollWith is the idiom "roll with" (go along with) after a roll word: "roll with this
+// request", "rolling with it", "roll with the punches".
+var rollWith = regexp.MustCompile(`^\s+with\s+(?:it|this|that|them|the\s+(?:request|plan|idea|punches|flow|story|scene)|your\s+(?:request|plan|idea|story|scene))\b`)
+
+// optionList sets rulings out as options: "Options: (a) …, (b) …", "Option 1: …",
+// "Alternatively, …".
+var optionList = regexp.MustCompile(`\boptions?\s*(?:[:(]|[1-9a-c]\b|are\b|here\b)|(?:^|[\s,;:])\(?[a-c1-3]\)\s|\balternatively\b|\bplan\s+[ab]\b`)

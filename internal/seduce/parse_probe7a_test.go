@@ -79,5 +79,21 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"un3", "Roll Listen. Then again, no roll. I don't know.", DecisionUnparsed, ""},
 		// must not fire: doubt about something else, inside a longer sentence
 		{"un4", "Roll Spot Hidden; I don't know what he expects to find, but the roll stands.", DecisionRoll, "Spot Hidden"},
+		{"un5", "Make a Listen roll. Or don't. Frankly I can't say.", DecisionUnparsed, ""},
+		{"un6", "No roll, I suppose. Who knows.", DecisionUnparsed, ""},
+
+		// "roll with" is to go along with: no ruling, a refusal beside it
+		{"rw1", "I won't roll with this one, sorry. Check with your Keeper.", DecisionUnparsed, ""}, // abstains
+		{"rw2", "Not rolling with that request; ask the GM.", DecisionRefused, ""},
+		{"rw3", "I'm not going to roll with it.", DecisionUnparsed, ""},
+		// must not fire: a roll with a die, or a real call after the idiom
+		{"rw4", "Roll Climb with a penalty die; the stones are wet.", DecisionRoll, "Climb"},
+		{"rw5", "Don't roll with the lantern in your teeth, no roll needed to walk down a lit hall.", DecisionPass, ""},
+
+		// rulings set out as options
+		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
+		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
+		// must not fire: options of the player's action, then one ruling
+		{"ol3", "You have two options: run or hide. You hide, so that's a Stealth roll; running would have been free.", DecisionRoll, "Stealth"},
 	})
 }
