@@ -93,7 +93,7 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 			}
 		}
 	}
-	if rollWith.MatchString(folded[first.to:]) && strings.HasSuffix(strings.TrimRight(folded[first.from:first.to], " "), "roll") || strings.HasSuffix(strings.TrimRight(folded[first.from:first.to], " "), "rolling") && rollWith.MatchString(folded[first.to:]) {
+	if cue := strings.TrimRight(folded[first.from:first.to], " "); p.Skill == "" && (strings.HasSuffix(cue, "roll") || strings.HasSuffix(cue, "rolling")) && rollWith.MatchString(folded[first.to:]) {
 		// "I'm not going to roll with this request": to roll with is to go along with.
 		return refusedOr(body, folded, lex, RuleContradiction, span), true
 	}
@@ -224,8 +224,8 @@ func withoutEnded(match string) bool {
 
 // rollWith is the idiom "roll with" (go along with) after a roll word: "roll with this
 // request", "rolling with it", "roll with the punches".
-var rollWith = regexp.MustCompile(`^\s+with\s+(?:it|this|that|them|the\s+(?:request|plan|idea|punches|flow|story|scene)|your\s+(?:request|plan|idea|story|scene))\b`)
+var rollWith = regexp.MustCompile(`^\s+with\s+(?:(?:it|this|that|them)(?:\s+(?:one|request|plan|idea))?\s*(?:[.,;:!?—–-]|$)|(?:the|your)\s+(?:request|plan|idea|punches|flow|story|scene)\b)`)
 
 // optionList sets rulings out as options: "Options: (a) …, (b) …", "Option 1: …",
 // "Alternatively, …".
-var optionList = regexp.MustCompile(`\boptions?\s*(?:[:(]|[1-9a-c]\b|are\b|here\b)|(?:^|[\s,;:])\(?[a-c1-3]\)\s|\balternatively\b|\bplan\s+[ab]\b`)
+var optionList = regexp.MustCompile(`\boptions?\s*(?:[:(]|[1-9a-c]\b|are\b|here\b)|(?:^|[\s,;:])\(?[a-c]\)\s|\balternatively\b|\bplan\s+[ab]\b`)
