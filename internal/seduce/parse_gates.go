@@ -99,7 +99,7 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 	}
 	// "Options: (a) roll Climb, (b) automatic success.": rulings set out as options, two
 	// markers or more and one just before a ruling, offer both and rule neither.
-	if marks := optionList.FindAllStringIndex(folded, -1); len(marks) >= 2 {
+	if marks := optionMarks(folded); len(marks) >= 2 {
 		near := func(c int) bool {
 			for _, m := range marks {
 				if m[1] <= c && c-m[1] <= 16 {
@@ -112,7 +112,7 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[marks[0][0]:marks[0][1]])}, true
 		}
 	}
-	for _, m := range optionsBetween.FindAllStringIndex(folded, -1) {
+	for _, m := range betweens(folded) {
 		if first.from < m[1] && m[0] < first.to {
 			if declinesChoice.MatchString(folded[:m[0]]) {
 				return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}, true
@@ -229,3 +229,20 @@ var rollWith = regexp.MustCompile(`^\s+with\s+(?:(?:it|this|that|them)(?:\s+(?:o
 // optionList sets rulings out as options: "Options: (a) …, (b) …", "Option 1: …",
 // "Alternatively, …".
 var optionList = regexp.MustCompile(`\boptions?\s*(?:[:(]|[1-9a-c]\b|are\b|here\b)|(?:^|[\s,;:])\(?[a-c]\)\s|\balternatively\b|\bplan\s+[ab]\b`)
+
+// optionMarks are the matches of optionList in folded, looked for only when a word of
+// one is there.
+func optionMarks(folded string) [][]int {
+	if !strings.Contains(folded, "option") && !strings.Contains(folded, ")") && !strings.Contains(folded, "alternatively") && !strings.Contains(folded, "plan ") {
+		return nil
+	}
+	return optionList.FindAllStringIndex(folded, -1)
+}
+
+// betweens are the matches of optionsBetween in folded.
+func betweens(folded string) [][]int {
+	if !strings.Contains(folded, "between") {
+		return nil
+	}
+	return optionsBetween.FindAllStringIndex(folded, -1)
+}
