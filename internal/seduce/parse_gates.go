@@ -112,6 +112,12 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[marks[0][0]:marks[0][1]])}, true
 		}
 	}
+	if idiomRuling(folded, first.from, first.to) {
+		// "Gonna roll my eyes at this one", "That's not my roll to make", "I don't get
+		// to roll the dice on this", "no roll and no pass from me": the words of a
+		// ruling in an idiom, or both rulings denied, rule nothing.
+		return refusedOr(body, folded, lex, RuleContradiction, span), true
+	}
 	for _, m := range betweens(folded) {
 		if first.from < m[1] && m[0] < first.to {
 			if declinesChoice.MatchString(folded[:m[0]]) {
@@ -245,4 +251,28 @@ func betweens(folded string) [][]int {
 		return nil
 	}
 	return optionsBetween.FindAllStringIndex(folded, -1)
+}
+
+// idiomAfter follows a roll word in an idiom that is no roll of the dice: "roll my
+// eyes", "roll up his sleeves", "no roll of mine", and a denial of both rulings side by
+// side: "no roll and no pass", "no roll or automatic success".
+var idiomAfter = regexp.MustCompile(`^\s*(?:(?:my|his|her|their|your|our)\s+(?:eyes|sleeves)|up\s+(?:my|his|her|their|your|our)\s+sleeves|of\s+(?:mine|yours|ours)\b|(?:,|and|or|nor)\s+(?:no\s+|any\s+)?(?:pass|automatic\s+success|auto-success|success)\s+(?:from|by)\s+me\b)`)
+
+// notMine is the speaker saying the roll or the ruling is not theirs to make: "not my
+// roll to make", "not my dice to roll", "I don't get to roll the dice", "no ruling".
+var notMine = regexp.MustCompile(`\bnot\s+(?:my|mine)\s+(?:roll|dice|die|call)(?:\s+to\s+(?:make|roll|call|give))?\b|\bi\s+(?:don['’]t|do\s+not|won['’]t|will\s+not)\s+get\s+to\s+(?:roll|call)\b|\bnot\s+(?:for\s+me|up\s+to\s+me|mine)\s+to\s+(?:roll|call\s+for)\b|\bno\s+roll,?\s+no\s+(?:ruling|verdict|decision)\b`)
+
+// idiomRuling says whether the ruling cue at [from, to) of folded is part of an
+// idiom or of the speaker's saying the ruling is not theirs.
+func idiomRuling(folded string, from, to int) bool {
+	if idiomAfter.MatchString(folded[to:]) {
+		return true
+	}
+	lo, hi := max(0, from-24), min(len(folded), to+24)
+	for _, m := range notMine.FindAllStringIndex(folded[lo:hi], -1) {
+		if lo+m[0] < to && lo+m[1] > from {
+			return true
+		}
+	}
+	return false
 }

@@ -90,6 +90,17 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"rw4", "Roll Climb with a penalty die; the stones are wet.", DecisionRoll, "Climb"},
 		{"rw5", "Don't roll with the lantern in your teeth, no roll needed to walk down a lit hall.", DecisionPass, ""},
 
+		// idioms of refusal with ruling words, and both rulings denied
+		{"id1", "Rolling my eyes at this, honestly. I'm not your Keeper; ask your Keeper.", DecisionRefused, ""},
+		{"id2", "Sorry, it's not my roll to make. Consult your GM.", DecisionRefused, ""},
+		{"id3", "I don't get to roll the dice on your game; your Keeper does.", DecisionUnparsed, ""},
+		{"id4", "You won't get a roll or automatic success from me.", DecisionUnparsed, ""},
+		{"id5", "No roll, no ruling. That part is up to your table.", DecisionUnparsed, ""},
+		// must not fire: the idiom's words in a real ruling
+		{"id6", "No roll, no fuss: she walks in.", DecisionPass, ""},
+		{"id7", "Not my favourite call, but roll Climb.", DecisionRoll, "Climb"},
+		{"id8", "Roll up your sleeves and make a Mechanical Repair roll.", DecisionRoll, "Mechanical Repair"},
+
 		// rulings set out as options
 		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
 		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
