@@ -112,6 +112,16 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[marks[0][0]:marks[0][1]])}, true
 		}
 	}
+	if loc := jokeTaken.FindStringIndex(folded[first.to:]); loc != nil {
+		// "You need a Dodge roll to avoid a falling feather. Not really, of course.",
+		// "… Seriously though, you see it.": the reply takes its ruling for a joke.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span + " | " + cutSpan(body[first.to+loc[0]:first.to+loc[1]])}, true
+	}
+	if p.Rule == RuleAnyPart && strings.Contains(folded, "technically") && frameContrast.MatchString(folded) {
+		// "Technically the rules want a Drive Auto roll; practically, no roll.": two
+		// frames on one action, not two parts of it.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
+	}
 	if idiomRuling(folded, first.from, first.to) {
 		// "Gonna roll my eyes at this one", "That's not my roll to make", "I don't get
 		// to roll the dice on this", "no roll and no pass from me": the words of a
@@ -276,3 +286,11 @@ func idiomRuling(folded string, from, to int) bool {
 	}
 	return false
 }
+
+// jokeTaken is a sentence after a ruling (after a stop, not a question) that takes
+// what came before for a joke: "Not really, of course.", "Kidding.", "Seriously though,
+// …", "Joking aside, …".
+var jokeTaken = regexp.MustCompile(`[.!…]\s+(?:(?:not\s+really|of\s+course\s+not|(?:just\s+|i['’]m\s+)?(?:kidding|joking)|jk|not\s+seriously)\s*(?:[,.!…]|$)|(?:seriously\s+though|but\s+seriously|in\s+all\s+seriousness|(?:all\s+)?(?:joking|kidding|jokes)\s+aside)\b)`)
+
+// frameContrast sets what the rules technically want against what happens in play.
+var frameContrast = regexp.MustCompile(`\btechnically\b[^.!?]*?[,;:—–-]\s*(?:but\s+)?(?:practically|in\s+practice|realistically|in\s+reality|really)\b`)

@@ -101,6 +101,14 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"id7", "Not my favourite call, but roll Climb.", DecisionRoll, "Climb"},
 		{"id8", "Roll up your sleeves and make a Mechanical Repair roll.", DecisionRoll, "Mechanical Repair"},
 
+		// a ruling taken for a joke after it, and rules against play
+		{"jk1", "He'll need a Climb roll to get into bed. Not really, of course.", DecisionUnparsed, ""},
+		{"jk2", "Spot Hidden to find the sun in the sky. In all seriousness, you see it.", DecisionUnparsed, ""},
+		{"jk3", "Technically that's a Swim roll; in practice, no roll for a paddling pool.", DecisionUnparsed, ""},
+		// must not fire: a question answered, a seriousness that keeps the ruling before
+		{"jk4", "Roll Listen? Nah. The gunshot is right next to him.", DecisionPass, ""},
+		{"jk5", "Roll Climb. I'm serious, the wall is slick.", DecisionRoll, "Climb"},
+
 		// rulings set out as options
 		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
 		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
