@@ -122,6 +122,11 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 		// frames on one action, not two parts of it.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
 	}
+	if p.Decision == DecisionRoll && orAutomatic(folded, first.to) {
+		// "Podría ser una tirada de Saltar o podría ser automático": a roll and the
+		// automatic success offered side by side in one sentence.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: span}, true
+	}
 	if idiomRuling(folded, first.from, first.to) {
 		// "Gonna roll my eyes at this one", "That's not my roll to make", "I don't get
 		// to roll the dice on this", "no roll and no pass from me": the words of a
@@ -194,6 +199,7 @@ var unsureWords = []string{
 	"hard to tell", "can't tell", "can't say", "no clue", "i'm not certain", "i'm torn", "or not", "or don't", "or maybe not",
 	"no estoy seguro", "no estoy segura", "no sé", "ya no sé", "no lo sé",
 	"je ne sais pas", "je ne sais plus", "je ne suis pas sûr", "pas sûr",
+	"we'll see", "ya veremos", "veremos", "on verra", "vedremo", "mal sehen", "we zien wel",
 	"non lo so", "non sono sicuro", "non sono sicura", "non so",
 	"ich weiß nicht", "ich bin nicht sicher", "keine ahnung",
 	"não sei", "não tenho certeza", "nie wiem", "ik weet het niet", "geen idee",
@@ -294,3 +300,24 @@ var jokeTaken = regexp.MustCompile(`[.!…]\s+(?:(?:not\s+really|of\s+course\s+n
 
 // frameContrast sets what the rules technically want against what happens in play.
 var frameContrast = regexp.MustCompile(`\btechnically\b[^.!?]*?[,;:—–-]\s*(?:but\s+)?(?:practically|in\s+practice|realistically|in\s+reality|really)\b`)
+
+// orAutomaticNext is an "or" in a lexicon's language and, a few words on in its
+// sentence, the automatic success or no roll: "o podría ser automático", "ou ça
+// pourrait être automatique", "oder auch automatisch", "or it could just be automatic".
+var orAutomaticNext = regexp.MustCompile(`^[^.;!?]*?[\s,](?:o|ou|oder|of|lub|albo|or|oppure|ovvero)\s+(?:[^\s.;!?]+\s+){0,4}?(?:autom[aá]tic\p{L}*|automatique\p{L}*|automatisch\p{L}*|automatyczn\p{L}*|sin\s+tirada|pas\s+de\s+jet|senza\s+tiro|sem\s+teste|kein(?:e|en)?\s+(?:wurf|probe)|geen\s+(?:worp|rol)|bez\s+rzutu|no\s+roll|(?:que\s+)?no\s+(?:haga|hace)\s+falta|não\s+(?:precise|seja\s+preciso)|ne\s+(?:soit|faille)\s+pas|non\s+serva|nicht\s+nötig|niet\s+nodig|not\s+(?:be\s+)?(?:needed|necessary))\b`)
+
+// orAutomatic says whether the sentence of the roll cue that ends at to goes on with an
+// "or" and the automatic success.
+func orAutomatic(folded string, to int) bool {
+	rest := folded[to:min(len(folded), to+200)]
+	m := orAutomaticNext.FindStringSubmatchIndex(rest)
+	if m == nil {
+		return false
+	}
+	tail := rest[m[1]:]
+	return !failsAfter.MatchString(tail)
+}
+
+// failsAfter follows "automatically" when it is a failure, not a success: "or she
+// fails automatically" is said of the roll's outcome.
+var failsAfter = regexp.MustCompile(`^\s*(?:fails?|failure|fracasa|échoue|fallisce|scheitert)`)

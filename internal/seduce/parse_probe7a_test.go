@@ -109,6 +109,16 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"jk4", "Roll Listen? Nah. The gunshot is right next to him.", DecisionPass, ""},
 		{"jk5", "Roll Climb. I'm serious, the wall is slick.", DecisionRoll, "Climb"},
 
+		// a roll and the automatic success side by side in one sentence, any language
+		{"oa1", "Podría ser una tirada de Nadar o podría ser automático.", DecisionUnparsed, ""},
+		{"oa2", "Ça pourrait être un jet d'Écouter, ou bien automatique.", DecisionUnparsed, ""},
+		{"oa3", "Potrebbe servire un tiro di Nuotare, oppure è automatico.", DecisionUnparsed, ""},
+		{"oa4", "Puede ser una tirada de Saltar, o puede que no haga falta.", DecisionUnparsed, ""},
+		{"oa5", "Sin tirada. Bueno, quizá una de Escuchar. Ya veremos.", DecisionUnparsed, ""},
+		// must not fire: the automatic word is the roll's failure, or in another sentence
+		{"oa6", "Roll Dodge, or the blade finds him. Nothing here is automatic.", DecisionRoll, "Dodge"},
+		{"oa7", "Una tirada de Trepar. Nada es automático con esta lluvia.", DecisionRoll, "Climb"},
+
 		// rulings set out as options
 		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
 		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
