@@ -122,6 +122,16 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 		// frames on one action, not two parts of it.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
 	}
+	if sentenceBoth(folded, first.from) {
+		// "A Climb roll and an automatic success are both reasonable here.", "Roll or
+		// don't roll, it's all the same to me.": both rulings granted, neither made.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: span}, true
+	}
+	if p.Decision == DecisionRoll && p.Skill != "" && cutSkill(body, p.Skill) {
+		// "Roll Spot Hid": the reply stops inside the skill's name; only the roll is sure.
+		p.Skill = ""
+		return p, true
+	}
 	if p.Decision == DecisionRoll && orAutomatic(folded, first.to) {
 		// "Podría ser una tirada de Saltar o podría ser automático": a roll and the
 		// automatic success offered side by side in one sentence.
@@ -304,7 +314,7 @@ var frameContrast = regexp.MustCompile(`\btechnically\b[^.!?]*?[,;:—–-]\s*(?
 // orAutomaticNext is an "or" in a lexicon's language and, a few words on in its
 // sentence, the automatic success or no roll: "o podría ser automático", "ou ça
 // pourrait être automatique", "oder auch automatisch", "or it could just be automatic".
-var orAutomaticNext = regexp.MustCompile(`^[^.;!?]*?[\s,](?:o|ou|oder|of|lub|albo|or|oppure|ovvero)\s+(?:[^\s.;!?]+\s+){0,4}?(?:autom[aá]tic\p{L}*|automatique\p{L}*|automatisch\p{L}*|automatyczn\p{L}*|sin\s+tirada|pas\s+de\s+jet|senza\s+tiro|sem\s+teste|kein(?:e|en)?\s+(?:wurf|probe)|geen\s+(?:worp|rol)|bez\s+rzutu|no\s+roll|(?:que\s+)?no\s+(?:haga|hace)\s+falta|não\s+(?:precise|seja\s+preciso)|ne\s+(?:soit|faille)\s+pas|non\s+serva|nicht\s+nötig|niet\s+nodig|not\s+(?:be\s+)?(?:needed|necessary))\b`)
+var orAutomaticNext = regexp.MustCompile(`^[^.;!?]*?[\s,](?:o|ou|oder|of|lub|albo|or|oppure|ovvero)\s+(?:[^\s.;!?]+\s+){0,4}?(?:autom[aá]tic\p{L}*|automatique\p{L}*|automatisch\p{L}*|automatyczn\p{L}*|sin\s+tirada|pas\s+de\s+jet|senza\s+tiro|sem\s+teste|kein(?:e|en)?\s+(?:wurf|probe)|geen\s+(?:worp|rol)|bez\s+rzutu|no\s+roll|free\s+pass|auto-?success|(?:que\s+)?no\s+(?:haga|hace)\s+falta|não\s+(?:precise|seja\s+preciso)|ne\s+(?:soit|faille)\s+pas|non\s+serva|nicht\s+nötig|niet\s+nodig|not\s+(?:be\s+)?(?:needed|necessary))\b`)
 
 // orAutomatic says whether the sentence of the roll cue that ends at to goes on with an
 // "or" and the automatic success.
@@ -321,3 +331,46 @@ func orAutomatic(folded string, to int) bool {
 // failsAfter follows "automatically" when it is a failure, not a success: "or she
 // fails automatically" is said of the roll's outcome.
 var failsAfter = regexp.MustCompile(`^\s*(?:fails?|failure|fracasa|échoue|fallisce|scheitert)`)
+
+// bothGranted grants both rulings of a sentence: "both reasonable", "either is fine",
+// and a roll set beside its own denial: "roll or don't roll", "roll or not".
+var bothGranted = regexp.MustCompile(`\b(?:both|either)\b[^.!?]{0,30}?\b(?:reasonable|fine|valid|ok|okay|acceptable|defensible|legit\w*|works?|good|sensible|justifiable|fair)\b|\broll\s*,?\s+or\s+(?:don['’]t(?:\s+roll)?|not|no\s+roll)\b`)
+
+// sentenceBoth says whether the sentence around at names a roll and the automatic
+// success (or a roll and its denial) and grants both.
+func sentenceBoth(folded string, at int) bool {
+	from := strings.LastIndexAny(folded[:at], ".!?\n") + 1
+	to := strings.IndexAny(folded[at:], ".!?\n")
+	if to < 0 {
+		to = len(folded) - at
+	}
+	sent := folded[from : at+to]
+	if !strings.Contains(sent, "roll") && !strings.Contains(sent, "check") && !strings.Contains(sent, "dice") {
+		return false
+	}
+	m := bothGranted.FindStringIndex(sent)
+	if m == nil || from+m[0] < at {
+		return false // "Both doors are fine, so no roll": the both is not the rulings'
+	}
+	if strings.HasPrefix(sent[m[0]:], "roll") {
+		return true
+	}
+	return strings.Contains(sent, "automatic") || strings.Contains(sent, "no roll") || strings.Contains(sent, "free") || strings.Contains(sent, "narrat")
+}
+
+// cutSkill says whether body stops, without a stop, inside the last word of skill:
+// "Roll Spot Hid".
+func cutSkill(body, skill string) bool {
+	body = strings.TrimRight(body, " \t")
+	r, _ := utf8.DecodeLastRuneInString(body)
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	last := body[strings.LastIndexAny(body, " \t\n")+1:]
+	words := strings.Fields(skill)
+	if len(words) == 0 {
+		return false
+	}
+	w := words[len(words)-1]
+	return len(last) < len(w) && strings.HasPrefix(foldLower(w), foldLower(last)) && !strings.Contains(foldLower(body), foldLower(skill))
+}

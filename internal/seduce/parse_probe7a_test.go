@@ -119,6 +119,20 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"oa6", "Roll Dodge, or the blade finds him. Nothing here is automatic.", DecisionRoll, "Dodge"},
 		{"oa7", "Una tirada de Trepar. Nada es automático con esta lluvia.", DecisionRoll, "Climb"},
 
+		// both rulings granted in one sentence
+		{"bg1", "A Listen roll and automatic success are both fair calls here.", DecisionUnparsed, ""},
+		{"bg2", "Roll or not, it makes no odds to me.", DecisionUnparsed, ""},
+		{"bg3", "She can take a Swim roll or a free pass, whichever she likes.", DecisionUnparsed, ""},
+		// must not fire: "both" of something else
+		{"bg4", "Both doors are fine, so no roll to open them.", DecisionPass, ""},
+
+		// the reply stops inside the skill's name: the roll stands, its skill does not
+		{"cs1", "Roll Library U", DecisionRoll, ""},
+		{"cs2", "Final ruling: roll First A", DecisionRoll, ""},
+		// must not fire: the skill complete, or named whole before
+		{"cs3", "Roll Climb", DecisionRoll, "Climb"},
+		{"cs4", "Roll Swim. Roll Swim. Roll Sw", DecisionRoll, "Swim"},
+
 		// rulings set out as options
 		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
 		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
