@@ -430,6 +430,8 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		if g, ok := precisionGate(body, p, first, &t, lex); ok {
 			return g // round 7's precision gates (parse_gates.go)
 		}
+	} else if g, ok := jokedAfter(body, votes); ok {
+		return g
 	}
 	return p
 }

@@ -112,6 +112,11 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[marks[0][0]:marks[0][1]])}, true
 		}
 	}
+	if whatOthersSay.MatchString(folded[first.to:min(len(folded), first.to+120)]) {
+		// "Make a Climb roll... is what a lazy Keeper would say.": the ruling is
+		// quoted as someone else's, not made.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
+	}
 	if loc := jokeTaken.FindStringIndex(folded[first.to:]); loc != nil {
 		// "You need a Dodge roll to avoid a falling feather. Not really, of course.",
 		// "… Seriously though, you see it.": the reply takes its ruling for a joke.
@@ -373,4 +378,26 @@ func cutSkill(body, skill string) bool {
 	}
 	w := words[len(words)-1]
 	return len(last) < len(w) && strings.HasPrefix(foldLower(w), foldLower(last)) && !strings.Contains(foldLower(body), foldLower(skill))
+}
+
+// whatOthersSay follows a ruling that is quoted as what someone would say: "… is what
+// a lazy Keeper would say", "— that's what I'd say if the guard were awake".
+var whatOthersSay = regexp.MustCompile(`^[^.!?]{0,40}?(?:\.\.\.|…|—|–|-|,)?\s*(?:is|was|that['’]s|that\s+is|would\s+be)\s+what\s+[^.!?]{0,50}?(?:would|['’]d|might|could|will|used\s+to)\s+(?:have\s+)?(?:say|said|call|called|ask|asked|rule|ruled|do|demand)\b`)
+
+// jokedAfter says whether the words after a structured answer (votes) take it for a
+// joke: "Decision: roll (Climb). Not really, of course; it's a ladder."
+func jokedAfter(body string, votes []vote) (Parsed, bool) {
+	end := 0
+	for _, v := range votes {
+		end = max(end, v.to)
+	}
+	if end == 0 || end > len(body) {
+		return Parsed{}, false
+	}
+	// the match needs the stop before it: start at the structured answer's last byte
+	tail := foldLower(body[max(0, end-1):])
+	if loc := jokeTaken.FindStringIndex(tail); loc != nil {
+		return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleContradiction, Span: cutSpan(body[end:])}, votes), true
+	}
+	return Parsed{}, false
 }

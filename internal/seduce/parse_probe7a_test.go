@@ -133,6 +133,14 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"cs3", "Roll Climb", DecisionRoll, "Climb"},
 		{"cs4", "Roll Swim. Roll Swim. Roll Sw", DecisionRoll, "Swim"},
 
+		// a ruling quoted as what someone else would say; a structured answer joked away
+		{"wo1", "Roll Library Use... is what a by-the-book Keeper would say. She knows her own shelves.", DecisionUnparsed, ""},
+		{"wo2", "Automatic success — that's what a generous GM might call it. The ice is thin, though.", DecisionUnparsed, ""},
+		{"wo3", "Ruling: roll (Swim). Not really, of course; the pool is a metre deep.", DecisionUnparsed, ""},
+		// must not fire: "what" of something else after the ruling
+		{"wo4", "Roll Spot Hidden, and tell me what you would look at first.", DecisionRoll, "Spot Hidden"},
+		{"wo5", "Ruling: roll (Swim). The current is strong.", DecisionRoll, "Swim"},
+
 		// rulings set out as options
 		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
 		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
