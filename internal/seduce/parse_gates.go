@@ -50,6 +50,11 @@ func cutOff(body string) (start int, ok bool) {
 	return strings.LastIndexAny(body, ".!?\n") + 1, true
 }
 
+// rulingGoesOn is a word of ruling after the cue in a cut sentence: the ruling was
+// still being made ("let this slide, so she will need to make a"), not explained ("No
+// roll needed because the").
+var rulingGoesOn = regexp.MustCompile(`\b(?:need|needs|make|makes|roll|rolls|call|check|test|require|requires|ask|give|gimme|want)\b`)
+
 // rejectingNo opens a sentence that rejects what came before: "No, of course not".
 var rejectingNo = regexp.MustCompile(`(?:^|[.!?]\s+|\n\s*)(?:no|nah|nope|of course not)\s*[,.!—–-]`)
 
@@ -73,7 +78,7 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 	}
 	folded := foldLower(body)
 	span := cutSpan(body[first.from:first.to])
-	if start, ok := cutOff(body); ok && (first.from >= start || p.Decision == DecisionRoll && p.Skill == "") {
+	if start, ok := cutOff(body); ok && (first.from >= start && rulingGoesOn.MatchString(folded[first.to:]) || p.Decision == DecisionRoll && p.Skill == "") {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Skill: p.Skill, Span: cutSpan(body[max(0, len(body)-60):])}, true
 	}
 	if p.Decision == DecisionRoll {

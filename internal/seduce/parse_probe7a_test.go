@@ -53,6 +53,8 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"co4", "No roll needed. He opens the gate and the", DecisionPass, ""},
 		{"co5", "Roll Swim. The current drags at his", DecisionRoll, "Swim"},
 		{"co6", "Make a Climb roll", DecisionRoll, "Climb"},
+		{"co7", "No roll needed, because the", DecisionPass, ""},
+		{"co8", "Automatic success for this one since the", DecisionPass, ""},
 
 		// mockery of a roll, then the real ruling; or "No," rejecting the roll
 		{"mk1", "Sure, and a roll to breathe while she's at it. Come on, she doesn't need to roll to open a cupboard.", DecisionPass, ""},
