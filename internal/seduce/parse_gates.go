@@ -117,6 +117,12 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[marks[0][0]:marks[0][1]])}, true
 		}
 	}
+	if m := answerBack.FindStringSubmatchIndex(folded[first.to:]); m != nil && answerAgainst(folded[first.to+m[2]:first.to+m[3]], p.Decision) &&
+		answeredOther(folded[first.to+m[1]:min(len(folded), first.to+m[1]+80)], p.Decision) {
+		// "Pas de jet. Enfin, si, un jet de Grimper.", "Una tirada de Trepar. Bueno, no,
+		// sin tirada.": a yes or no that answers the reply's own ruling back.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
+	}
 	if whatOthersSay.MatchString(folded[first.to:min(len(folded), first.to+120)]) {
 		// "Make a Climb roll... is what a lazy Keeper would say.": the ruling is
 		// quoted as someone else's, not made.
@@ -405,4 +411,37 @@ func jokedAfter(body string, votes []vote) (Parsed, bool) {
 		return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleContradiction, Span: cutSpan(body[end:])}, votes), true
 	}
 	return Parsed{}, false
+}
+
+// answerBack opens a sentence after a stop with a filler and a yes or no set off by a
+// comma: "Enfin, si,", "Bueno, no,", "Anzi, sì,", "Doch,", "Well, yes,".
+var answerBack = regexp.MustCompile(`[.!…]\s+(?:(?:enfin|bon|bueno|anzi|well|ok|okay|quer\s+dizer|je\s+veux\s+dire|i\s+mean|o\s+sea|cioè|na\s+ja|nou|hmm|eh)\s*,?\s+)?(si|sí|sì|doch|sim|yes|oui|ja|no|non|nein|não|nee|nie)\s*,`)
+
+// answerAgainst says whether the answer word w turns against a ruling d: a yes after a
+// pass, a no after a roll.
+func answerAgainst(w string, d Decision) bool {
+	switch w {
+	case "si", "sí", "sì", "doch", "sim", "yes", "oui", "ja":
+		return d == DecisionPass
+	}
+	return d == DecisionRoll
+}
+
+// answeredRuling is a word of a ruling in a lexicon's language.
+var answeredRuling = regexp.MustCompile(`\b(?:roll|check|test|dice|automatic\w*|jet|tirada|tiro|wurf|probe|teste|rzut|worp|automatique|automático|automatico|automatisch)\b|-probe\b`)
+
+// noRollWords rule no roll in a lexicon's language: "sin tirada", "pas de jet", "no roll",
+// "automatic".
+var noRollWords = regexp.MustCompile(`\b(?:sin|pas\s+de|kein\p{L}*|nessun\p{L}*|sem|no|without|not|geen|bez)\s+(?:\p{L}+\s+)?(?:rolls?|jet|tirada|tiro|wurf|probe|teste|rzut\p{L}*|worp|check|dice)\b|\bautom\p{L}*`)
+
+// answeredOther says whether the words after an answer word rule the other way from
+// d, and do not keep it ("no, still roll", "no, I'll stick with it").
+func answeredOther(after string, d Decision) bool {
+	if strings.Contains(after, "still") || strings.Contains(after, "stick") || strings.Contains(after, "stand") || strings.Contains(after, "keep") {
+		return false
+	}
+	if d == DecisionRoll {
+		return noRollWords.MatchString(after)
+	}
+	return answeredRuling.MatchString(after) && !noRollWords.MatchString(after)
 }

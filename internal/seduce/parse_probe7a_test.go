@@ -143,6 +143,15 @@ func TestProbeSeventhRoundGates(t *testing.T) {
 		{"wo4", "Roll Spot Hidden, and tell me what you would look at first.", DecisionRoll, "Spot Hidden"},
 		{"wo5", "Ruling: roll (Swim). The current is strong.", DecisionRoll, "Swim"},
 
+		// a yes or no that answers the reply's own ruling back, in any language
+		{"ab1", "Pas de jet. Bon, si, un jet d'Écouter.", DecisionUnparsed, ""},
+		{"ab2", "Una tirada de Nadar. Bueno, no, sin tirada.", DecisionUnparsed, ""},
+		{"ab3", "Kein Wurf. Doch, eine Horchen-Probe.", DecisionUnparsed, ""},
+		{"ab4", "Roll Stealth. Well, no, no roll needed, he's asleep.", DecisionUnparsed, ""},
+		// must not fire: the answer keeps the ruling, or answers a question
+		{"ab5", "Roll Climb. Hmm, no, I'll stick with it: Climb.", DecisionRoll, "Climb"},
+		{"ab6", "Roll Dodge... no, still a roll. Dodge.", DecisionRoll, "Dodge"},
+
 		// rulings set out as options
 		{"ol1", "Two choices: (a) a Swim roll, (b) no roll and he wades across.", DecisionUnparsed, ""},
 		{"ol2", "Option 1: automatic success. Option 2: Jump roll.", DecisionUnparsed, ""},
