@@ -123,7 +123,7 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 		// sin tirada.": a yes or no that answers the reply's own ruling back.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
 	}
-	if whatOthersSay.MatchString(folded[first.to:min(len(folded), first.to+120)]) {
+	if w := folded[first.to:min(len(folded), first.to+120)]; strings.Contains(w, "what") && whatOthersSay.MatchString(w) {
 		// "Make a Climb roll... is what a lazy Keeper would say.": the ruling is
 		// quoted as someone else's, not made.
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: span}, true
@@ -307,10 +307,15 @@ var notMine = regexp.MustCompile(`\bnot\s+(?:my|mine)\s+(?:roll|dice|die|call)(?
 // idiomRuling says whether the ruling cue at [from, to) of folded is part of an
 // idiom or of the speaker's saying the ruling is not theirs.
 func idiomRuling(folded string, from, to int) bool {
-	if idiomAfter.MatchString(folded[to:]) {
+	after := folded[to:min(len(folded), to+60)]
+	if (strings.Contains(after, "eye") || strings.Contains(after, "sleeve") || strings.Contains(after, " of ") || strings.Contains(after, " me")) && idiomAfter.MatchString(after) {
 		return true
 	}
 	lo, hi := max(0, from-24), min(len(folded), to+24)
+	if w := folded[lo:hi]; !strings.Contains(w, "not my") && !strings.Contains(w, "not mine") && !strings.Contains(w, "get to") &&
+		!strings.Contains(w, " me to") && !strings.Contains(w, "no ruling") && !strings.Contains(w, "no verdict") && !strings.Contains(w, "no decision") {
+		return false
+	}
 	for _, m := range notMine.FindAllStringIndex(folded[lo:hi], -1) {
 		if lo+m[0] < to && lo+m[1] > from {
 			return true
@@ -362,6 +367,9 @@ func sentenceBoth(folded string, at int) bool {
 	}
 	sent := folded[from : at+to]
 	if !strings.Contains(sent, "roll") && !strings.Contains(sent, "check") && !strings.Contains(sent, "dice") {
+		return false
+	}
+	if !strings.Contains(sent, "both") && !strings.Contains(sent, "either") && !strings.Contains(sent, " or ") && !strings.Contains(sent, ", or") {
 		return false
 	}
 	m := bothGranted.FindStringIndex(sent)
