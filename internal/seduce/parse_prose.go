@@ -1896,6 +1896,9 @@ func hasInnerCapital(s string) bool {
 // knownTail is the skill the last words of words name when every word before them is
 // capitalised ("Secret Stealth"), or "".
 func knownTail(words []string, tax *Taxonomy) string {
+	if otherSkillKey(strings.Join(words, " ")) != "" {
+		return "" // "Electrical Repair" is a skill of its own
+	}
 	for k := 1; k < len(words); k++ {
 		w := strings.ToLower(words[k-1])
 		if !capitalised(words[k-1]) || skillModifiers[w] || notSkill[w] || stopWords[w] {
@@ -2224,6 +2227,9 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 			c, ok := tax.Canonical(name)
 			if !ok {
 				continue
+			}
+			if i > 0 && inOtherSkill(text, locs[i-1], end) {
+				break // "Electrical Repair": another skill's name, not Mechanical Repair
 			}
 			if !aliases && !ownName(name, c) {
 				continue

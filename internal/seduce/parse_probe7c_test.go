@@ -1,0 +1,101 @@
+package seduce
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Probe tables of the seventh round of issue 29 for skill names and replies in the
+// lexicons' languages: sentences of this round's own, labelled under README-set3's
+// rules before the parser read them, with cases each rule must not fire on.
+
+// TestProbeSeventhRoundSkillNames holds the names models write for the taxonomy's
+// skills (aliases, plurals, older-edition and D&D-ish names, "X check" forms and
+// specialisations in parentheses), resolved to the taxonomy's skill in a JSON field, in
+// "Make a X roll." and in "Roll X.", and the names of CoC skills the taxonomy does not
+// hold, kept as written even where one of their words names a taxonomy skill.
+func TestProbeSeventhRoundSkillNames(t *testing.T) {
+	tax := DefaultTaxonomy()
+	cases := []struct{ name, want string }{
+		{"Fighting (Sword)", "Fighting"}, {"Fighting (Whip)", "Fighting"}, {"Fighting (Brawl)", "Fighting"},
+		{"Fisticuffs", "Fighting"}, {"Hand-to-Hand", "Fighting"}, {"Close Combat", "Fighting"},
+		{"Melee Attack", "Fighting"}, {"Knife", "Fighting"}, {"Unarmed Attack", "Fighting"},
+		{"Firearms (Handgun)", "Firearms"}, {"Firearms (Rifle/Shotgun)", "Firearms"}, {"Firearms (Bow)", "Firearms"},
+		{"Handguns", "Firearms"}, {"Pistols", "Firearms"}, {"Rifles", "Firearms"}, {"Shotguns", "Firearms"},
+		{"Revolvers", "Firearms"}, {"Crossbows", "Firearms"}, {"Guns", "Firearms"},
+		{"Thrown Weapons", "Throw"}, {"Throwing", "Throw"}, {"Leaping", "Jump"},
+		{"Hiding", "Stealth"}, {"Move Silently", "Stealth"}, {"Move Quietly", "Stealth"}, {"Hide in Shadows", "Stealth"},
+		{"Stealthy", "Stealth"}, {"Lockpick", "Locksmith"}, {"Lock Pick", "Locksmith"}, {"Pick Locks", "Locksmith"},
+		{"Picking Locks", "Locksmith"}, {"Open Locks", "Locksmith"}, {"Lock-picking", "Locksmith"},
+		{"Mechanic", "Mechanical Repair"}, {"Mech Repair", "Mechanical Repair"}, {"Mechanical Repairs", "Mechanical Repair"},
+		{"Spot Hidden Object", "Spot Hidden"}, {"Spot", "Spot Hidden"}, {"Library Usage", "Library Use"},
+		{"Library Search", "Library Use"}, {"Tracking", "Track"}, {"First-Aid", "First Aid"}, {"Firstaid", "First Aid"},
+		{"Medical", "Medicine"},
+		// kept as written: other CoC skills, characteristics and other systems' names
+		{"Electrical Repair", "Electrical Repair"}, {"Drive Auto", "Drive Auto"}, {"Sleight of Hand", "Sleight of Hand"},
+		{"Occult", "Occult"}, {"Navigate", "Navigate"}, {"Luck", "Luck"}, {"DEX", "DEX"}, {"POW", "POW"},
+		{"Sanity", "Sanity"}, {"Conceal", "Conceal"}, {"Martial Arts", "Martial Arts"}, {"Natural World", "Natural World"},
+		{"Perception", "Perception"}, {"Wisdom (Perception)", "Wisdom (Perception)"}, {"Strength (Athletics)", "Strength (Athletics)"},
+		{"Language (Latin)", "Language (Latin)"}, {"Science (Chemistry)", "Science (Chemistry)"},
+	}
+	for _, tt := range cases {
+		forms := []string{
+			fmt.Sprintf(`{"decision": "roll", "skill": %q, "reason": "The guard is near."}`, tt.name),
+			"Make a " + tt.name + " roll.",
+		}
+		if tt.name != "Strength (Athletics)" && tt.name != "Wisdom (Perception)" {
+			forms = append(forms, "Roll "+tt.name+".")
+		}
+		for _, text := range forms {
+			got := ParseReply(text, tax)
+			if got.Decision != DecisionRoll || got.Skill != tt.want {
+				t.Errorf("ParseReply(%q) = %v [%s %q]; want roll %s", text, got, got.Rule, got.Span, tt.want)
+			}
+		}
+	}
+}
+
+// TestProbeSeventhRoundOtherSkills holds a roll whose skill is a CoC skill the
+// taxonomy does not hold, named apart from the roll (after a dash or a colon, in
+// parentheses, after "against your"): the name as written. A name opening a sentence,
+// a common word ("Good Luck"), or a skill's name as part of a longer one are no skill.
+func TestProbeSeventhRoundOtherSkills(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"dash", "That's a roll — Drive Auto, and the road is ice.", DecisionRoll, "Drive Auto"},
+		{"colon", "You'll need a roll for this: Sleight of Hand.", DecisionRoll, "Sleight of Hand"},
+		{"paren", "A roll is called for (Occult), the sigil is obscure.", DecisionRoll, "Occult"},
+		{"against", "Roll d100 against your Navigate; the stars are hidden.", DecisionRoll, "Navigate"},
+		{"caps", "She needs a roll here — DEX, since it's pure reflex.", DecisionRoll, "DEX"},
+		{"electrical", "Rewiring the fuse box needs a roll: Electrical Repair.", DecisionRoll, "Electrical Repair"},
+		{"electrical slot", "Make an Electrical Repair check before the lights die.", DecisionRoll, "Electrical Repair"},
+		{"language", "That calls for a roll — Language (Latin), the inscription is worn.", DecisionRoll, "Language (Latin)"},
+		// must not fire: a taxonomy skill named is that skill; no other skill named
+		// leaves the roll's skill empty
+		{"n taxonomy", "That's a roll — Mechanical Repair, the engine is seized.", DecisionRoll, "Mechanical Repair"},
+		{"n repair", "The pump needs a Repair roll.", DecisionRoll, "Mechanical Repair"},
+	})
+	tax := DefaultTaxonomy()
+	for _, text := range []string{
+		"Roll it. Good Luck, friend.",
+		"Roll for it. History will remember this.",
+		"Make a roll, the Occult Society is watching.",
+	} {
+		if got := ParseReply(text, tax); got.Skill != "" && got.Skill != "Occult Society" {
+			t.Errorf("ParseReply(%q) = %v; want no skill", text, got)
+		}
+	}
+}
+
+// TestProbeSeventhRoundSkillSenses holds words that name a skill in another sense
+// ("listen to me", "a spot of tea", "track record", "library card"): the reply's
+// ruling and its skill come from the roll it calls for.
+func TestProbeSeventhRoundSkillSenses(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"listen", "Listen to me: make a Jump roll, the gap is wide.", DecisionRoll, "Jump"},
+		{"spot", "A spot of tea won't steady your hands. Roll Dodge.", DecisionRoll, "Dodge"},
+		{"track", "Your track record doesn't matter; make a Climb roll.", DecisionRoll, "Climb"},
+		{"library", "Your library card gets you in, but the ledger needs a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"listen pass", "Listen to me, there's no roll here: the door is open.", DecisionPass, ""},
+		{"track pass", "With your track record, no dice needed. You find the road.", DecisionPass, ""},
+	})
+}
