@@ -113,3 +113,55 @@ func capitalWords(name string) bool {
 	}
 	return true
 }
+
+// pastFunctionWords reads the skill a verb of rolling names past up to four short
+// words after it (a subject pronoun, a beneficiary, a preposition: "io per te su",
+// "pour toi en", "yo por ti en"), in the same clause: the skill's start, the end of the
+// window read, and the skill, or "" when the words run into anything else first.
+func (l *Lexicon) pastFunctionWords(clause, orig string, from int, tax *Taxonomy) (int, int, string) {
+	for range 4 {
+		j := from
+		for j < len(clause) && clause[j] != ' ' {
+			if c := clause[j]; c < 'a' || c > 'z' {
+				return from, from, "" // punctuation, a digit or a capital ends the reach
+			}
+			j++
+		}
+		if j == from || j-from > 6 || j == len(clause) {
+			return from, from, ""
+		}
+		from = j + 1
+		end := min(len(clause), from+40)
+		skill := l.lexSkill(clause[:end], orig[:end], from, tax)
+		if skill == "" {
+			continue
+		}
+		_, known := l.skillOf[firstWords(clause[from:end], skill)]
+		if !strings.HasPrefix(clause[from:end], foldLower(skill)) && !known && !l.opensWithSkill(clause[from:end]) {
+			continue
+		}
+		// Nothing may follow the skill in its clause but a parenthesis: in "Würfle
+		// auf Schleichen und Klettern ist nicht nötig" the skill is another verb's.
+		rest := strings.TrimLeft(clause[from:], " ")
+		for range strings.Fields(skill) {
+			rest = strings.TrimLeft(rest, " ")
+			if k := strings.IndexByte(rest, ' '); k >= 0 {
+				rest = rest[k:]
+			} else {
+				rest = ""
+			}
+		}
+		rest = strings.TrimLeft(rest, " ")
+		if strings.HasPrefix(rest, "(") {
+			if k := strings.IndexByte(rest, ')'); k >= 0 {
+				rest = strings.TrimLeft(rest[k+1:], " ")
+			}
+		}
+		if rest == "" || !isLetter(rest[0]) {
+			return from, end, skill
+		}
+		return from, from, ""
+
+	}
+	return from, from, ""
+}

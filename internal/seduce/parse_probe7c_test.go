@@ -99,3 +99,24 @@ func TestProbeSeventhRoundSkillSenses(t *testing.T) {
 		{"track pass", "With your track record, no dice needed. You find the road.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSeventhRoundRollVerbReach holds a verb of rolling whose skill stands past a
+// subject pronoun, a beneficiary and a preposition ("Tiro io per te su …", "Je lance
+// pour toi en …"): a roll of that skill, the Keeper's reported roll included. The verb
+// does not reach past a comma, a digit or a capital, past five short words, or to a
+// skill that more words follow in its clause.
+func TestProbeSeventhRoundRollVerbReach(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"it1", "Tiro io per te su Nuoto: 71 contro 45. Fallito, bevi un sorso d'acqua gelida.", DecisionRoll, "Swim"},
+		{"it2", "Ho tirato per te su Ascoltare (Listen): 12 contro 60, senti dei passi.", DecisionRoll, "Listen"},
+		{"fr1", "Je lance pour toi en Discrétion : 33 contre 50, réussi.", DecisionRoll, "Stealth"},
+		{"fr2", "Lance pour moi en Pister.", DecisionRoll, "Track"},
+		{"es1", "Tiro yo por ti en Esquivar: 80 contra 40. Te alcanza.", DecisionRoll, "Dodge"},
+		{"es2", "Tira por él en Escuchar, ya que está dormido.", DecisionRoll, "Listen"},
+		// must not fire: another verb's object, a comma, or words after the skill
+		{"n1", "Lance la corde et grimpe tranquillement.", DecisionUnparsed, ""},
+		{"n2", "Lancia il sasso e nuota fino a riva.", DecisionUnparsed, ""},
+		{"n3", "Würfle auf Schleichen und Klettern ist nicht nötig.", DecisionUnparsed, ""},
+		{"n4", "Je lance un regard au garde : pas de jet de Discrétion.", DecisionPass, ""},
+	})
+}
