@@ -120,3 +120,44 @@ func TestProbeSeventhRoundRollVerbReach(t *testing.T) {
 		{"n4", "Je lance un regard au garde : pas de jet de Discrétion.", DecisionPass, ""},
 	})
 }
+
+// TestProbeSeventhRoundLanguageHedges holds, in each language, a ruling offered as one
+// possibility beside the other ("it could be a roll, or it could be automatic"), a
+// speaker who no longer knows, and a self-correction ("Enfin, si", "Anzi", "Nein,
+// warte"): unparsed. A firm ruling beside a reason is still read.
+func TestProbeSeventhRoundLanguageHedges(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Ça pourrait être un jet de Sauter, ou ça pourrait être automatique.", DecisionUnparsed, ""},
+		{"fr2", "Aucun jet. Enfin, si, un jet de Nager. Je ne sais plus.", DecisionUnparsed, ""},
+		{"es1", "Podría ser una tirada de Nadar, o podría ser automático.", DecisionUnparsed, ""},
+		{"es2", "Sin tirada. Mejor dicho, una tirada de Trepar.", DecisionUnparsed, ""},
+		{"it1", "Potrebbe essere un tiro di Saltare, o potrebbe essere automatico. Non lo so.", DecisionUnparsed, ""},
+		{"it2", "Nessun tiro. Anzi, un tiro di Nuoto.", DecisionUnparsed, ""},
+		{"de1", "Kein Wurf. Nein, warte: eine Probe auf Klettern.", DecisionUnparsed, ""},
+		{"pt1", "Poderia ser um teste de Natação ou poderia ser automático. Não sei mais.", DecisionUnparsed, ""},
+		{"pl1", "Rzut na Wspinaczkę. A właściwie nie wiem.", DecisionUnparsed, ""},
+		{"fr3", "Fais un jet de Discrétion. Je ne suis pas certain.", DecisionUnparsed, ""},
+		{"es3", "Tirada de Escuchar. No lo sé, la verdad.", DecisionUnparsed, ""},
+		{"it3", "Fai un tiro di Schivare. Non sono sicura.", DecisionUnparsed, ""},
+		{"de2", "Eine Probe auf Schwimmen. Ich bin mir nicht sicher.", DecisionUnparsed, ""},
+		{"nl1", "Gooi voor Klimmen. Ik weet het niet zeker.", DecisionUnparsed, ""},
+		// must not fire: a firm ruling, whatever its reason says
+		{"n1", "Haz una tirada de Trepar: la pared podría ser resbaladiza.", DecisionRoll, "Climb"},
+		{"n2", "Fais un jet d'Escalade, le mur est glissant.", DecisionRoll, "Climb"},
+	})
+}
+
+// TestProbeSeventhRoundLanguageRefusals holds a Keeper who declines the role in each
+// language: refused.
+func TestProbeSeventhRoundLanguageRefusals(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de1", "Tut mir leid, aber das werde ich nicht als Spielleiter entscheiden.", DecisionRefused, ""},
+		{"de2", "Entschuldige, aber ich kann in dieser Lage nicht als Spielleiter urteilen.", DecisionRefused, ""},
+		{"fr1", "Désolé, je ne peux pas arbitrer cette scène.", DecisionRefused, ""},
+		{"es1", "Lo siento, no puedo arbitrar esta escena.", DecisionRefused, ""},
+		{"it1", "Mi dispiace, non posso arbitrare questa scena.", DecisionRefused, ""},
+		{"pt1", "Desculpe, não posso arbitrar esta cena.", DecisionRefused, ""},
+		// must not fire: a ruling given
+		{"n1", "Ich bin hier der Spielleiter: eine Probe auf Klettern.", DecisionRoll, "Climb"},
+	})
+}
