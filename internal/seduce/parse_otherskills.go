@@ -165,3 +165,16 @@ func (l *Lexicon) pastFunctionWords(clause, orig string, from int, tax *Taxonomy
 	}
 	return from, from, ""
 }
+
+// slotMisspelt is a name before "roll" that the taxonomy does not know: the skill it
+// misspells ("a Medecine roll"), as a skill field reads it, unless it is another CoC
+// skill's own name; else the name as written.
+func slotMisspelt(name string, tax *Taxonomy) string {
+	if otherSkillKey(name) != "" {
+		return name
+	}
+	if c, ok := misspelt(name, tax); ok {
+		return c
+	}
+	return name
+}

@@ -161,3 +161,19 @@ func TestProbeSeventhRoundLanguageRefusals(t *testing.T) {
 		{"n1", "Ich bin hier der Spielleiter: eine Probe auf Klettern.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeSeventhRoundSlotMisspelling holds a misspelt skill named before "roll"
+// ("a Stelth roll"): the skill it misspells, as in a skill field. Another CoC skill's
+// own name, or a name two skills are as near, stays as written.
+func TestProbeSeventhRoundSlotMisspelling(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"stealth", "Give me a Stelth roll, the guard is pacing.", DecisionRoll, "Stealth"},
+		{"listen", "I want a Lisen check before you open the door.", DecisionRoll, "Listen"},
+		{"locksmith", "She'll need a Locksmtih roll for the padlock.", DecisionRoll, "Locksmith"},
+		{"mechanical", "That's a Mechanical Repiar roll, the gears are rusted.", DecisionRoll, "Mechanical Repair"},
+		// must not fire: another skill's own name
+		{"n luck", "Make a Luck roll to see if the taxi is there.", DecisionRoll, "Luck"},
+		{"n law", "Make a Law roll to recall the statute.", DecisionRoll, "Law"},
+		{"n charm", "Make a Charm roll, the clerk is bored.", DecisionRoll, "Charm"},
+	})
+}

@@ -2012,7 +2012,7 @@ func slotSkill(words string, tax *Taxonomy) string {
 			return ""
 		}
 	}
-	return strings.Join(kept, " ")
+	return slotMisspelt(strings.Join(kept, " "), tax)
 }
 
 func isWordy(w string) bool {
