@@ -177,3 +177,23 @@ func TestProbeSeventhRoundSlotMisspelling(t *testing.T) {
 		{"n charm", "Make a Charm roll, the clerk is bored.", DecisionRoll, "Charm"},
 	})
 }
+
+// TestProbeSeventhRoundLanguageSkills holds the other languages' names of the
+// taxonomy's skills that the lexicons lacked: the skill they translate.
+func TestProbeSeventhRoundLanguageSkills(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr1", "Fais un jet de Crocheter, la serrure est vieille.", DecisionRoll, "Locksmith"},
+		{"fr2", "Jet d'Armes de poing, il est à vingt mètres.", DecisionRoll, "Firearms"},
+		{"de1", "Würfle auf Mechanische Reparatur, der Motor stottert.", DecisionRoll, "Mechanical Repair"},
+		{"de2", "Probe auf Handfeuerwaffen.", DecisionRoll, "Firearms"},
+		{"es1", "Haz una tirada de Esconderse, la patrulla se acerca.", DecisionRoll, "Stealth"},
+		{"es2", "Tirada de Reparación mecánica.", DecisionRoll, "Mechanical Repair"},
+		{"it1", "Fai un tiro di Usare biblioteche.", DecisionRoll, "Library Use"},
+		{"it2", "Tiro di Nascondersi, il guardiano è sveglio.", DecisionRoll, "Stealth"},
+		{"pt1", "Faça um teste de Arrombamento.", DecisionRoll, "Locksmith"},
+		{"nl1", "Gooi voor Sloten openen.", DecisionRoll, "Locksmith"},
+		{"pl1", "Rzut na Naprawę mechaniczną.", DecisionRoll, "Mechanical Repair"},
+		// must not fire: a dice word is no skill
+		{"n1", "Tira los dados: una tirada de Trepar.", DecisionRoll, "Climb"},
+	})
+}
