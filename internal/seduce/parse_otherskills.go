@@ -178,3 +178,16 @@ func slotMisspelt(name string, tax *Taxonomy) string {
 	}
 	return name
 }
+
+// otherSkillPrefix is the longest run of words opening words that names a CoC skill
+// outside the taxonomy as a skill's name is written (every word capitalised, "of"
+// aside), with how many words it takes; "" when they open with none.
+func otherSkillPrefix(words []string) (string, int) {
+	for n := min(len(words), 4); n > 0; n-- {
+		name := strings.TrimRight(strings.Join(words[:n], " "), ".,;:!?")
+		if name != "" && capitalWords(name) && otherSkillKey(name) != "" {
+			return name, n
+		}
+	}
+	return "", 0
+}

@@ -69,10 +69,16 @@ func TestProbeSeventhRoundOtherSkills(t *testing.T) {
 		{"electrical", "Rewiring the fuse box needs a roll: Electrical Repair.", DecisionRoll, "Electrical Repair"},
 		{"electrical slot", "Make an Electrical Repair check before the lights die.", DecisionRoll, "Electrical Repair"},
 		{"language", "That calls for a roll — Language (Latin), the inscription is worn.", DecisionRoll, "Language (Latin)"},
+		{"call for", "I'd call for Fast Talk here, the doorman is bored.", DecisionRoll, "Fast Talk"},
+		{"calls for", "This calls for Cthulhu Mythos, and nobody will like it.", DecisionRoll, "Cthulhu Mythos"},
+		{"test your", "You'll have to test your Luck on the bridge.", DecisionRoll, "Luck"},
+		{"yes roll", "Yes, roll POW against the spell.", DecisionRoll, "POW"},
 		// must not fire: a taxonomy skill named is that skill; no other skill named
 		// leaves the roll's skill empty
 		{"n taxonomy", "That's a roll — Mechanical Repair, the engine is seized.", DecisionRoll, "Mechanical Repair"},
 		{"n repair", "The pump needs a Repair roll.", DecisionRoll, "Mechanical Repair"},
+		{"n help", "This calls for help from the others, no roll.", DecisionPass, ""},
+		{"n society", "I'd call for the Occult Society here, then roll Library Use.", DecisionRoll, "Library Use"},
 	})
 	tax := DefaultTaxonomy()
 	for _, text := range []string{

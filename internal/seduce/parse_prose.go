@@ -1855,6 +1855,11 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 					}
 				}
 			}
+			if s, n := otherSkillPrefix(words); s != "" {
+				c.skill = s // "I'd call for Drive Auto here": another CoC skill, as written
+				c.end = m[2*i] + fieldsEnd(origGroup, n)
+				return c, at, true
+			}
 			if s := knownTail(words, tax); r.keepUnknown && s != "" {
 				c.skill = s // "Secret Stealth roll"
 				return c, at, true
