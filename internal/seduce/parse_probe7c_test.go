@@ -203,3 +203,21 @@ func TestProbeSeventhRoundLanguageSkills(t *testing.T) {
 		{"n1", "Tira los dados: una tirada de Trepar.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeSeventhRoundAliasesInProse holds the weapon nouns and "-ing" forms the
+// taxonomy now knows as aliases used as ordinary words beside an unnamed roll: the
+// roll names no skill.
+func TestProbeSeventhRoundAliasesInProse(t *testing.T) {
+	tax := DefaultTaxonomy()
+	for _, text := range []string{
+		"Guns blazing, you charge in. Roll it.",
+		"A knife is in the drawer. Roll.",
+		"Your knife skills are fine; make a roll.",
+		"The mechanic shrugs at you. Roll for it.",
+		"Roll. Good Luck!",
+	} {
+		if got := ParseReply(text, tax); got.Decision != DecisionRoll || got.Skill != "" {
+			t.Errorf("ParseReply(%q) = %v [%s %q]; want roll with no skill", text, got, got.Rule, got.Span)
+		}
+	}
+}
