@@ -221,3 +221,19 @@ func TestProbeSeventhRoundAliasesInProse(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSeventhRoundNoReason holds "I see no reason for a roll" in each language:
+// a pass, whatever skill the roll names; a reason granted for a roll stays a roll.
+func TestProbeSeventhRoundNoReason(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"es1", "No veo razón para una tirada de Saltar: el charco es pequeño.", DecisionPass, ""},
+		{"es2", "Tampoco veo motivo para una tirada de Escuchar, gritan.", DecisionPass, ""},
+		{"it1", "Non vedo alcun motivo per un tiro di Nuotare, l'acqua è bassa.", DecisionPass, ""},
+		{"de1", "Ich sehe keinen Grund für einen Wurf, die Leiter steht fest.", DecisionPass, ""},
+		{"pt1", "Não vejo razão para um teste de Saltar, é um degrau.", DecisionPass, ""},
+		{"nl1", "Ik zie geen reden om te gooien, de deur staat open.", DecisionPass, ""},
+		{"pl1", "Nie ma powodu do rzutu, drzwi są otwarte.", DecisionPass, ""},
+		// must not fire: a reason given for the roll
+		{"n1", "Hay motivo para una tirada de Trepar: la pared está mojada.", DecisionRoll, "Climb"},
+	})
+}
