@@ -400,6 +400,9 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && p.Decision == DecisionRoll {
 		p.Skill = lr.skill // "- [x] Roll needed … Skill: Climb"
 	}
+	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
+		p.Skill = capitalOtherSkill(orig) // "We'll need a roll — Drive Auto"
+	}
 	if _, known := tax.Canonical(p.Skill); p.Skill != "" && !known && skillPrefix(p.Skill, tax) &&
 		strings.HasSuffix(strings.TrimRight(body, " \t\n"), p.Skill) {
 		// "Roll Sw": the reply stops inside the skill's name.
@@ -585,6 +588,9 @@ func capitalAlias(text string, tax *Taxonomy) string {
 		}
 		for n := min(3, len(locs)-i); n > 0; n-- {
 			if c, ok := tax.Canonical(text[loc[0]:locs[i+n-1][1]]); ok {
+				if inOtherSkill(text, locs[i-1], locs[i+n-1][1]) {
+					break // "Electrical Repair"
+				}
 				return c
 			}
 		}

@@ -785,7 +785,11 @@ func (l *Lexicon) rollVerbSkill(clause, orig string, at int, tax *Taxonomy, t *c
 		// The skill's name must stand right after the verb.
 		if j := strings.Index(clause[from:end], foldLower(skill)); j != 0 {
 			if _, ok := l.skillOf[firstWords(clause[from:end], skill)]; !ok && !l.opensWithSkill(clause[from:end]) {
-				continue
+				// "Tiro io per te su Arrampicarsi": the verb reaches its skill past a
+				// pronoun, a beneficiary and a preposition.
+				if _, _, skill = l.pastFunctionWords(clause, orig, from, tax); skill == "" {
+					continue
+				}
 			}
 		}
 		t.add(cue{decision: DecisionRoll, skill: skill, from: at + i, to: at + from})

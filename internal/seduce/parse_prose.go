@@ -1858,6 +1858,11 @@ func matchCue(r cueRule, m []int, text string, masked []byte, orig string, d Dec
 					}
 				}
 			}
+			if s, n := otherSkillPrefix(words); s != "" {
+				c.skill = s // "I'd call for Drive Auto here": another CoC skill, as written
+				c.end = m[2*i] + fieldsEnd(origGroup, n)
+				return c, at, true
+			}
 			if s := knownTail(words, tax); r.keepUnknown && s != "" {
 				c.skill = s // "Secret Stealth roll"
 				return c, at, true
@@ -1899,6 +1904,9 @@ func hasInnerCapital(s string) bool {
 // knownTail is the skill the last words of words name when every word before them is
 // capitalised ("Secret Stealth"), or "".
 func knownTail(words []string, tax *Taxonomy) string {
+	if otherSkillKey(strings.Join(words, " ")) != "" {
+		return "" // "Electrical Repair" is a skill of its own
+	}
 	for k := 1; k < len(words); k++ {
 		w := strings.ToLower(words[k-1])
 		if !capitalised(words[k-1]) || skillModifiers[w] || notSkill[w] || stopWords[w] {
@@ -2012,7 +2020,7 @@ func slotSkill(words string, tax *Taxonomy) string {
 			return ""
 		}
 	}
-	return strings.Join(kept, " ")
+	return slotMisspelt(strings.Join(kept, " "), tax)
 }
 
 func isWordy(w string) bool {
@@ -2227,6 +2235,9 @@ func firstSkill(text string, tax *Taxonomy, aliases bool) string {
 			c, ok := tax.Canonical(name)
 			if !ok {
 				continue
+			}
+			if i > 0 && inOtherSkill(text, locs[i-1], end) {
+				break // "Electrical Repair": another skill's name, not Mechanical Repair
 			}
 			if !aliases && !ownName(name, c) {
 				continue
