@@ -341,8 +341,12 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
-			refusedWord[strings.Trim(folded, " .!\n")]:
+			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body):
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		if skill, at, to := keeperRoll(body, tax); at >= 0 {
+			// "Spot Hidden for Ada: 31 vs 55", "Gimme Tracking, Bree": see keeperRoll.
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}
 		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}

@@ -1,0 +1,84 @@
+package seduce
+
+import "testing"
+
+// TestProbeSeventhRoundReported is a probe table of issue 29's seventh round (helper
+// B): a roll the Keeper makes or reports for the player, in the shape of a result
+// against a target ("Spot Hidden for Ada: 31 vs 55"). Sentences of our own, labelled
+// before the parser read them.
+func TestProbeSeventhRoundReported(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// A skill, then a result against a target.
+		{"r1", "Rolling it for you since you're AFK. Listen: 81 vs 45, you hear nothing over the wind.", DecisionRoll, "Listen"},
+		{"r2", "Climb for Percy... 🎲 12 against his 50. He's over the wall.", DecisionRoll, "Climb"},
+		{"r3", "Medicine (I rolled it secretly): 67 vs 35. The powder means nothing to you.", DecisionRoll, "Medicine"},
+		{"r4", "I'll roll your Rifle for you — 08 vs 55, clean hit. The ghoul drops.", DecisionRoll, "Firearms"},
+		{"r5", "🎲 Swim (rolled for you): 44 vs 60 — you make the far bank, spluttering.", DecisionRoll, "Swim"},
+		{"r6", "Tracking for Bree: 71 vs her 40. The trail goes cold at the creek.", DecisionRoll, "Track"},
+		{"r7", "Quick one behind the screen — Library Use, 23 vs 70. You find the clipping.", DecisionRoll, "Library Use"},
+		// A Keeper's roll marker, then the skill given for a named player.
+		{"r8", "*rolls quietly* Right. Listen for Harold: the house is silent.", DecisionRoll, "Listen"},
+		{"r9", "*rolls behind the screen* Spot for Mae: the study looks undisturbed.", DecisionRoll, "Spot Hidden"},
+
+		// Must not fire: numbers that are not a roll's result.
+		{"rx1", "Her sheet: Spot Hidden 55, Listen 40, Stealth 30.", DecisionUnparsed, ""},
+		{"rx2", "The score is 3 vs 2 and the crowd is roaring.", DecisionUnparsed, ""},
+		{"rx3", "Climb is her best skill at 70, versus Jump at 20.", DecisionUnparsed, ""},
+		{"rx4", "The odds are 30 vs 70 that the bridge holds; anyway, you cross.", DecisionUnparsed, ""},
+		// Must not fire: the player's own report, with no word of the Keeper's.
+		{"rx5", "[Mira] Climb for Mira... 12 vs 55, nice", DecisionUnparsed, ""},
+		{"rx6", "[Jonah] Spot Hidden: 12 vs 55, nice", DecisionUnparsed, ""},
+		// Must not fire: a skill for a name with no roll marker (a list of who does what).
+		{"rx7", "Listen for Harold: he's on watch tonight.", DecisionUnparsed, ""},
+		// Must not fire: the Keeper's marker, and a skill named in a sheet or a question.
+		{"rx8", "*rolls eyes* Fine. What's your Stealth for Ada: 40 or 50?", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeSeventhRoundRequests: a request for a roll that does not say "roll",
+// "Gimme Tracking, Bree".
+func TestProbeSeventhRoundRequests(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"q1", "Gimme a Listen, Carla, the scratching's getting closer.", DecisionRoll, "Listen"},
+		{"q2", "Ice on the rungs. Give me Climb, Sam.", DecisionRoll, "Climb"},
+		{"q3", "Let's see a Spot Hidden, everyone — is anything off about the altar?", DecisionRoll, "Spot Hidden"},
+		{"q4", "Alright, lemme see your Stealth before you get near the tent.", DecisionRoll, "Stealth"},
+		{"q5", "You're gonna want to roll First Aid on that arm, Doc.", DecisionRoll, "First Aid"},
+		{"q6", "You're going to need to roll Swim, the current's strong.", DecisionRoll, "Swim"},
+
+		// Must not fire: the skill's value asked for, or the word as a noun.
+		{"qx1", "Give me your Stealth score before we start.", DecisionUnparsed, ""},
+		{"qx2", "Gimme a medicine bottle from the shelf, says the nurse.", DecisionUnparsed, ""},
+		{"qx3", "Let's see a Psychology degree, then, says the dean.", DecisionUnparsed, ""},
+		{"qx4", "Give me Listen or Spot Hidden, whichever you prefer.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeSeventhRoundRefusals: declining the role, claiming inability, error
+// objects and system texts that withhold the reply are refused.
+func TestProbeSeventhRoundRefusals(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// Declining the role.
+		{"f1", "As an AI, I don't take on the role of a referee in tabletop games.", DecisionRefused, ""},
+		{"f2", "I do not act as a Keeper for games like this one.", DecisionRefused, ""},
+		{"f3", "I don't play the part of a game master, sorry.", DecisionRefused, ""},
+		// Claiming inability.
+		{"f4", "I don't have the ability to referee tabletop games.", DecisionRefused, ""},
+		{"f5", "I'm not capable of adjudicating game scenes.", DecisionRefused, ""},
+		{"f6", "I lack the ability to act as a game master.", DecisionRefused, ""},
+		// Error objects.
+		{"f7", `{"error": "safety_block", "detail": "Output suppressed."}`, DecisionRefused, ""},
+		{"f8", "```json\n{\"error\": {\"code\": 400, \"type\": \"policy\"}}\n```", DecisionRefused, ""},
+		// System texts that withhold the reply.
+		{"f9", "[Reply withheld by the moderation system.]", DecisionRefused, ""},
+		{"f10", "(This response has been removed for violating the usage policy.)", DecisionRefused, ""},
+		{"f11", "Output blocked: the content filter was triggered.", DecisionRefused, ""},
+
+		// Must not fire: the role or an error named while ruling, or narration.
+		{"fx1", "I don't take on the role of the dice lightly, but here: Climb roll.", DecisionRoll, "Climb"},
+		{"fx2", `{"decision": "roll", "skill": "Stealth", "error": null}`, DecisionRoll, "Stealth"},
+		{"fx3", "The clerk says the telegram was withheld by the censor.", DecisionUnparsed, ""},
+		{"fx4", `{"error": null}`, DecisionUnparsed, ""},
+		{"fx5", "You don't have the ability to read Aklo, so the page means nothing.", DecisionUnparsed, ""},
+	})
+}

@@ -1,0 +1,143 @@
+package seduce
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A game master's rulings that name no roll the way the prose grammar reads one
+// (issue 29, round 7). They are read only when nothing else in the reply rules, so a
+// reply that also says "no roll" is never read by them, and each asks for a skill the
+// taxonomy knows (an alias or a specialisation counts), capitalised as a name is:
+//
+//   - a roll the Keeper reports: a skill, then a result set against a target, "Spot
+//     Hidden for Ada: 31 vs 55", "Lockpicking for Marguerite... 55 vs her 60",
+//     "Stealth (rolled for you): 27 vs 40", "I'll roll his Handgun for him: 22 vs 40";
+//   - a roll the Keeper makes behind the screen and then gives for a player: a dice
+//     marker ("*rolls*", "*rolls behind the screen*"), then a sentence opening on a
+//     skill for someone, "Spot Hidden for Ada: you see nothing";
+//   - a request that does not say "roll": "Gimme Tracking, Bree", "let's see a Listen,
+//     everyone", or one that says it as advice, "you're gonna want to roll Medicine".
+//
+// None of them reads a line a player speaks ("[Jonah] Spot Hidden: 12 vs 55"), a
+// sentence on a condition or a choice between skills, or a skill's value asked for
+// ("give me your Stealth score").
+
+// reportedResult is a skill (group 1), who it is rolled for or a note that it was
+// rolled, then a result against a target.
+var reportedResult = regexp.MustCompile(`(?:^|[^A-Za-z'’])([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)(?:\s+for\s+(?:you|him|her|them|[A-Z][a-z]+))?(\s*\([^()\d]{0,30}\brol(?:l|ls|led|ling)\b[^()\d]{0,30}\))?\s*(?:[:,—–-]|\.{2,}|…)?\s*(?:🎲\s*)?\d{1,3}%?\s*(?:vs\.?|versus|against)\s+(?:(?:your|his|her|their)\s+)?(?:target\s+(?:of\s+)?)?\d{1,3}\b`)
+
+// diceMarker is the Keeper rolling in the reply's own voice: "*rolls*", "*rolls
+// behind the screen*", "*rolling dice*"; not "*rolls eyes*".
+var diceMarker = regexp.MustCompile(`\*\s*(?:rolls|rolling|rolled|roll)(?:\s+(?:the\s+|some\s+|a\s+)?(?:dice|die|d100|percentiles?|behind\s+the\s+screen|secretly|quietly|in\s+secret|openly|for\s+(?:you|him|her|them)))*\s*\*`)
+
+// skillForSomeone is a sentence opening on a skill given for someone (group 1), as
+// the Keeper reports a roll just made: "Spot Hidden for Ada: ...".
+var skillForSomeone = regexp.MustCompile(`(?:^\s*|[.!?:\n*]\s*)(?:(?:hmm+|okay|ok|right|so|alright|well)[.,!]*\s+)*([A-Z][A-Za-z'’/-]*(?:\s+[A-Z][A-Za-z'’/-]*){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)\s+(?:check\s+|roll\s+)?for\s+(?:you|him|her|them|[A-Z][a-z]+)\s*[:—–]`)
+
+// requestNoRoll is a request for a skill's roll by its name alone (group 1):
+// "gimme a Spot Hidden before …", "Give me Track, Bree."
+var requestNoRoll = regexp.MustCompile(`(?i:\b(?:gimme|give\s+me|lemme\s+see|let\s+me\s+see|let['’]s\s+see|let['’]s\s+have|let['’]s\s+get)\s+(?:an?\s+|one\s+|your\s+|that\s+)?)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)(?:\s*(?:[,.!;—–]|$)|\s+(?:before|to|for|now|please|first|then|quick|real\s+quick)\b)`)
+
+// adviseRoll is a roll asked for as advice (group 1): "you're gonna want to roll
+// Medicine", "you'll need to roll First Aid".
+var adviseRoll = regexp.MustCompile(`(?i:\byou(?:['’]re|\s+are)\s+(?:gonna|going\s+to)\s+(?:want|need|have)\s+to\s+roll\s+(?:an?\s+|your\s+)?)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)`)
+
+// speakerTag is a line opened by someone's name or a bracketed tag: "[Jonah]",
+// "**Player:**", "Bree:".
+var speakerTag = regexp.MustCompile(`^[\s*_>]*(?:\[([^\]\n]{1,30})\]|([A-Za-z]+)\s*\**\s*:)`)
+
+// keeperTags are speaker tags of the game master.
+var keeperTags = map[string]bool{"keeper": true, "gm": true, "dm": true, "kp": true, "narrator": true, "the keeper": true, "ic": true, "ooc": true}
+
+// offeredOpen are words that put a sentence on a condition, a choice or a negation.
+var offeredOpen = regexp.MustCompile(`(?i)\b(?:if|unless|whether|would|could|might|maybe|perhaps|either|whichever|or|not|no|never|don['’]t|doesn['’]t|won['’]t|isn['’]t)\b|n['’]t\b`)
+
+// keeperRoll reads a roll the Keeper reports, makes or asks for without the prose
+// grammar's words (see the comment above) and returns the skill and the span read.
+func keeperRoll(body string, tax *Taxonomy) (skill string, at, to int) {
+	if strings.Contains(body, "vs") || strings.Contains(body, "against") || strings.Contains(body, "versus") {
+		for _, m := range reportedResult.FindAllStringSubmatchIndex(body, -1) {
+			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[2]) && !openSentence(body, m[2], m[1], false) {
+				return s, m[2], m[1]
+			}
+		}
+	}
+	if loc := diceMarker.FindStringIndex(body); loc != nil {
+		rest := body[loc[1]:]
+		for _, m := range skillForSomeone.FindAllStringSubmatchIndex(rest, -1) {
+			if s := resolvedName(rest[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, loc[1]+m[2]) {
+				return s, loc[0], loc[1] + m[1]
+			}
+		}
+	}
+	for _, re := range []*regexp.Regexp{requestNoRoll, adviseRoll} {
+		for _, m := range re.FindAllStringSubmatchIndex(body, -1) {
+			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[0]) && !openSentence(body, m[0], m[1], true) {
+				return s, m[0], m[1]
+			}
+		}
+	}
+	return "", -1, -1
+}
+
+// resolvedName is the taxonomy's skill a capitalised name gives, trying its last
+// three, two and one words (the words before may be a sentence's), a parenthesis that
+// names no skill set aside; "" when none is a skill.
+func resolvedName(name string, tax *Taxonomy) string {
+	name = strings.TrimSpace(name)
+	for _, n := range []string{name, strings.TrimSpace(name[:max(0, strings.IndexByte(name, '('))])} {
+		if n == "" {
+			continue
+		}
+		words := strings.Fields(n)
+		for k := min(3, len(words)); k >= 1; k-- {
+			cand := strings.Join(words[len(words)-k:], " ")
+			if strings.EqualFold(words[len(words)-k], "of") {
+				continue
+			}
+			if c, ok := tax.Canonical(cand); ok {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// spokenByPlayer says the line holding at opens with a speaker tag that is not the
+// game master's: a player's own report or request is no ruling.
+func spokenByPlayer(body string, at int) bool {
+	start := strings.LastIndexByte(body[:at], '\n') + 1
+	m := speakerTag.FindStringSubmatch(body[start:at])
+	if m == nil {
+		return false
+	}
+	tag := strings.ToLower(strings.TrimSpace(m[1] + m[2]))
+	return !keeperTags[tag]
+}
+
+// openSentence says the sentence around [from, to) puts the ruling on a condition, a
+// choice or a negation; with after false, only its words up to to count (a reported
+// roll's outcome may be told negated: "44 vs 60, you don't make it").
+func openSentence(body string, from, to int, after bool) bool {
+	start := strings.LastIndexAny(body[:from], ".!?\n") + 1
+	end := to
+	if i := strings.IndexAny(body[to:], ".!?\n"); after && i >= 0 {
+		end = to + i
+	} else if after {
+		end = len(body)
+	}
+	return offeredOpen.MatchString(body[start:end])
+}
+
+// errorObject is a reply that is nothing but an error object: {"error": "…"}.
+var errorObject = regexp.MustCompile("^\\s*(?:```[a-z]*\\s*)?\\{\\s*\"error\"\\s*:\\s*(?:\"[^\"\\s]|\\{)")
+
+// withheldText is a system's note in place of the reply: "[Response withheld: …]",
+// "This reply has been removed …", "Output blocked: …".
+var withheldText = regexp.MustCompile(`(?i)^\W{0,3}(?:this\s+)?(?:response|reply|answer|output|completion)\s+(?:(?:was|has\s+been|is|have\s+been)\s+)?(?:withheld|blocked|removed|redacted|filtered|suppressed)\b`)
+
+// systemRefusal says the reply is an error object or a system's note withholding it.
+func systemRefusal(body string) bool {
+	return errorObject.MatchString(body) || withheldText.MatchString(body)
+}
