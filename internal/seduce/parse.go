@@ -1368,6 +1368,14 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 					}
 					break
 				}
+				if c, ok := rolledSkillReason(value, tax); ok && kind == keyNeedRoll {
+					// "Roll: Drive Auto — wet cobbles": the skill, then its reason.
+					r.vote(DecisionRoll)
+					if r.skill == "" {
+						r.skill = c
+					}
+					break
+				}
 				if kind == keyAuto && len(strings.Fields(value)) >= 3 && !strings.Contains(value, "?") {
 					// "No roll needed: the bridge is sound": the key is the ruling, the
 					// value its reason.

@@ -82,3 +82,37 @@ func TestProbeSeventhRoundRefusals(t *testing.T) {
 		{"fx5", "You don't have the ability to read Aklo, so the page means nothing.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSeventhRoundLabelReason: a roll label whose value is the skill and then a
+// reason or the opposing side, "**Roll:** Drive Auto — wet cobbles".
+func TestProbeSeventhRoundLabelReason(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"l1", "**Roll:** Climb — the gutter is slick with moss.", DecisionRoll, "Climb"},
+		{"l2", "### 🐎 Chase\n**Roll:** Animal Handling, the horse is spooked.", DecisionRoll, "Animal Handling"},
+		{"l3", "Roll: Spot (hard) — the seam in the panel is hairline thin.", DecisionRoll, "Spot Hidden"},
+		{"l4", "**Roll:** Firearms (Rifle) vs. the sniper's cover", DecisionRoll, "Firearms"},
+		{"l5", "ROLL NEEDED: Sleight of Hand; the bartender is watching.", DecisionRoll, "Sleight of Hand"},
+		{"l6", "**Roll:** Science (Chemistry) — what is the residue?", DecisionUnparsed, ""},
+
+		// Must not fire: a reason that takes the roll back or leaves it open.
+		{"lx1", "**Roll:** Swim — or maybe not, the pool is shallow.", DecisionUnparsed, ""},
+		{"lx2", "**Roll:** Jump — unless she takes the stairs.", DecisionUnparsed, ""},
+		// Must not fire: a word that is no skill's name before the dash.
+		{"lx3", "**Roll:** Totally Fine — the door is ajar.", DecisionUnparsed, ""},
+		{"lx4", "**Roll:** Skipped — she has the key.", DecisionUnparsed, ""},
+		{"lx5", "**Roll:** See Below — long story.", DecisionUnparsed, ""},
+		{"lx6", "**Roll:** Player Choice, whatever suits.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeSeventhRoundOtherSkills: CoC's skills outside the taxonomy, kept as
+// written, in the Keeper's reports and requests; everyday words stay words.
+func TestProbeSeventhRoundOtherSkills(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"o1", "*rolls behind the screen* Psychology for Mae: the butler seems honest enough.", DecisionRoll, "Psychology"},
+		{"o2", "Fog's thick. Give me Navigate, Sam.", DecisionRoll, "Navigate"},
+		{"o3", "Occult for Ingrid... 🎲 19 vs her 35. You know this sigil.", DecisionRoll, "Occult"},
+		{"ox1", "Gimme a Ride, Sam, the station is miles off.", DecisionUnparsed, ""},
+		{"ox2", "Give me History, she says, not gossip.", DecisionUnparsed, ""},
+	})
+}

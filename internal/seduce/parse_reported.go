@@ -99,6 +99,9 @@ func resolvedName(name string, tax *Taxonomy) string {
 			if c, ok := tax.Canonical(cand); ok {
 				return c
 			}
+			if c := otherSkill(cand); c != "" {
+				return c // "Psychology for Mae: …", kept as written
+			}
 		}
 	}
 	return ""
