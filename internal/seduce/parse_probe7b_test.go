@@ -116,3 +116,21 @@ func TestProbeSeventhRoundOtherSkills(t *testing.T) {
 		{"ox2", "Give me History, she says, not gossip.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSeventhRoundAskedWaived: a player asks to roll and the Keeper answers no
+// need on the next tagged line.
+func TestProbeSeventhRoundAskedWaived(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"w1", "[Mira] can I roll Library Use to find the right shelf?\n[Keeper] nope, the librarian walks you straight to it.", DecisionPass, ""},
+		{"w2", "**Tom:** do I need a Climb check for the stepladder?\n**GM:** no need, it's three rungs. You're up.", DecisionPass, ""},
+		{"w3", "Player: should I roll Swim to cross?\nKeeper: Nah. The water is ankle-deep. You splash across.", DecisionPass, ""},
+
+		// Must not fire: the action denied, a question not about rolling, another skill
+		// or roll called instead, or talk after the answer.
+		{"wx1", "[Mira] can I open the door?\n[Keeper] no, it's locked.", DecisionUnparsed, ""},
+		{"wx2", "[Mira] can I roll to jump the gap?\n[Keeper] no, it's far too wide to jump at all.", DecisionUnparsed, ""},
+		{"wx3", "[Mira] can I roll Stealth?\n[Keeper] no, Listen for you, the guard is coming.", DecisionUnparsed, ""},
+		{"wx4", "[Mira] can I roll Stealth?\n[Keeper] nah, but give me a Dodge.", DecisionRoll, "Dodge"},
+		{"wx5", "[Mira] can I roll Stealth?\n[Keeper] nah, you're fine.\n[Mira] sweet, and the next room?", DecisionUnparsed, ""},
+	})
+}

@@ -144,3 +144,52 @@ var withheldText = regexp.MustCompile(`(?i)^\W{0,3}(?:this\s+)?(?:response|reply
 func systemRefusal(body string) bool {
 	return errorObject.MatchString(body) || withheldText.MatchString(body)
 }
+
+// A player asks to roll and the Keeper answers no need: "[Jonah] can I roll Spot
+// Hidden for the key?\n[Keeper] nah, it's in the lock, you take it." The Keeper's
+// line must open on the "no" and say nothing more of rolls, skills, conditions or of
+// the action failing: "no, it's too far to jump at all" denies the action, not the
+// roll.
+
+// askedToRoll is a question about rolling.
+var askedToRoll = regexp.MustCompile(`(?i)\b(?:roll|rolls|rolling|check|test|dice)\b[^?\n]*\?`)
+
+// answeredNo is the Keeper's line opening on "no need".
+var answeredNo = regexp.MustCompile(`(?i)^[\s,*_]*(?:nah|nope|naw|no|not\s+needed|no\s+need|don['’]t\s+bother|nah\s+no\s+need|no\s+roll)\b`)
+
+// noMore are words that keep the Keeper's "no" from being a pass: a roll or a skill
+// called instead, a condition, a question, the action denied or failing.
+var noMore = regexp.MustCompile(`(?i)\b(?:roll|rolls|check|test|dice|die|but|unless|if|or|instead|can['’]t|cannot|won['’]t|impossible|too|fail|fails|failed|not\s+happening|no\s+way|wait)\b|\?`)
+
+// waivedOnAsking reads a player's question about rolling answered "no need" by the
+// Keeper on the next tagged line, and returns the span of the answer.
+func waivedOnAsking(body string, tax *Taxonomy) (at, to int) {
+	if !strings.Contains(body, "\n") || !askedToRoll.MatchString(body) {
+		return -1, -1
+	}
+	asked := false
+	start := 0
+	for _, line := range strings.SplitAfter(body, "\n") {
+		from := start
+		start += len(line)
+		m := speakerTag.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		tag := strings.ToLower(strings.TrimSpace(line[max(m[2], m[4]):max(m[3], m[5])]))
+		rest := line[m[1]:]
+		if !keeperTags[tag] {
+			asked = askedToRoll.MatchString(rest)
+			continue
+		}
+		if !asked {
+			return -1, -1
+		}
+		loc := answeredNo.FindStringIndex(rest)
+		if loc == nil || noMore.MatchString(rest[loc[1]:]) || namesSkill(rest, tax) || strings.TrimSpace(body[start:]) != "" {
+			return -1, -1
+		}
+		return from + m[1], start
+	}
+	return -1, -1
+}
