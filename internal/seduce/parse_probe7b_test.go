@@ -46,11 +46,28 @@ func TestProbeSeventhRoundRequests(t *testing.T) {
 		{"q5", "You're gonna want to roll First Aid on that arm, Doc.", DecisionRoll, "First Aid"},
 		{"q6", "You're going to need to roll Swim, the current's strong.", DecisionRoll, "Swim"},
 
+		// "if" that opens what the roll finds out is no condition.
+		{"q7", "Gimme Spot Hidden, Ivo, see whether the wallpaper was glued back recently.", DecisionRoll, "Spot Hidden"},
+		// The Keeper asking for a roll as a question.
+		{"q8", "Could I see your Locksmith check, Ada? The padlock is rusted.", DecisionRoll, "Locksmith"},
+		{"q9", "Can I get a First Aid roll? He's bleeding badly.", DecisionRoll, "First Aid"},
+		// A skill hailed to the table: the skill, then "everyone", "go", "please".
+		{"q10", "Library Use, everyone — the archive is a mess.", DecisionRoll, "Library Use"},
+		{"q11", "Right. That's Mechanical Repair, go.", DecisionRoll, "Mechanical Repair"},
+		{"q12", "Stealth, and make it count; the sentry is awake.", DecisionRoll, "Stealth"},
+		{"q13", "Fighting (Knife), please. He's in your face.", DecisionRoll, "Fighting"},
+
 		// Must not fire: the skill's value asked for, or the word as a noun.
 		{"qx1", "Give me your Stealth score before we start.", DecisionUnparsed, ""},
 		{"qx2", "Gimme a medicine bottle from the shelf, says the nurse.", DecisionUnparsed, ""},
 		{"qx3", "Let's see a Psychology degree, then, says the dean.", DecisionUnparsed, ""},
 		{"qx4", "Give me Listen or Spot Hidden, whichever you prefer.", DecisionUnparsed, ""},
+		// Must not fire: a question about a roll on a condition, a skill's name inside a
+		// sentence, a quoted cry.
+		{"qx5", "Can I get a Stealth roll if the dog wakes up?", DecisionUnparsed, ""},
+		{"qx6", "Stealth, everyone agrees, is her strong suit.", DecisionUnparsed, ""},
+		{"qx7", "\"Medicine, please!\" the nurse cries from the ward.", DecisionUnparsed, ""},
+		{"qx8", "Could I see your Locksmith skill on the sheet before we start?", DecisionUnparsed, ""},
 	})
 }
 

@@ -43,6 +43,22 @@ var requestNoRoll = regexp.MustCompile(`(?i:\b(?:gimme|give\s+me|lemme\s+see|let
 // Medicine", "you'll need to roll First Aid".
 var adviseRoll = regexp.MustCompile(`(?i:\byou(?:['’]re|\s+are)\s+(?:gonna|going\s+to)\s+(?:want|need|have)\s+to\s+roll\s+(?:an?\s+|your\s+)?)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)`)
 
+// askForRoll is the Keeper asking for a roll as a question (group 1): "Can I get a
+// Fighting roll?", "could I see your Listen check, Ada?".
+var askForRoll = regexp.MustCompile(`(?i:\b(?:can|could|may)\s+i\s+(?:get|have|see)\s+(?:an?\s+|one\s+|your\s+)?)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)(?i:\s+(?:roll|check|test)\b)`)
+
+// skillHailed is a skill's name opening a sentence, then a word that hands it to the
+// players (group 1): "Spot Hidden, everyone — the glyphs are worn", "Firearms, and
+// make it Extreme.", "That's Fighting (Brawl), go." Skills that are also everyday
+// verbs ("Listen, everyone: …", "Jump, now!") are left to the prose grammar; see
+// verbSkills.
+var skillHailed = regexp.MustCompile(`(?:^|[.!?:\n]\s*|\]\s*|[—–]\s*)(?i:(?:that['’]s|that\s+is|it['’]s|so|okay|ok|right|alright)[,]?\s+)?([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)\s*,\s*(?i:everyone|everybody|all\s+of\s+you|y['’]all|folks|guys|go|go\s+ahead|please|now|and\s+make\s+it\s+(?:good|count|quick|snappy|hard|extreme|a\s+good\s+one))\s*(?:[.!,;:—–-]|$)`)
+
+// verbSkills are skills (and aliases) whose name is also an everyday verb or
+// interjection, not read by skillHailed.
+var verbSkills = map[string]bool{"listen": true, "climb": true, "jump": true, "swim": true, "track": true,
+	"dodge": true, "throw": true, "spot": true, "fight": true, "brawl": true, "search": true, "hide": true, "run": true, "sneak": true}
+
 // speakerTag is a line opened by someone's name or a bracketed tag: "[Jonah]",
 // "**Player:**", "Bree:".
 var speakerTag = regexp.MustCompile(`^[\s*_>]*(?:\[([^\]\n]{1,30})\]|([A-Za-z]+)\s*\**\s*:)`)
@@ -71,8 +87,11 @@ func keeperRoll(body string, tax *Taxonomy) (skill string, at, to int) {
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{requestNoRoll, adviseRoll} {
+	for _, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed} {
 		for _, m := range re.FindAllStringSubmatchIndex(body, -1) {
+			if re == skillHailed && verbSkills[strings.ToLower(body[m[2]:m[3]])] {
+				continue
+			}
 			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[0]) && !openSentence(body, m[0], m[1], true) {
 				return s, m[0], m[1]
 			}
@@ -119,8 +138,8 @@ func spokenByPlayer(body string, at int) bool {
 	return !keeperTags[tag]
 }
 
-// openSentence says the sentence around [from, to) puts the ruling on a condition, a
-// choice or a negation; with after false, only its words up to to count (a reported
+// openSentence says the words of the sentence around [from, to), outside it, put the
+// ruling on a condition, a choice or a negation; with after false, only its words up to to count (a reported
 // roll's outcome may be told negated: "44 vs 60, you don't make it").
 func openSentence(body string, from, to int, after bool) bool {
 	start := strings.LastIndexAny(body[:from], ".!?\n") + 1
@@ -130,8 +149,14 @@ func openSentence(body string, from, to int, after bool) bool {
 	} else if after {
 		end = len(body)
 	}
-	return offeredOpen.MatchString(body[start:end])
+	// The match's own words are fixed grammar ("Could I see your …"); the rest of the
+	// sentence is what may leave it open.
+	return offeredOpen.MatchString(indirectIf.ReplaceAllString(body[start:from]+" "+body[to:end], " "))
 }
+
+// indirectIf is "if" opening what a roll finds out, not a condition: "see if you can
+// still follow the marks".
+var indirectIf = regexp.MustCompile(`(?i)\b(?:see|find\s+out|check|tell|know|learn|notice|figure\s+out|work\s+out)\s+(?:if|whether)\b`)
 
 // errorObject is a reply that is nothing but an error object: {"error": "…"}.
 var errorObject = regexp.MustCompile("^\\s*(?:```[a-z]*\\s*)?\\{\\s*\"error\"\\s*:\\s*(?:\"[^\"\\s]|\\{)")
