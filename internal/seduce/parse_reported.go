@@ -59,6 +59,20 @@ var skillHailed = regexp.MustCompile(`(?:^|[.!?:\n]\s*|\]\s*|[—–]\s*)(?i:(?:
 var verbSkills = map[string]bool{"listen": true, "climb": true, "jump": true, "swim": true, "track": true,
 	"dodge": true, "throw": true, "spot": true, "fight": true, "brawl": true, "search": true, "hide": true, "run": true, "sneak": true}
 
+// requestCue are words requestNoRoll, adviseRoll, askForRoll and skillHailed each
+// need, in the folded reply: one of them.
+var requestCue = [4][]string{{"gimme", "give me", "let", "lemme"}, {"to roll"}, {"can i ", "could i ", "may i "}, {","}}
+
+// containsAny says whether s holds one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // speakerTag is a line opened by someone's name or a bracketed tag: "[Jonah]",
 // "**Player:**", "Bree:".
 var speakerTag = regexp.MustCompile(`^[\s*_>]*(?:\[([^\]\n]{1,30})\]|([A-Za-z]+)\s*\**\s*:)`)
@@ -71,7 +85,7 @@ var offeredOpen = regexp.MustCompile(`(?i)\b(?:if|unless|whether|would|could|mig
 
 // keeperRoll reads a roll the Keeper reports, makes or asks for without the prose
 // grammar's words (see the comment above) and returns the skill and the span read.
-func keeperRoll(body string, tax *Taxonomy) (skill string, at, to int) {
+func keeperRoll(body, folded string, tax *Taxonomy) (skill string, at, to int) {
 	if strings.Contains(body, "vs") || strings.Contains(body, "against") || strings.Contains(body, "versus") {
 		for _, m := range reportedResult.FindAllStringSubmatchIndex(body, -1) {
 			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[2]) && !openSentence(body, m[2], m[1], false) {
@@ -79,7 +93,11 @@ func keeperRoll(body string, tax *Taxonomy) (skill string, at, to int) {
 			}
 		}
 	}
-	if loc := diceMarker.FindStringIndex(body); loc != nil {
+	var loc []int
+	if strings.Contains(body, "*") {
+		loc = diceMarker.FindStringIndex(body)
+	}
+	if loc != nil {
 		rest := body[loc[1]:]
 		for _, m := range skillForSomeone.FindAllStringSubmatchIndex(rest, -1) {
 			if s := resolvedName(rest[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, loc[1]+m[2]) {
@@ -87,7 +105,10 @@ func keeperRoll(body string, tax *Taxonomy) (skill string, at, to int) {
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed} {
+	for i, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed} {
+		if !containsAny(folded, requestCue[i]) {
+			continue // the words each form must hold, looked for cheaply first
+		}
 		for _, m := range re.FindAllStringSubmatchIndex(body, -1) {
 			if re == skillHailed && verbSkills[strings.ToLower(body[m[2]:m[3]])] {
 				continue
