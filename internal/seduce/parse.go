@@ -206,6 +206,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankAside(blank)
 	blankTags(blank)
 	blankSymbols(blank)
+	blankDiceIdiom(blank)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {

@@ -151,3 +151,17 @@ func TestProbeSeventhRoundAskedWaived(t *testing.T) {
 		{"wx5", "[Mira] can I roll Stealth?\n[Keeper] nah, you're fine.\n[Mira] sweet, and the next room?", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSeventhRoundDiceIdiom: "a roll of the dice" is chance, not a call; the call
+// beside it is the ruling.
+func TestProbeSeventhRoundDiceIdiom(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"d1", "Life's a roll of the dice in Arkham. Give me a Stealth roll.", DecisionRoll, "Stealth"},
+		{"d2", "Call it a roll of the dice if you like, but it's a Swim roll.", DecisionRoll, "Swim"},
+		{"d3", "Every heist is one roll of the die after another; this one is Locksmith, roll it.", DecisionRoll, "Locksmith"},
+		{"d4", "A toss of the dice, this plan. Make a Drive Auto roll, Frank.", DecisionRoll, "Drive Auto"},
+		// Must not fire: the idiom alone calls for nothing and names no skill.
+		{"dx1", "It's a roll of the dice whether the rope holds.", DecisionUnparsed, ""},
+		{"dx2", "Honestly, the whole evening was a roll of the dice.", DecisionUnparsed, ""},
+	})
+}

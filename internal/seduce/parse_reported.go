@@ -1,6 +1,7 @@
 package seduce
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -238,4 +239,22 @@ func waivedOnAsking(body string, tax *Taxonomy) (at, to int) {
 		return from + m[1], start
 	}
 	return -1, -1
+}
+
+// diceIdiom is "a roll of the dice": chance, not a call for a roll. "Scaling that
+// face really is a roll of the dice, so: Climb roll, please" calls for Climb; the
+// idiom itself rules nothing and names no skill.
+var diceIdiom = regexp.MustCompile(`(?i)\b(?:a|the|one|another)\s+(?:single\s+|simple\s+|lucky\s+|mere\s+|real\s+|pure\s+|literal\s+)?(?:roll|throw|toss)\s+of\s+(?:the\s+)?(?:dice|die|bones)\b`)
+
+// blankDiceIdiom blanks each "a roll of the dice" in b. "No roll of the dice" is left
+// as it was: a negation the prose grammar reads.
+func blankDiceIdiom(b []byte) {
+	if !bytes.Contains(b, []byte(" of ")) && !bytes.Contains(b, []byte(" OF ")) && !bytes.Contains(b, []byte(" Of ")) {
+		return
+	}
+	for _, loc := range diceIdiom.FindAllIndex(b, -1) {
+		for i := loc[0]; i < loc[1]; i++ {
+			b[i] = ' '
+		}
+	}
 }
