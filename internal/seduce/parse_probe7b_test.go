@@ -91,12 +91,22 @@ func TestProbeSeventhRoundRefusals(t *testing.T) {
 		{"f10", "(This response has been removed for violating the usage policy.)", DecisionRefused, ""},
 		{"f11", "Output blocked: the content filter was triggered.", DecisionRefused, ""},
 
+		{"f12", "[Blocked by safety filter]", DecisionRefused, ""},
+		{"f13", "Error: the assistant declined to answer this request.", DecisionRefused, ""},
+		{"f14", "This content has been censored.", DecisionRefused, ""},
+		// Capability as a noun phrase.
+		{"f15", "Refereeing tabletop games is outside what I can do.", DecisionRefused, ""},
+		{"f16", "Sorry, acting as the Keeper is beyond my capabilities.", DecisionRefused, ""},
+
 		// Must not fire: the role or an error named while ruling, or narration.
 		{"fx1", "I don't take on the role of the dice lightly, but here: Climb roll.", DecisionRoll, "Climb"},
 		{"fx2", `{"decision": "roll", "skill": "Stealth", "error": null}`, DecisionRoll, "Stealth"},
 		{"fx3", "The clerk says the telegram was withheld by the censor.", DecisionUnparsed, ""},
 		{"fx4", `{"error": null}`, DecisionUnparsed, ""},
 		{"fx5", "You don't have the ability to read Aklo, so the page means nothing.", DecisionUnparsed, ""},
+		{"fx6", "Error: the lantern is out of oil, so you're in the dark.", DecisionUnparsed, ""},
+		{"fx7", "This message was scrawled in blood on the cellar wall.", DecisionUnparsed, ""},
+		{"fx8", "Climbing that face is beyond his abilities without a rope.", DecisionUnparsed, ""},
 	})
 }
 

@@ -184,8 +184,11 @@ var indirectIf = regexp.MustCompile(`(?i)\b(?:see|find\s+out|check|tell|know|lea
 var errorObject = regexp.MustCompile("^\\s*(?:```[a-z]*\\s*)?\\{\\s*\"error\"\\s*:\\s*(?:\"[^\"\\s]|\\{)")
 
 // withheldText is a system's note in place of the reply: "[Response withheld: …]",
-// "This reply has been removed …", "Output blocked: …".
-var withheldText = regexp.MustCompile(`(?i)^\W{0,3}(?:this\s+)?(?:response|reply|answer|output|completion)\s+(?:(?:was|has\s+been|is|have\s+been)\s+)?(?:withheld|blocked|removed|redacted|filtered|suppressed)\b`)
+// "This reply has been removed …", "Output blocked: …", a bracket that is the whole
+// reply ("[removed]", "[Blocked by safety filter]"), an error line that says the
+// model declined ("Error: the model declined to respond."). A bare platform error,
+// "Error: content filtered.", stays unparsed as the development set labels it.
+var withheldText = regexp.MustCompile(`(?i)^\W{0,3}(?:(?:this\s+)?(?:response|reply|answer|output|completion)|this\s+(?:content|message))\s+(?:(?:was|has\s+been|is|have\s+been)\s+)?(?:withheld|blocked|removed|redacted|filtered|suppressed|censored)\b|^\s*[\[(]\s*(?:blocked|removed|withheld|redacted|filtered|suppressed|censored|deleted)\b[^\])\n]{0,60}[\])]\s*$|^\W{0,3}error\s*:[^\n]{0,60}\b(?:declin\w*|refus\w*)\b`)
 
 // systemRefusal says the reply is an error object or a system's note withholding it.
 func systemRefusal(body string) bool {
