@@ -349,7 +349,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// "[Jonah] can I roll Spot Hidden?\n[Keeper] nah, it's in the lock.": see waivedOnAsking.
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:to])}
 		}
-		if skill, at, to := keeperRoll(body, folded, tax); at >= 0 {
+		if skill, at, to := keeperRoll(body, orig, folded, tax); at >= 0 {
 			// "Spot Hidden for Ada: 31 vs 55", "Gimme Tracking, Bree": see keeperRoll.
 			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}

@@ -56,6 +56,7 @@ func TestProbeSeventhRoundRequests(t *testing.T) {
 		{"q11", "Right. That's Mechanical Repair, go.", DecisionRoll, "Mechanical Repair"},
 		{"q12", "Stealth, and make it count; the sentry is awake.", DecisionRoll, "Stealth"},
 		{"q13", "Fighting (Knife), please. He's in your face.", DecisionRoll, "Fighting"},
+		{"q14", "**[GM]** First Aid, everyone — the driver is pinned and bleeding.", DecisionRoll, "First Aid"},
 
 		// Must not fire: the skill's value asked for, or the word as a noun.
 		{"qx1", "Give me your Stealth score before we start.", DecisionUnparsed, ""},
@@ -173,5 +174,24 @@ func TestProbeSeventhRoundDiceIdiom(t *testing.T) {
 		// Must not fire: the idiom alone calls for nothing and names no skill.
 		{"dx1", "It's a roll of the dice whether the rope holds.", DecisionUnparsed, ""},
 		{"dx2", "Honestly, the whole evening was a roll of the dice.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeSeventhRoundRollNouns: a skill's roll as a sentence of its own, a series of
+// them, and the dice called for before the skill.
+func TestProbeSeventhRoundRollNouns(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"n1", "One Medicine roll to work out what the tincture is. Go.", DecisionRoll, "Medicine"},
+		{"n2", "Right, a single Locksmith check to get the strongbox open.", DecisionRoll, "Locksmith"},
+		{"n3", "### The cellars\nEach barrel gets its own **Spot Hidden** roll, one after the other.", DecisionRoll, "Spot Hidden"},
+		{"n4", "Every hedge row takes a separate Track roll — the dogs lost the scent twice.", DecisionRoll, "Track"},
+		{"n5", "Pick up your percentiles: Dodge, the beam is coming down.", DecisionRoll, "Dodge"},
+		{"n6", "Get the dice ready — First Aid for the constable.", DecisionRoll, "First Aid"},
+
+		// Must not fire: judged needless, left open, asked, or told of the past.
+		{"nx1", "A Medicine roll to identify it would be pointless; she reads the label.", DecisionUnparsed, ""},
+		{"nx2", "One Climb roll for the whole wall, or maybe two.", DecisionUnparsed, ""},
+		{"nx3", "Every room gets its own Spot Hidden roll? Nah, that's tedious.", DecisionUnparsed, ""},
+		{"nx4", "One Swim check to cross was plenty last time.", DecisionUnparsed, ""},
 	})
 }

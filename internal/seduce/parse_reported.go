@@ -53,7 +53,7 @@ var askForRoll = regexp.MustCompile(`(?i:\b(?:can|could|may)\s+i\s+(?:get|have|s
 // make it Extreme.", "That's Fighting (Brawl), go." Skills that are also everyday
 // verbs ("Listen, everyone: …", "Jump, now!") are left to the prose grammar; see
 // verbSkills.
-var skillHailed = regexp.MustCompile(`(?:^|[.!?:\n]\s*|\]\s*|[—–]\s*)(?i:(?:that['’]s|that\s+is|it['’]s|so|okay|ok|right|alright)[,]?\s+)?([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)\s*,\s*(?i:everyone|everybody|all\s+of\s+you|y['’]all|folks|guys|go|go\s+ahead|please|now|and\s+make\s+it\s+(?:good|count|quick|snappy|hard|extreme|a\s+good\s+one))\s*(?:[.!,;:—–-]|$)`)
+var skillHailed = regexp.MustCompile(`(?:^\s*|[.!?:\n]\s*|\]\s*|[—–]\s*)(?i:(?:that['’]s|that\s+is|it['’]s|so|okay|ok|right|alright)[,]?\s+)?([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)\s*,\s*(?i:everyone|everybody|all\s+of\s+you|y['’]all|folks|guys|go|go\s+ahead|please|now|and\s+make\s+it\s+(?:good|count|quick|snappy|hard|extreme|a\s+good\s+one))\s*(?:[.!,;:—–-]|$)`)
 
 // verbSkills are skills (and aliases) whose name is also an everyday verb or
 // interjection, not read by skillHailed.
@@ -62,7 +62,40 @@ var verbSkills = map[string]bool{"listen": true, "climb": true, "jump": true, "s
 
 // requestCue are words requestNoRoll, adviseRoll, askForRoll and skillHailed each
 // need, in the folded reply: one of them.
-var requestCue = [4][]string{{"gimme", "give me", "let", "lemme"}, {"to roll"}, {"can i ", "could i ", "may i "}, {","}}
+var requestCue = [7][]string{{"gimme", "give me", "let", "lemme"}, {"to roll"}, {"can i ", "could i ", "may i "}, {","},
+	{"roll to", "roll for", "check to", "check for"}, {"own", "each", "every"}, {"dice", "d100", "percentile"}}
+
+// rollNounPhrase is a sentence that is nothing but a skill's roll and what it is for
+// (group 1): "One Medicine roll to figure out what the powder is.", "A quick Library
+// Use roll for the article, please."
+var rollNounPhrase = regexp.MustCompile(`(?:^\s*|[.!:\n]\s*|[—–]\s*)(?i:(?:okay|ok|right|so|alright)[,]?\s+)?(?i:one|a|an)\s+(?i:(?:quick|single|fast|simple|regular|hard|extreme)\s+)?([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)\s+(?i:roll|check)\s+(?i:to|for)\s`)
+
+// eachOwnRoll is a series of rolls of one skill (group 1): "Each room gets its own
+// Spot Hidden roll", "every guard needs a Stealth check".
+var eachOwnRoll = regexp.MustCompile(`(?i:\b(?:each|every)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:gets|needs|takes|requires|calls\s+for|means)\s+(?:its|their|his|her|a|an|one)\s+(?:own\s+|separate\s+|new\s+)?)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)(?i:\s+(?:roll|check|test)s?\b)`)
+
+// diceOut is the dice called for, then the skill (group 1): "Grab your d100s,
+// Fighting (Brawl) for the punch."
+var diceOut = regexp.MustCompile(`(?i:\b(?:grab|get|pick\s+up|ready|bring\s+out)\s+(?:your|the)\s+(?:dice|d100s?|percentiles?|percentile\s+dice)(?:\s+ready)?\s*[,:;—–-]\s*)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)(?:\s*(?:[,.!;—–]|$)|\s+(?:for|to|now|please)\b)`)
+
+// toldDone says the rest of the sentence from at tells a roll of the past or judges
+// it, not calls for one: "A Spot Hidden roll for the hatch failed last session."
+func toldDone(text string, at int) bool {
+	end := len(text)
+	if i := strings.IndexAny(text[at:], ".!?\n"); i >= 0 {
+		end = at + i
+	}
+	return pastOrJudged.MatchString(text[at:end])
+}
+
+// pastOrJudged are the words toldDone looks for.
+var pastOrJudged = regexp.MustCompile(`(?i)\b(?:failed|passed|succeeded|made|was|were|had|did|last|earlier|yesterday|before|pointless|overkill|useless|silly|unnecessary|needless)\b`)
+
+// endsInQuestion says the sentence holding at ends in a question mark.
+func endsInQuestion(body string, at int) bool {
+	i := strings.IndexAny(body[at:], ".!?\n")
+	return i >= 0 && body[at+i] == '?'
+}
 
 // containsAny says whether s holds one of subs.
 func containsAny(s string, subs []string) bool {
@@ -86,7 +119,10 @@ var offeredOpen = regexp.MustCompile(`(?i)\b(?:if|unless|whether|would|could|mig
 
 // keeperRoll reads a roll the Keeper reports, makes or asks for without the prose
 // grammar's words (see the comment above) and returns the skill and the span read.
-func keeperRoll(body, folded string, tax *Taxonomy) (skill string, at, to int) {
+//
+// plain is body with its formatting blanked, at the same offsets ("**Spot Hidden**"
+// read as "  Spot Hidden  "); folded is body folded to lower case.
+func keeperRoll(body, plain, folded string, tax *Taxonomy) (skill string, at, to int) {
 	if strings.Contains(body, "vs") || strings.Contains(body, "against") || strings.Contains(body, "versus") {
 		for _, m := range reportedResult.FindAllStringSubmatchIndex(body, -1) {
 			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[2]) && !openSentence(body, m[2], m[1], false) {
@@ -106,15 +142,18 @@ func keeperRoll(body, folded string, tax *Taxonomy) (skill string, at, to int) {
 			}
 		}
 	}
-	for i, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed} {
+	for i, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed, rollNounPhrase, eachOwnRoll, diceOut} {
 		if !containsAny(folded, requestCue[i]) {
 			continue // the words each form must hold, looked for cheaply first
 		}
-		for _, m := range re.FindAllStringSubmatchIndex(body, -1) {
-			if re == skillHailed && verbSkills[strings.ToLower(body[m[2]:m[3]])] {
+		for _, m := range re.FindAllStringSubmatchIndex(plain, -1) {
+			if re == skillHailed && verbSkills[strings.ToLower(plain[m[2]:m[3]])] {
 				continue
 			}
-			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[0]) && !openSentence(body, m[0], m[1], true) {
+			if i >= 4 && (endsInQuestion(plain, m[1]) || toldDone(plain, m[1])) {
+				continue // "Every room gets its own Spot Hidden roll? …" asks, not rules
+			}
+			if s := resolvedName(plain[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[0]) && !openSentence(plain, m[0], m[1], true) {
 				return s, m[0], m[1]
 			}
 		}
