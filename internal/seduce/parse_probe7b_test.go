@@ -195,3 +195,16 @@ func TestProbeSeventhRoundRollNouns(t *testing.T) {
 		{"nx4", "One Swim check to cross was plenty last time.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSeventhRoundQuotedStop: a stop inside closing quotation marks ends the
+// sentence, so the ruling after it opens a sentence of its own.
+func TestProbeSeventhRoundQuotedStop(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"s1", "She claims she 'never misses.' Firearms roll.", DecisionRoll, "Firearms"},
+		{"s2", "The player says he \"knows every alley.\" Track roll.", DecisionRoll, "Track"},
+		{"s3", "Apparently it's 'just a little hop.’ Jump roll, please.", DecisionRoll, "Jump"},
+		// Must not fire: a quoted pass is the player's, not the Keeper's ruling.
+		{"sx1", "The player insists 'no roll is needed.' I disagree: Climb roll.", DecisionRoll, "Climb"},
+		{"sx2", "Her note reads, 'Meet me at the pier.' Nothing more.", DecisionUnparsed, ""},
+	})
+}

@@ -300,3 +300,19 @@ func blankDiceIdiom(b []byte) {
 		}
 	}
 }
+
+// closingQuotes is the end of up to three closing quotation marks at i in s: the
+// straight ones and ” and ’.
+func closingQuotes(s string, i int) int {
+	for n := 0; n < 3 && i < len(s); n++ {
+		switch {
+		case s[i] == '"' || s[i] == '\'':
+			i++
+		case strings.HasPrefix(s[i:], "”") || strings.HasPrefix(s[i:], "’"):
+			i += len("”")
+		default:
+			return i
+		}
+	}
+	return i
+}
