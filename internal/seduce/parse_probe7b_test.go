@@ -208,3 +208,15 @@ func TestProbeSeventhRoundQuotedStop(t *testing.T) {
 		{"sx2", "Her note reads, 'Meet me at the pier.' Nothing more.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSeventhRoundInvitation: a roll offered to whoever has the skill.
+func TestProbeSeventhRoundInvitation(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"i1", "The boiler is hissing. Someone with Mechanical Repair wanna roll for it?", DecisionRoll, "Mechanical Repair"},
+		{"i2", "Anyone with Locksmith care to roll? The chest is stuck fast.", DecisionRoll, "Locksmith"},
+		{"i3", "Somebody with Track want to give it a roll before the rain washes it out?", DecisionRoll, "Track"},
+		// Must not fire: the skill named with no roll offered.
+		{"ix1", "Anyone with Medicine would know this is arsenic.", DecisionUnparsed, ""},
+		{"ix2", "Somebody with Swim skill drowned here last year.", DecisionUnparsed, ""},
+	})
+}

@@ -62,8 +62,13 @@ var verbSkills = map[string]bool{"listen": true, "climb": true, "jump": true, "s
 
 // requestCue are words requestNoRoll, adviseRoll, askForRoll and skillHailed each
 // need, in the folded reply: one of them.
-var requestCue = [7][]string{{"gimme", "give me", "let", "lemme"}, {"to roll"}, {"can i ", "could i ", "may i "}, {","},
-	{"roll to", "roll for", "check to", "check for"}, {"own", "each", "every"}, {"dice", "d100", "percentile"}}
+var requestCue = [8][]string{{"gimme", "give me", "let", "lemme"}, {"to roll"}, {"can i ", "could i ", "may i "}, {","},
+	{"roll to", "roll for", "check to", "check for"}, {"own", "each", "every"}, {"dice", "d100", "percentile"},
+	{"someone", "anyone", "anybody", "somebody", "whoever", "who"}}
+
+// openInvitation is a roll offered to whoever has the skill (group 1): "Someone with
+// Mechanical Repair wanna roll for it?", "Whoever has First Aid, roll it."
+var openInvitation = regexp.MustCompile(`(?i:\b(?:someone|anyone|anybody|somebody|whoever|who)\s+(?:with|has|have|got|['’]s\s+got)\s+(?:a\s+|the\s+|good\s+)?)([A-Z][A-Za-z'’/-]*(?:\s+(?:[A-Z][A-Za-z'’/-]*|of)){0,2}(?:\s*\([A-Z][A-Za-z /'’-]*\))?)(?i:\s+skill)?(?i:\s*[,?]?\s*(?:wanna|want\s+to|wants\s+to|care\s+to|willing\s+to|fancy|gonna|going\s+to|can|,)\s*(?:roll|make\s+the\s+roll|give\s+it\s+a\s+roll|take\s+the\s+roll)\b|\s*[,?]\s*roll\b)`)
 
 // rollNounPhrase is a sentence that is nothing but a skill's roll and what it is for
 // (group 1): "One Medicine roll to figure out what the powder is.", "A quick Library
@@ -142,7 +147,7 @@ func keeperRoll(body, plain, folded string, tax *Taxonomy) (skill string, at, to
 			}
 		}
 	}
-	for i, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed, rollNounPhrase, eachOwnRoll, diceOut} {
+	for i, re := range []*regexp.Regexp{requestNoRoll, adviseRoll, askForRoll, skillHailed, rollNounPhrase, eachOwnRoll, diceOut, openInvitation} {
 		if !containsAny(folded, requestCue[i]) {
 			continue // the words each form must hold, looked for cheaply first
 		}
@@ -150,7 +155,7 @@ func keeperRoll(body, plain, folded string, tax *Taxonomy) (skill string, at, to
 			if re == skillHailed && verbSkills[strings.ToLower(plain[m[2]:m[3]])] {
 				continue
 			}
-			if i >= 4 && (endsInQuestion(plain, m[1]) || toldDone(plain, m[1])) {
+			if i >= 4 && i <= 6 && (endsInQuestion(plain, m[1]) || toldDone(plain, m[1])) {
 				continue // "Every room gets its own Spot Hidden roll? …" asks, not rules
 			}
 			if s := resolvedName(plain[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[0]) && !openSentence(plain, m[0], m[1], true) {
