@@ -220,3 +220,13 @@ func TestProbeSeventhRoundInvitation(t *testing.T) {
 		{"ix2", "Somebody with Swim skill drowned here last year.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeSeventhRoundTakenBack: a Keeper's roll taken back after it is no ruling.
+func TestProbeSeventhRoundTakenBack(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"tx1", "Gimme Stealth, Bree. Wait, scratch that, the guard's asleep.", DecisionUnparsed, ""},
+		{"tx2", "Gimme Listen, Carla. Actually, forget it, you hear it anyway.", DecisionUnparsed, ""},
+		{"tx3", "Drive Auto, and make it good. On second thought, the road is empty.", DecisionUnparsed, ""},
+		{"tx4", "Swim for Otto: 33 vs 50. Hold on, the river's frozen, never mind.", DecisionUnparsed, ""},
+	})
+}

@@ -128,6 +128,19 @@ var offeredOpen = regexp.MustCompile(`(?i)\b(?:if|unless|whether|would|could|mig
 // plain is body with its formatting blanked, at the same offsets ("**Spot Hidden**"
 // read as "  Spot Hidden  "); folded is body folded to lower case.
 func keeperRoll(body, plain, folded string, tax *Taxonomy) (skill string, at, to int) {
+	skill, at, to = keeperRollAt(body, plain, folded, tax)
+	if at >= 0 && takenBack.MatchString(strings.ToLower(body[to:])) {
+		// "Gimme Stealth, Bree. Wait, scratch that, the guard's asleep."
+		return "", -1, -1
+	}
+	return skill, at, to
+}
+
+// takenBack are words after a ruling that may take it back.
+var takenBack = regexp.MustCompile(`\b(?:wait|actually|scratch\s+that|never\s*mind|forget\s+(?:it|that)|just\s+kidding|j/?k|on\s+second\s+thoughts?|hold\s+on|strike\s+that|belay\s+that|ignore\s+that|no\s+roll|no\s+need|don['’]t\s+bother|not\s+needed)\b`)
+
+// keeperRollAt is keeperRoll before the words after it are read.
+func keeperRollAt(body, plain, folded string, tax *Taxonomy) (skill string, at, to int) {
 	if strings.Contains(body, "vs") || strings.Contains(body, "against") || strings.Contains(body, "versus") {
 		for _, m := range reportedResult.FindAllStringSubmatchIndex(body, -1) {
 			if s := resolvedName(body[m[2]:m[3]], tax); s != "" && !spokenByPlayer(body, m[2]) && !openSentence(body, m[2], m[1], false) {
