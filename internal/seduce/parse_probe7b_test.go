@@ -98,6 +98,8 @@ func TestProbeSeventhRoundRefusals(t *testing.T) {
 		// Capability as a noun phrase.
 		{"f15", "Refereeing tabletop games is outside what I can do.", DecisionRefused, ""},
 		{"f16", "Sorry, acting as the Keeper is beyond my capabilities.", DecisionRefused, ""},
+		{"f17", "Refereeing your scene isn't something I can do, I'm afraid.", DecisionRefused, ""},
+		{"f18", "Running tabletop games is not something I am able to do here.", DecisionRefused, ""},
 
 		// Must not fire: the role or an error named while ruling, or narration.
 		{"fx1", "I don't take on the role of the dice lightly, but here: Climb roll.", DecisionRoll, "Climb"},
@@ -108,6 +110,7 @@ func TestProbeSeventhRoundRefusals(t *testing.T) {
 		{"fx6", "Error: the lantern is out of oil, so you're in the dark.", DecisionUnparsed, ""},
 		{"fx7", "This message was scrawled in blood on the cellar wall.", DecisionUnparsed, ""},
 		{"fx8", "Climbing that face is beyond his abilities without a rope.", DecisionUnparsed, ""},
+		{"fx9", "Flying isn't something I can do for her, but the stairs are right there: no roll.", DecisionPass, ""},
 	})
 }
 
