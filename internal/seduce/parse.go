@@ -206,6 +206,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankAside(blank)
 	blankTags(blank)
 	blankSymbols(blank)
+	blankDiceIdiom(blank)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
@@ -341,8 +342,16 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
-			refusedWord[strings.Trim(folded, " .!\n")]:
+			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body):
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		if at, to := waivedOnAsking(body, tax); at >= 0 {
+			// "[Jonah] can I roll Spot Hidden?\n[Keeper] nah, it's in the lock.": see waivedOnAsking.
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:to])}
+		}
+		if skill, at, to := keeperRoll(body, orig, folded, tax); at >= 0 {
+			// "Spot Hidden for Ada: 31 vs 55", "Gimme Tracking, Bree": see keeperRoll.
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}
 		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
@@ -1374,6 +1383,14 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 					r.vote(DecisionRoll)
 					if r.skill == "" {
 						r.skill = skillValue(value, tax)
+					}
+					break
+				}
+				if c, ok := rolledSkillReason(value, tax); ok && kind == keyNeedRoll {
+					// "Roll: Drive Auto — wet cobbles": the skill, then its reason.
+					r.vote(DecisionRoll)
+					if r.skill == "" {
+						r.skill = c
 					}
 					break
 				}

@@ -571,7 +571,7 @@ var (
 		"percentiles": true, "dice": true}
 
 	// clauseEnd is what ends a clause; clauseEnds finds its matches without it.
-	clauseEnd = regexp.MustCompile(`[.!?;:]+(?:\s+|$)|\n+|,?\s+but\s+|,\s*yet\s+|\s+[-–—]+\s+|\s+however,?\s+|\|`)
+	clauseEnd = regexp.MustCompile(`[.!?;:]+(?:["'”’]{1,3})?(?:\s+|$)|\n+|,?\s+but\s+|,\s*yet\s+|\s+[-–—]+\s+|\s+however,?\s+|\|`)
 	// contrast is a clause end that sets what comes before against what follows.
 	contrast = regexp.MustCompile(`\bbut\b|\byet\b|\bhowever\b`)
 	// conceded marks a clause granted only to be overruled: "one could wave it
@@ -2295,6 +2295,7 @@ func clauseEnds(s string) [][]int {
 			for j < len(s) && strings.IndexByte(".!?;:", s[j]) >= 0 {
 				j++
 			}
+			j = closingQuotes(s, j) // "he 'knows the place.' Roll.": the stop ends the sentence
 			if k := spaces(j); j == len(s) || k > j {
 				end = k
 			}
