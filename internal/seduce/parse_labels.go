@@ -65,25 +65,17 @@ func rolledSkillReason(value string, tax *Taxonomy) (string, bool) {
 	return "", false
 }
 
-// otherSkills are Call of Cthulhu 7th edition's skills the taxonomy does not hold, by
-// their names folded to lower case, leaving out those that are also everyday words
-// ("Ride", "Law", "Charm", "History", "Language", "Science", "Art").
-var otherSkills = map[string]bool{"accounting": true, "anthropology": true, "appraise": true, "archaeology": true,
-	"credit rating": true, "cthulhu mythos": true, "disguise": true, "drive auto": true, "electrical repair": true,
-	"fast talk": true, "intimidate": true, "natural world": true, "navigate": true, "occult": true,
-	"operate heavy machinery": true, "operate heavy machine": true, "persuade": true, "psychoanalysis": true,
-	"psychology": true, "sleight of hand": true, "animal handling": true, "read lips": true, "computer use": true,
-	"electronics": true, "hypnosis": true, "demolitions": true, "artillery": true}
-
 // otherSkill is name as written when it is one of otherSkills, capitalised as a
-// skill's name is, or such a skill's family with a specialisation ("Art (Painting)",
-// "Science (Chemistry)", "Pilot (Aircraft)", "Language (Latin)"); "" otherwise.
+// skill's name is and not an everyday word alone ("Ride", "Law", "History", a bare
+// "Language" or "Science": commonNames, familyOnly), or such a skill's family with a
+// specialisation ("Art (Painting)", "Science (Chemistry)", "Pilot (Aircraft)",
+// "Language (Latin)"); "" otherwise.
 func otherSkill(name string) string {
 	name = strings.TrimSpace(name)
 	if !capitalised(name) {
 		return ""
 	}
-	if otherSkills[strings.ToLower(strings.Join(strings.Fields(name), " "))] {
+	if k := otherSkillKey(name); k != "" && !commonNames[k] && !familyOnly[k] {
 		return name
 	}
 	if specialised.MatchString(name) {
@@ -91,6 +83,10 @@ func otherSkill(name string) string {
 	}
 	return ""
 }
+
+// familyOnly are the otherSkills keys of families that are read only with their
+// specialisation.
+var familyOnly = map[string]bool{"language": true, "science": true, "art/craft": true, "own language": true}
 
 // specialised is a CoC skill family that is written with its specialisation.
 var specialised = regexp.MustCompile(`^(?:Art|Craft|Art/Craft|Science|Pilot|Language|Language \(Other\)|Survival|Lore|Operate)\s*\([A-Z][A-Za-z /'’-]*\)$`)

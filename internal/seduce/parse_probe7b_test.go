@@ -138,7 +138,7 @@ func TestProbeSeventhRoundLabelReason(t *testing.T) {
 
 // TestProbeSeventhRoundOtherSkills: CoC's skills outside the taxonomy, kept as
 // written, in the Keeper's reports and requests; everyday words stay words.
-func TestProbeSeventhRoundOtherSkills(t *testing.T) {
+func TestProbeSeventhRoundLabelOtherSkills(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"o1", "*rolls behind the screen* Psychology for Mae: the butler seems honest enough.", DecisionRoll, "Psychology"},
 		{"o2", "Fog's thick. Give me Navigate, Sam.", DecisionRoll, "Navigate"},
