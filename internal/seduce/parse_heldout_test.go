@@ -61,8 +61,8 @@ func pct(a, b int) float64 {
 // (right, confident rulings against the label, wrong skills, stated rulings ruled) and
 // fails below the figures the round measured, so that a later change cannot lose what
 // was reached without anyone seeing it. Issue 29's targets are higher: 97% right, no
-// confident wrong ruling and 95% of stated rulings ruled. testdata/replies-heldout-7 and
-// -8 are read by no test: they are kept for measuring the next rounds, once each.
+// confident wrong ruling and 95% of stated rulings ruled. testdata/replies-heldout-8 is
+// read by no test: it is kept for measuring the next round, once.
 func TestParseHeldout(t *testing.T) {
 	for _, set := range []struct {
 		name, glob string
@@ -73,13 +73,15 @@ func TestParseHeldout(t *testing.T) {
 		// Set 1, measured at the end of the first round of issue 29: 395 of 507 right, 17
 		// confident wrong, 305 of 366 stated ruled (before that round's rules: 366, 22,
 		// 284); after the second round: 429, 8, 321; after the third: 445, 8, 327. The
-		// fourth round developed on it (it is no longer held out): 494, 0, 356.
-		{"set1", "testdata/replies-heldout/*.jsonl", 499, 0, 360},
+		// fourth round developed on it (it is no longer held out): 494, 0, 356; after the
+		// sixth and seventh rounds: 499, 0, 360 and 503, 0, 362.
+		{"set1", "testdata/replies-heldout/*.jsonl", 503, 0, 362},
 		// Set 2, measured once at the end of the second round: 378 of 448 right, 11
 		// confident wrong, 296 of 330 stated ruled (the first round's rules: 356, 14, 284);
 		// after the third round: 395, 9, 303. The fourth round developed on it (it is no
-		// longer held out): 435, 0, 319.
-		{"set2", "testdata/replies-heldout-2/*.jsonl", 438, 0, 322},
+		// longer held out): 435, 0, 319; after the sixth and seventh rounds: 438, 0, 322
+		// and 441, 0, 324.
+		{"set2", "testdata/replies-heldout-2/*.jsonl", 441, 0, 324},
 		// Set 3, measured once at the end of the third round: 416 of 480 right, 14
 		// confident wrong, 320 of 355 stated ruled (the second round's rules: 404, 15,
 		// 317; the first round's: 360, 17, 288). Sets 1 and 2 after the third round: 445,
@@ -88,16 +90,16 @@ func TestParseHeldout(t *testing.T) {
 		// middle and end without change (427, 11, 324); a failing run of that round
 		// printed its misses once, late, after the rules were written: no rule was
 		// written from them, but it is no longer wholly unseen. The sixth round developed on
-		// it: 456, 1, 336.
-		{"set3", "testdata/replies-heldout-3/*.jsonl", 456, 1, 336},
+		// it: 456, 1, 336; the seventh: 463, 0, 341.
+		{"set3", "testdata/replies-heldout-3/*.jsonl", 463, 0, 341},
 		// Set 4, written blind in the third round's stop and measured once at the end of
 		// the fourth round: 411 of 480 right, 18 confident wrong, 314 of 350 stated ruled
 		// (the third round's rules: 402, 22, 310). The fifth round developed on it (it is
 		// no longer held out): 427, 3, 313 — a name struck through is withdrawn now, which
 		// costs 2 ruled (markdown-005, a roll read with the struck skill; markdown-026) for
 		// 1 confident wrong fewer (markdown-026, read as a roll of the struck skill). The
-		// sixth round: 446, 0, 319.
-		{"set4", "testdata/replies-heldout-4/*.jsonl", 446, 0, 319},
+		// sixth round: 446, 0, 319; the seventh: 451, 0, 322.
+		{"set4", "testdata/replies-heldout-4/*.jsonl", 451, 0, 322},
 		// Set 5, written blind in the fourth round's stop and measured once at the end of
 		// the fifth round: 435 of 480 right, 11 confident wrong, 318 of 347 stated ruled
 		// (the fourth round's rules: 434, 12, 318). The sixth round developed on it: 472,
@@ -105,8 +107,15 @@ func TestParseHeldout(t *testing.T) {
 		{"set5", "testdata/replies-heldout-5/*.jsonl", 472, 0, 340},
 		// Set 6, written blind in the fifth round's stop and measured once at the end of
 		// the sixth round: 436 of 480 right, 9 confident wrong, 325 of 351 stated ruled
-		// (the fifth round's rules: 420, 11, 312).
-		{"set6", "testdata/replies-heldout-6/*.jsonl", 436, 9, 325},
+		// (the fifth round's rules: 420, 11, 312). The seventh round developed on it: 464,
+		// 0, 337.
+		{"set6", "testdata/replies-heldout-6/*.jsonl", 464, 0, 337},
+		// Set 7, written blind in the sixth round's stop and measured once at the end of
+		// the seventh round: 433 of 480 right, 9 confident wrong, 327 of 355 stated ruled
+		// (the sixth round's rules: 430, 12, 327; the fifth's: 423, 12, 322). One of its
+		// lines (refusals-022, an error object) was seen by a seventh-round helper whose
+		// grep reached it; the rule for error objects came from set 6.
+		{"set7", "testdata/replies-heldout-7/*.jsonl", 433, 9, 327},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			all := measureReplies(t, set.glob)
