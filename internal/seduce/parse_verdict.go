@@ -2,7 +2,10 @@ package seduce
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // RuleVerdict is a long reply's closing verdict: see closingVerdict.
@@ -42,9 +45,14 @@ func closingVerdict(text string, p Parsed, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(folded) != len(body) {
 		return p // offsets would not line up
 	}
-	locs := verdictMarker.FindAllStringIndex(folded, -1)
-	for i := len(locs) - 1; i >= 0; i-- {
-		at := locs[i][0]
+	var starts []int
+	for _, l := range verdictMarker.FindAllStringIndex(folded, -1) {
+		starts = append(starts, l[0])
+	}
+	starts = append(starts, lex.conclusions(folded)...)
+	slices.Sort(starts)
+	for i := len(starts) - 1; i >= 0; i-- {
+		at := starts[i]
 		for at < len(body) && strings.ContainsRune(".!?\"') \n", rune(body[at])) {
 			at++
 		}
@@ -76,4 +84,41 @@ func verdictRule(r string) bool {
 		return true
 	}
 	return false
+}
+
+// conclusions are where a conclusion word of the lexicons opens a sentence of folded:
+// at its start, after a line break or after a sentence's end, markdown marks aside,
+// and followed by no letter ("Also: kein Wurf", "Donc, pas de jet", "**Kortom:**").
+func (l *Lexicon) conclusions(folded string) []int {
+	var at []int
+	for _, p := range l.conclusion {
+		for from := 0; ; {
+			i := strings.Index(folded[from:], p)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(p)
+			if r, _ := utf8.DecodeRuneInString(folded[from:]); from < len(folded) && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				continue
+			}
+			if opensSentence(folded, i) {
+				at = append(at, i)
+			}
+		}
+	}
+	return at
+}
+
+// opensSentence says whether s[i:] opens a sentence: only spaces and markdown marks
+// stand between it and the text's start, a line break or a sentence's end.
+func opensSentence(s string, i int) bool {
+	j := i
+	for j > 0 && strings.IndexByte(" \t*#>_-", s[j-1]) >= 0 {
+		j--
+	}
+	if j == 0 || s[j-1] == '\n' {
+		return true
+	}
+	return j < i && strings.IndexByte(".!?", s[j-1]) >= 0
 }
