@@ -95,3 +95,88 @@ func TestProbeEighthRoundClosingVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeEighthRoundClosingVerdictLanguages holds long replies in the lexicons'
+// languages whose body weighs both rulings and whose conclusion, opened by a
+// conclusion word of the lexicon ("Also:", "Donc", "Así que", "Quindi", "Então",
+// "Kortom", "Więc"), rules; and conclusions that leave the ruling open, which must not
+// fire.
+func TestProbeEighthRoundClosingVerdictLanguages(t *testing.T) {
+	tax := DefaultTaxonomy()
+	cases := []struct {
+		name, text string
+		want       Decision
+		skill      string
+	}{
+		{"de also pass", "Ich verstehe die Frage der Spielerin gut, aber ich glaube, die Antwort ist einfacher, als sie denkt.\n\n" +
+			"Frau Keller sitzt seit dem Mittag im Stadtarchiv von Lübeck. Der Archivar hat ihr die Kiste mit den Kirchenbüchern selbst gebracht, die Bände sind nach Jahren geordnet, und sie kennt das Jahr der Taufe aus dem Grabstein. Draußen regnet es, niemand drängt sie, und das Archiv schließt erst am Abend. Die Spielerin fragt trotzdem, ob sie auf Library Use würfeln muss, weil dieser Eintrag der wichtigste Hinweis des ganzen Szenarios ist.\n\n" +
+			"Manche Spielleiter würden hier aus Gewohnheit würfeln lassen. Ein Wurf wäre sinnvoll, wenn das Archiv ungeordnet wäre oder die Schrift kaum lesbar. Nichts davon trifft zu, und ein misslungener Wurf würde nur das Spiel aufhalten und den wichtigsten Hinweis des Abends blockieren, was niemandem Spaß macht.\n\n" +
+			"Also: kein Wurf, sie findet den Eintrag sofort und sieht, dass jemand den Namen des Paten ausradiert hat.", DecisionPass, ""},
+		{"fr donc roll", "Le joueur insiste beaucoup, et je comprends pourquoi, mais je ne peux pas lui donner raison sur ce point.\n\n" +
+			"Monsieur Lefèvre veut escalader le mur du cimetière de nuit, sous la pluie, pendant que le gardien fait sa ronde avec une lanterne. Le mur fait trois mètres, les pierres sont couvertes de mousse et il porte un sac rempli d'outils. Le joueur dit que son personnage était alpiniste avant la guerre et qu'un mur pareil devrait être une réussite automatique pour lui.\n\n" +
+			"Son passé compte, bien sûr : c'est pour cela que sa compétence est de 60. Mais la pluie, la mousse et le sac ne disparaissent pas parce qu'il est doué. Certains gardiens le laisseraient passer sans jet, et ce serait défendable par beau temps. Ce soir, un échec le ferait tomber devant le gardien.\n\n" +
+			"Donc, il fait un jet de Climb, avec un dé de pénalité à cause du sac.", DecisionRoll, "Climb"},
+		{"es así que pass", "Entiendo la duda del jugador, pero creo que aquí la respuesta es sencilla.\n\n" +
+			"La investigadora, la doctora Ruiz, quiere leer la carta que encontró abierta sobre el escritorio del notario. La habitación está iluminada, nadie la vigila, el notario está de viaje y la carta está escrita a máquina en su propio idioma. El jugador preguntó si debía tirar Spot Hidden para encontrarla, o quizá Library Use para entenderla, porque es la pista central de la sesión.\n\n" +
+			"Algunos guardianes pedirían una tirada por costumbre, y si la carta estuviera escondida en un cajón secreto yo también la pediría. Pero está encima de la mesa, a la vista, y no ver una carta que tiene delante no tendría sentido; solo frenaría el juego sin aportar tensión. La tensión debe venir de lo que dice la carta.\n\n" +
+			"Así que no hace falta tirar: la lee entera y descubre que la firma no es la del notario.", DecisionPass, ""},
+		{"it quindi roll", "Ho riflettuto parecchio su questa situazione, perché il giocatore ha portato argomenti sensati.\n\n" +
+			"Il professor Bianchi vuole attraversare a nuoto il canale dietro il magazzino per raggiungere la barca ormeggiata dall'altra parte. È notte, l'acqua è fredda e c'è corrente, e lui indossa ancora il cappotto pesante. Il giocatore sostiene che il suo personaggio è cresciuto a Venezia e che per lui una nuotata così dovrebbe essere automatica, come camminare.\n\n" +
+			"È vero che la sua esperienza conta, ed è per questo che ha un punteggio alto. Alcuni custodi lo lascerebbero passare senza tiro. Ma il freddo, la corrente e il cappotto rendono l'esito incerto, e un fallimento avrebbe conseguenze serie per tutto il gruppo, che lo aspetta sulla riva opposta con le lanterne spente e le guardie del porto a pochi passi.\n\n" +
+			"Quindi serve un tiro di Swim, con un dado di penalità per il cappotto bagnato che lo trascina verso il fondo.", DecisionRoll, "Swim"},
+		{"nl kortom pass", "Ik snap waarom de speler het vraagt, maar ik denk dat het antwoord hier eenvoudig is.\n\n" +
+			"Meneer de Vries wil de deur van zijn eigen kantoor openen met zijn eigen sleutel. Het is middag, het gebouw is leeg en niemand achtervolgt hem. De speler vroeg of hij Locksmith moet rollen, omdat het slot de vorige keer klemde. Dat klopt, maar de conciërge heeft het slot gisteren gesmeerd, zoals de speler zelf in zijn vorige bericht beschreef.\n\n" +
+			"Sommige spelleiders zouden toch een worp vragen, gewoon uit gewoonte. Een mislukte worp zou hier alleen betekenen dat hij voor zijn eigen deur blijft staan, en dat maakt het spel niet spannender. Er is geen tijdsdruk, geen gevaar en geen reden om te twijfelen aan de afloop. Bewaar de spanning liever voor wat hij straks in de laden van zijn bureau aantreft.\n\n" +
+			"Kortom: geen worp nodig, hij gaat naar binnen en ziet dat iemand zijn bureau heeft doorzocht.", DecisionPass, ""},
+
+		// must not fire: the conclusion leaves the ruling open or on a condition
+		{"de also open", "Ich bin mir hier ehrlich gesagt nicht sicher, und ich will nicht so tun, als wäre ich es.\n\n" +
+			"Frau Keller sitzt seit dem Mittag im Stadtarchiv von Lübeck. Der Archivar hat ihr die Kiste mit den Kirchenbüchern gebracht, aber die Bände sind nach dem Hochwasser durcheinandergeraten, und einige Seiten kleben zusammen. Die Spielerin fragt, ob sie auf Library Use würfeln muss, weil dieser Eintrag der wichtigste Hinweis des ganzen Szenarios ist und sie nicht daran scheitern will.\n\n" +
+			"Manche Spielleiter würden hier würfeln lassen, andere würden den Eintrag einfach herausgeben, damit das Spiel weitergeht. Beides ist vertretbar, und ich kenne eure Runde nicht gut genug, um zu sagen, was besser passt. Ich habe beides an guten Tischen erlebt, und keines von beiden fühlte sich damals falsch an, auch wenn die Stimmung jeweils eine ganz andere war.\n\n" +
+			"Also: vielleicht ein Wurf auf Library Use, vielleicht keiner. Das hängt ganz von euch ab.", DecisionUnparsed, ""},
+		{"fr donc condition", "Je ne peux pas trancher tout de suite, parce qu'il me manque une information importante.\n\n" +
+			"Monsieur Lefèvre veut escalader le mur du cimetière de nuit pendant que le gardien fait sa ronde avec une lanterne. Le mur fait trois mètres et les pierres sont couvertes de mousse. Le joueur dit que son personnage était alpiniste avant la guerre et qu'un mur pareil devrait être une réussite automatique, mais il n'a pas dit s'il pleut ni s'il porte son sac d'outils.\n\n" +
+			"Certains gardiens le laisseraient passer sans jet par beau temps, et d'autres demanderaient un jet quoi qu'il arrive. Les deux positions se défendent, et je préfère ne pas deviner ce que la scène devrait être. J'ai vu les deux façons de faire à des tables que j'estime, et aucune ne m'a paru injuste sur le moment, même si l'ambiance n'était pas du tout la même.\n\n" +
+			"Donc, s'il pleut, un jet de Climb ; sinon, il passe sans jet. Dites-moi le temps qu'il fait.", DecisionUnparsed, ""},
+	}
+	for _, tt := range cases {
+		if n := len(strings.Fields(tt.text)); n < verdictMinWords {
+			t.Errorf("%s: %d words; a long reply needs %d", tt.name, n, verdictMinWords)
+		}
+		got := ParseReply(tt.text, tax)
+		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
+			t.Errorf("%s: ParseReply = %v [%s %q]; want %s %s", tt.name, got, got.Rule, got.Span, tt.want, tt.skill)
+		}
+	}
+}
+
+// TestProbeEighthRoundOtherTables holds other tables as a subject in the lexicons'
+// languages ("Manche Spielleiter würden …", "Algunos guardianes pedirían …"): what
+// another table would rule is not the reply's ruling; the reply's own ruling, after a
+// comma or in its own sentence, is.
+func TestProbeEighthRoundOtherTables(t *testing.T) {
+	tax := DefaultTaxonomy()
+	cases := []struct {
+		text  string
+		want  Decision
+		skill string
+	}{
+		{"Manche Spielleiter würden hier eine Probe auf Klettern verlangen. Ich nicht: kein Wurf, die Leiter ist fest.", DecisionPass, ""},
+		{"Algunos guardianes pedirían una tirada de Sigilo. Yo no: no hace falta tirar, el guardia duerme.", DecisionPass, ""},
+		{"Certains gardiens demanderaient un jet de Discrétion ici. Pas moi : pas de jet, le garde dort.", DecisionPass, ""},
+		{"Alcuni custodi chiederebbero un tiro di Furtività. Io no: nessun tiro, la guardia dorme.", DecisionPass, ""},
+		{"Sommige spelleiders zouden hier een worp vragen. Ik niet: geen worp nodig, de deur staat open.", DecisionPass, ""},
+		// must not fire: after a comma the ruling is the reply's own
+		{"Algunos guardianes lo dejarían pasar, pero yo pido una tirada de Sigilo.", DecisionRoll, "Stealth"},
+		{"Certains gardiens sont plus souples ; moi, je demande un jet de Discrétion.", DecisionRoll, "Stealth"},
+		// another table's ruling alone rules nothing
+		{"Algunos guardianes pedirían una tirada de Sigilo aquí.", DecisionUnparsed, ""},
+		{"Manche Spielleiter würden hier eine Probe auf Schleichen verlangen.", DecisionUnparsed, ""},
+	}
+	for _, tt := range cases {
+		got := ParseReply(tt.text, tax)
+		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
+			t.Errorf("ParseReply(%q) = %v [%s %q]; want %s %s", tt.text, got, got.Rule, got.Span, tt.want, tt.skill)
+		}
+	}
+}
