@@ -66,6 +66,14 @@ func TestProbeEighthRoundClosingVerdict(t *testing.T) {
 			"Let me think through this carefully before I commit to anything.",
 			"Some Keepers would hand this over for free, because she has the index card and the drawer number. Others would call for Library Use because archives are never as tidy as they look. The notes tell me the map she wants was misfiled after the flood of 1911 and is in the wrong drawer.",
 			"Verdict: roll Library Use. On a success she finds it in the drawer for the next parish along."), DecisionRoll, "Library Use"},
+		{"markdown ruling section roll", long8c(1,
+			"# Keeper Ruling: The Coal Wharf",
+			"## What the player argued\n\n- Baptiste has turned this valve a thousand times.\n- The player asked for an **automatic** success on the strength of that.\n\n## Analysis\n\n### Is the outcome uncertain?\nYes. The valve has seized with rust since he last saw it, and a ship's engineer can still strip the thread on a seized valve.\n\n### Which skill?\nFixing a seized mechanism is Mechanical Repair; STR alone would only bend the spindle.",
+			"## 4. Ruling\n\n> **Make a Mechanical Repair roll.**"), DecisionRoll, "Mechanical Repair"},
+		{"markdown verdict heading pass", long8c(0,
+			"## Adjudication: The Map Cabinet",
+			"### What the player asked\nWhether Miss Okafor must roll Library Use to find the tithe map.\n\n### Considerations\n- *Library Use*: would apply to a search through a large, badly kept collection. This drawer is labelled.\n- *Spot Hidden*: would apply if the map were concealed. It is not.",
+			"### Verdict\n\n✅ **Automatic success.** She finds the map at once."), DecisionPass, ""},
 
 		// must not fire: the conclusion leaves it open, on a condition or in a hedge
 		{"ends open", long8c(0,
@@ -84,6 +92,10 @@ func TestProbeEighthRoundClosingVerdict(t *testing.T) {
 			"So: no roll, she finds the map.",
 			"Hmm, wait. The notes say it was misfiled after the flood, and that changes things. Some Keepers would still hand it over; others would make her roll Library Use to find it in the wrong drawer. I genuinely cannot decide which is fairer to the players.",
 			"I'd want to know more about how your table plays before I ruled either way."), DecisionUnparsed, ""},
+		{"markdown ruling section open", long8c(1,
+			"# Keeper Ruling: The Coal Wharf",
+			"## What the player argued\n\n- Baptiste has turned this valve a thousand times.\n- The player asked for an **automatic** success on the strength of that.\n\n## Analysis\n\nSome Keepers would call for Mechanical Repair, others would let an engineer turn his own valve. I have not decided whether the valve has seized.",
+			"## Ruling\n\nIt depends on whether the valve has rusted; tell me and I will rule."), DecisionUnparsed, ""},
 	}
 	for _, tt := range cases {
 		if n := len(strings.Fields(tt.text)); n < verdictMinWords {

@@ -20,6 +20,10 @@ const verdictMinWords = 150
 // call —"). Matched in folded text.
 var verdictMarker = regexp.MustCompile(`(?:^|\n|[.!?]["')]? +)(?:so(?: then)?[:,.]? +|therefore\b|thus\b|hence\b|in short\b|in sum\b|to sum (?:it )?up\b|to summari[sz]e\b|all told\b|in the end\b|bottom line\b|the upshot\b|long story short\b|(?:and )?that(?:'s| is) why\b|which is why\b|(?:my|the|final|keeper'?s?) (?:final )?(?:ruling|verdict|call|answer|decision)\b|(?:ruling|verdict|decision|conclusion)\s*[:—–-])`)
 
+// verdictHeading is a line that heads the reply's ruling section and says nothing else
+// ("## 6. Ruling", "**Verdict**", "### Final call").
+var verdictHeading = regexp.MustCompile(`(?m)^[ \t>#*_]*(?:\d+[.)]?[ \t]*)?(?:(?:final|my|the|keeper['’]?s?)[ \t]+)?(?:ruling|verdict|decision|conclusion|call|adjudication)[ \t*_:]*$`)
+
 // openVerdict are words by which a conclusion leaves the ruling open: a choice that
 // depends on something, a ruling that could or might be, one left open or to be given.
 var openVerdict = regexp.MustCompile(`\bdepend|\b(?:could|might|may) (?:well )?be\b|\b(?:leave|leaving|left) (?:it|this|that|the (?:ruling|call|decision)) (?:open|up to)|\bunsure\b|\bnot sure\b|\b(?:either|or) way\b|\bfirm answer\b|\bget back to you\b`)
@@ -47,6 +51,9 @@ func closingVerdict(text string, p Parsed, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	var starts []int
 	for _, l := range verdictMarker.FindAllStringIndex(folded, -1) {
+		starts = append(starts, l[0])
+	}
+	for _, l := range verdictHeading.FindAllStringIndex(folded, -1) {
 		starts = append(starts, l[0])
 	}
 	starts = append(starts, lex.conclusions(folded)...)
@@ -77,10 +84,11 @@ func closingVerdict(text string, p Parsed, tax *Taxonomy, lex *Lexicon) Parsed {
 }
 
 // verdictRule says whether an unparsed reading with rule r is one a closing verdict may
-// settle: rulings that disagree, are hedged, left on a condition or unexplained.
+// settle: rulings that disagree, are hedged, left on a condition or unexplained, or a
+// label whose value says neither ruling ("# Keeper Ruling: The Séance Room").
 func verdictRule(r string) bool {
 	switch r {
-	case RuleContradiction, RuleHedge, RuleConditional, RuleUnexplained:
+	case RuleContradiction, RuleHedge, RuleConditional, RuleUnexplained, RuleUnreadable:
 		return true
 	}
 	return false
