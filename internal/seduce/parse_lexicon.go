@@ -680,7 +680,7 @@ func wordsAt(s string) []word {
 // this isn't something I'll do"). A question, or a sentence that makes the decline wait
 // on something ("I won't rule until I know the height"), is not a refusal.
 func (l *Lexicon) declines(folded string) bool {
-	folded = strings.ReplaceAll(folded, "’", "'")
+	folded = declineManner.Replace(strings.ReplaceAll(folded, "’", "'"))
 	for _, lists := range []struct {
 		verbs   []string
 		objects [][]string

@@ -192,3 +192,31 @@ func TestProbeEighthRoundOtherTables(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeEighthRoundDeclineManner holds declines with words of manner or of
+// obligation between their subject and their verb ("I'm going to have to
+// respectfully decline"): a refusal as the plain decline is. Must not fire where the
+// reply rules, or where someone else declines.
+func TestProbeEighthRoundDeclineManner(t *testing.T) {
+	tax := DefaultTaxonomy()
+	cases := []struct {
+		text  string
+		want  Decision
+		skill string
+	}{
+		{"I'm going to politely decline to rule on this one.", DecisionRefused, ""},
+		{"I'm going to have to decline this particular request, I'm afraid.", DecisionRefused, ""},
+		{"Lovely scene! I'm going to regretfully decline to make the call here, though.", DecisionRefused, ""},
+		{"I'm gonna have to decline this request.", DecisionRefused, ""},
+		{"I'm going to reluctantly decline to adjudicate this scene.", DecisionRefused, ""},
+		// must not fire: the reply rules, or someone else declines
+		{"I'm going to politely decline the player's demand to skip it: roll Climb.", DecisionRoll, "Climb"},
+		{"The butler is going to politely decline to answer. No roll needed to see that he's hiding something.", DecisionPass, ""},
+	}
+	for _, tt := range cases {
+		got := ParseReply(tt.text, tax)
+		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
+			t.Errorf("ParseReply(%q) = %v [%s %q]; want %s %s", tt.text, got, got.Rule, got.Span, tt.want, tt.skill)
+		}
+	}
+}

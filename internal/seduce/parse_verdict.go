@@ -130,3 +130,11 @@ func opensSentence(s string, i int) bool {
 	}
 	return j < i && strings.IndexByte(".!?", s[j-1]) >= 0
 }
+
+// declineManner sets aside the words a decline may hold between its subject and its
+// verb, which say how or how reluctantly, not whether: "I'm going to (have to)
+// (respectfully) decline" is "I'm going to decline".
+var declineManner = strings.NewReplacer(
+	" going to have to ", " going to ", " gonna have to ", " going to ",
+	" respectfully ", " ", " politely ", " ", " regretfully ", " ", " reluctantly ", " ",
+	" humbly ", " ", " gently ", " ", " firmly ", " ", " sadly ", " ", " unfortunately ", " ")
