@@ -14,6 +14,14 @@ const RuleVerdict = "verdict"
 // verdictMinWords is how long a reply must be for its closing verdict to settle it.
 const verdictMinWords = 150
 
+// verdictMaxBytes and verdictTries bound the work: the closing verdict is read in
+// replies of a few pages at most, from one of its last few conclusions, so that a reply
+// of any length costs a bounded number of parses more.
+const (
+	verdictMaxBytes = 16000
+	verdictTries    = 4
+)
+
 // verdictMarker opens a reply's conclusion: a sentence or paragraph that begins with a
 // word of concluding ("So:", "So, to sum up", "Therefore", "In short", "Bottom line",
 // "That's why") or names itself the ruling ("My ruling, then:", "Verdict:", "Final
@@ -42,7 +50,7 @@ func closingVerdict(text string, p Parsed, tax *Taxonomy, lex *Lexicon) Parsed {
 		return p
 	}
 	body := strings.TrimSpace(stripReasoning(text))
-	if len(body) < verdictMinWords*4 || len(strings.Fields(body)) < verdictMinWords {
+	if len(body) < verdictMinWords*4 || len(body) > verdictMaxBytes || len(strings.Fields(body)) < verdictMinWords {
 		return p
 	}
 	folded := foldLower(body)
@@ -58,7 +66,7 @@ func closingVerdict(text string, p Parsed, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	starts = append(starts, lex.conclusions(folded)...)
 	slices.Sort(starts)
-	for i := len(starts) - 1; i >= 0; i-- {
+	for i := len(starts) - 1; i >= max(0, len(starts)-verdictTries); i-- {
 		at := starts[i]
 		for at < len(body) && strings.ContainsRune(".!?\"') \n", rune(body[at])) {
 			at++
