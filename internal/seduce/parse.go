@@ -112,8 +112,20 @@ func ParseReply(text string, tax *Taxonomy) Parsed {
 // A prose ruling stands only if the reply's last word on it is explained (the
 // precision gate): ruling words after it that no rule reads and that lean the other way,
 // or a correction after it not followed by the same ruling, leave the reply unparsed.
-// A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon.
+// A nil tax means DefaultTaxonomy, a nil lex DefaultLexicon. A long reply this leaves
+// unparsed may still rule by its closing verdict (see closingVerdict, parse_verdict.go).
 func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
+	if tax == nil {
+		tax = DefaultTaxonomy()
+	}
+	if lex == nil {
+		lex = DefaultLexicon()
+	}
+	return closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex)
+}
+
+// parseReplyOnce is ParseReplyWith without the closing verdict.
+func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if tax == nil {
 		tax = DefaultTaxonomy()
 	}

@@ -86,6 +86,13 @@ import (
 //	              "waves you through", "up you go"): a reply that holds one and no word
 //	              of a ruling, a question, a negation, a condition, a hedge, a failure
 //	              or a roll's result is a pass (parse_narration.go)
+//	others        other tables as a subject ("manche Spielleiter", "algunos guardianes",
+//	              "certains gardiens"): a ruling after one in its clause, with no comma
+//	              between, is what another table would rule, not the reply's ruling
+//	conclusion    words that open a reply's conclusion ("also:", "donc", "en resumen",
+//	              "kortom"): in a long reply whose rulings disagree, the words from one
+//	              that opens a sentence to the end, ruling firmly alone, are its verdict
+//	              (parse_verdict.go)
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -121,6 +128,8 @@ type Lexicon struct {
 	succeed      []string
 	heads        []string
 	narration    []string
+	conclusion   []string
+	others       []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -177,6 +186,8 @@ type lexiconFile struct {
 	Succeed      []string          `json:"succeed"`
 	Heads        []string          `json:"heads"`
 	Narration    []string          `json:"narration"`
+	Conclusion   []string          `json:"conclusion"`
+	Others       []string          `json:"others"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -234,7 +245,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -275,7 +286,8 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"choice", f.Choice, &l.choice}, {"stall", f.Stall, &l.stall}, {"contrast", f.Contrast, &l.contrast},
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
-		{"narration", f.Narration, &l.narration},
+		{"narration", f.Narration, &l.narration}, {"conclusion", f.Conclusion, &l.conclusion},
+		{"others", f.Others, &l.others},
 		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
 		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
 		{"succeed", f.Succeed, &l.succeed},
@@ -668,7 +680,7 @@ func wordsAt(s string) []word {
 // this isn't something I'll do"). A question, or a sentence that makes the decline wait
 // on something ("I won't rule until I know the height"), is not a refusal.
 func (l *Lexicon) declines(folded string) bool {
-	folded = strings.ReplaceAll(folded, "’", "'")
+	folded = declineManner.Replace(strings.ReplaceAll(folded, "’", "'"))
 	for _, lists := range []struct {
 		verbs   []string
 		objects [][]string

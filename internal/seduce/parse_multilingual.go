@@ -316,6 +316,7 @@ func (l *Lexicon) namedSkill(s string, tax *Taxonomy) string {
 type clauseAside struct {
 	found      bool
 	reportedAt int      // the end of the first "player + verb of saying", or -1
+	othersAt   int      // the end of the first other tables as a subject, or -1
 	wrongAt    [][2]int // the "wrong" predicates
 }
 
@@ -323,7 +324,12 @@ func (a *clauseAside) find(clause string, l *Lexicon) {
 	if a.found {
 		return
 	}
-	a.found, a.reportedAt = true, -1
+	a.found, a.reportedAt, a.othersAt = true, -1, -1
+	for _, p := range l.others {
+		if i := phraseAt(clause, p, 0); i >= 0 && (a.othersAt < 0 || i+len(p) < a.othersAt) {
+			a.othersAt = i + len(p)
+		}
+	}
 	for _, p := range l.player {
 		for i := phraseAt(clause, p, 0); i >= 0 && a.reportedAt < 0; i = phraseAt(clause, p, i+len(p)) {
 			after := clause[i+len(p):]
@@ -346,12 +352,16 @@ func (a *clauseAside) find(clause string, l *Lexicon) {
 // reported says whether the ruling at clause[at:] stands after the player and a verb of
 // saying or wanting, with no comma between: the player's claim or wish ("El jugador
 // quiere pasar junto al guardia sin tirar", "Le joueur dit qu'il réussit
-// automatiquement").
+// automatiquement"); or after other tables as its subject, what another table would
+// rule ("Manche Spielleiter würden hier würfeln lassen").
 func (a *clauseAside) reported(clause string, l *Lexicon, at int) bool {
-	if len(l.player) == 0 {
+	if len(l.player) == 0 && len(l.others) == 0 {
 		return false
 	}
 	a.find(clause, l)
+	if a.othersAt >= 0 && a.othersAt <= at && !strings.ContainsAny(clause[a.othersAt:at], ",;:") {
+		return true
+	}
 	return a.reportedAt >= 0 && a.reportedAt <= at && !strings.ContainsAny(clause[a.reportedAt:at], ",;:")
 }
 

@@ -296,7 +296,7 @@ func TestParseReplyOnTruths(t *testing.T) {
 var knownRules = map[string]bool{RuleJSON: true, RuleLabel: true, RuleProse: true, RuleProseNegated: true,
 	RuleAnyPart: true, RuleContradiction: true, RuleUnreadable: true, RuleConditional: true,
 	RuleTruncated: true, RuleEcho: true, RuleRefusal: true, RuleUndetermined: true,
-	RuleThinkOnly: true, RuleEmpty: true, RuleNone: true, RuleHedge: true, RuleNarrated: true, RuleUnexplained: true}
+	RuleThinkOnly: true, RuleEmpty: true, RuleNone: true, RuleHedge: true, RuleNarrated: true, RuleUnexplained: true, RuleVerdict: true}
 
 // TestParseReplyRule checks the rule that decided and the span it read.
 func TestParseReplyRule(t *testing.T) {
