@@ -1,0 +1,106 @@
+package seduce
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Precision gates of round 8 (issue 29): shapes in which a prose ruling read by the
+// grammar is not the reply's ruling, which leave the reply unparsed rather than guessed.
+//
+//   - Idiom: "roll" inside a fixed expression ("rock and roll", "heads will roll", "on
+//     a roll", "a spring roll", "roll call") names no roll of the dice.
+//   - Cut off: a reply that stops, with no mark to end it, on the roll word of a
+//     sentence that calls for a roll with no skill ("you're going to need to roll") was
+//     cut before the skill that sentence was going to name.
+//   - Turned: a roll, then, in a later sentence opened by a word that turns or concludes
+//     ("Honestly though", "So", "Then again", "In the end"), no roll: the later words
+//     take the first back or conclude against it, and are not another part of the action.
+//   - Withdrawn: a roll, then a correction word ("actually, wait", "hmm") and words that
+//     hand the call back ("you know your table better than I do") without ruling again.
+//   - Double negation: a "without a roll" whose clause has a negative subject ("personne
+//     ne le franchit sans un jet", "nobody gets across without a Jump roll") rules the roll.
+
+// rollIdiom is a fixed expression whose "roll" is no roll of the dice.
+var rollIdiom = regexp.MustCompile(`\brock(?:\s*(?:and|&|['’]?n['’]?|-and-)\s*|\s+)roll(?:ing|s)?\b|\bheads\s+(?:will|would|are\s+going\s+to|gonna|shall|may|might)\s+roll\b|\bon\s+a\s+(?:real\s+)?roll\b|\b(?:egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honor|honour)\s+rolls?\b|\brolls?\s+call\b|\bready\s+to\s+roll\s*[.!]`)
+
+// maskRollIdioms writes each roll idiom of s (folded) as one word of the same length,
+// so that no rule reads a roll in it.
+func maskRollIdioms(s string) string {
+	if !strings.Contains(s, "roll") || !rollIdiomWords.MatchString(s) {
+		return s
+	}
+	return rollIdiom.ReplaceAllStringFunc(s, func(m string) string {
+		var b strings.Builder
+		for _, r := range m {
+			if unicode.IsLetter(r) {
+				b.WriteRune(r)
+			}
+		}
+		b.WriteString("_")
+		return b.String() + strings.Repeat(" ", max(0, len(m)-b.Len()))
+	})
+}
+
+// rollIdiomWords is a cheap test for the words every roll idiom holds one of.
+var rollIdiomWords = regexp.MustCompile(`\b(?:rock|heads|on\s+a|egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honou?r|call|ready)\b`)
+
+// cutRollEnd is a sentence that ends on a roll word after a verb of needing or making,
+// the skill still to come: "you're going to need to roll", "he has to make a check".
+var cutRollEnd = regexp.MustCompile(`\b(?:need|needs|needed|have|has|had|got|gotta|going|gonna|want|wanna|ask|asking|call|calling|make|making|require|requires)\s+(?:(?:to|you|him|her|them|for|a|an|one|some)\s+){0,3}(?:roll|check|test|throw)\s*$`)
+
+// turnOpen opens a sentence that turns against or concludes past what came before.
+var turnOpen = regexp.MustCompile(`^\W*(?:honestly|actually|really|so|then\s+again|though|but\s+(?:honestly|really|actually|then)|in\s+the\s+end|ultimately|on\s+reflection|on\s+second\s+thoughts?|all\s+(?:told|things\s+considered)|therefore|thus|in\s+short|bottom\s+line|that\s+said|having\s+said\s+that|either\s+way|after\s+all|overall|in\s+sum|to\s+sum\s+up)\b`)
+
+// handedBack are words that leave the call to the one who asked.
+var handedBack = regexp.MustCompile(`\b(?:you\s+know\s+(?:your|the)\s+(?:table|group|players|game)|(?:your|the)\s+(?:call|choice|decision)\s*[.!]|up\s+to\s+you|i['’]ll\s+leave\s+it\s+(?:to|with)\s+you|you\s+decide|you\s+(?:be|are)\s+the\s+judge)\b`)
+
+// waverWord is a correction or a hesitation after a ruling.
+var waverWord = regexp.MustCompile(`\b(?:actually|wait|hmm+|hm+|hold\s+on|hang\s+on|on\s+second\s+thoughts?|then\s+again|although|but\s+then)\b`)
+
+// precisionGate8 reads the signs above for the prose ruling p whose deciding vote is
+// first, after round 7's gates found nothing.
+func precisionGate8(body string, p Parsed, first vote, t *cueTally) (Parsed, bool) {
+	folded := foldLower(body)
+	trimmed := strings.TrimRight(folded, " \t\n")
+	if r, _ := utf8.DecodeLastRuneInString(trimmed); p.Decision == DecisionRoll && p.Skill == "" && unicode.IsLetter(r) &&
+		first.to >= len(trimmed)-8 && cutRollEnd.MatchString(trimmed) {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Span: cutSpan(body[max(0, len(trimmed)-60):len(trimmed)])}, true
+	}
+	if p.Rule == RuleAnyPart && t.hasRoll && t.hasPass && t.passCue.from > t.rollCue.to && !t.passCue.part {
+		if start := sentenceStart(folded, t.passCue.from); start > t.rollCue.to && turnOpen.MatchString(folded[start:t.passCue.from]) {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction,
+				Span: cutSpan(body[t.rollCue.from:t.rollCue.to]) + " | " + cutSpan(body[t.passCue.from:t.passCue.to])}, true
+		}
+	}
+	if p.Decision == DecisionRoll {
+		rest := folded[first.to:]
+		if loc := waverWord.FindStringIndex(rest); loc != nil && handedBack.MatchString(rest[loc[1]:]) {
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.to+loc[0]:])}, true
+		}
+	}
+	return p, false
+}
+
+// sentenceStart is where the sentence that holds at starts in folded.
+func sentenceStart(folded string, at int) int {
+	return strings.LastIndexAny(folded[:at], ".!?\n") + 1
+}
+
+// nobodyWithout is a negative subject before a "without" in its clause: "personne ne
+// le franchit sans", "nobody crosses it without", "niemand komt erover zonder". Such
+// a "without" is denied: the roll is needed.
+var nobodyWithout = regexp.MustCompile(`(?:^|[\s,;:])(?:personne\s+(?:ne\s|n['’])|nul\s+ne\s|nobody|no\s+one|no-one|niemand|nikt|nadie|nessuno|ningu[ée]m)\b`)
+
+// rollsInGeneral is a roll cue that speaks of what rolls of a kind are for ("Swim
+// rolls in 7e are meant for real risk", "Spot Hidden checks exist for hidden things"),
+// or that judges the asking for one a waste ("Asking for Mechanical Repair would just be
+// a speed bump"): talk about rolls, not a ruling.
+var rollsInGeneral = regexp.MustCompile(`^[^.;:!?]{0,30}?\b(?:rolls|checks|tests)\s+(?:(?:in|under)\s+[^\s.;:!?]+(?:\s+(?:edition|rules))?\s+)?(?:are|exist)\s+(?:(?:only|really|mostly|usually|generally|normally|typically|meant|intended|designed|reserved|supposed|there|best)\s+)*(?:for|about)\b|^(?:asking|calling|requiring|demanding)\s+(?:for\s+)?[^.;:!?,]{0,40}?\s(?:would|will|is|was)\s+(?:(?:just|only|simply|really|be|a|an)\s+)*(?:speed\s*-?\s*bump|overkill|pointless|unnecessary|needless|silly|absurd|waste|busywork|padding|pedantic|stall|roadblock)\b`)
+
+// rollsTalk says whether the roll cue at [from, to) of clause is talk about rolls.
+func rollsTalk(clause string, from, to int) bool {
+	return rollsInGeneral.MatchString(clause[from:min(len(clause), to+60)])
+}
