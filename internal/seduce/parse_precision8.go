@@ -20,6 +20,8 @@ import (
 //     take the first back or conclude against it, and are not another part of the action.
 //   - Withdrawn: a roll, then a correction word ("actually, wait", "hmm") and words that
 //     hand the call back ("you know your table better than I do") without ruling again.
+//   - Refused: the speaker's "I will not roll for it" beside a refusal of the task
+//     ("I'm not going to adjudicate this one") refuses; it rules no pass.
 //   - Double negation: a "without a roll" whose clause has a negative subject ("personne
 //     ne le franchit sans un jet", "nobody gets across without a Jump roll") rules the roll.
 
@@ -62,7 +64,7 @@ var waverWord = regexp.MustCompile(`\b(?:actually|wait|hmm+|hm+|hold\s+on|hang\s
 
 // precisionGate8 reads the signs above for the prose ruling p whose deciding vote is
 // first, after round 7's gates found nothing.
-func precisionGate8(body string, p Parsed, first vote, t *cueTally) (Parsed, bool) {
+func precisionGate8(body string, p Parsed, first vote, t *cueTally, lex *Lexicon) (Parsed, bool) {
 	folded := foldLower(body)
 	trimmed := strings.TrimRight(folded, " \t\n")
 	if r, _ := utf8.DecodeLastRuneInString(trimmed); p.Decision == DecisionRoll && p.Skill == "" && unicode.IsLetter(r) &&
@@ -81,8 +83,18 @@ func precisionGate8(body string, p Parsed, first vote, t *cueTally) (Parsed, boo
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.to+loc[0]:])}, true
 		}
 	}
+	if p.Decision == DecisionPass && p.Rule == RuleProseNegated &&
+		speakerWontRoll.MatchString(folded[sentenceStart(folded, first.from):min(len(folded), first.to+24)]) && lex.declines(folded) {
+		// "I will not roll for it. … (Out of character: I'm not going to adjudicate
+		// this one.)": the speaker's own roll refused beside a refusal of the task.
+		return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}, true
+	}
 	return p, false
 }
+
+// speakerWontRoll is the speaker refusing to roll for the act: "I will not roll for
+// it", "I won't roll on this".
+var speakerWontRoll = regexp.MustCompile(`\bi\s+(?:will\s+not|won['’]t|shall\s+not|refuse\s+to|am\s+not\s+going\s+to|['’]m\s+not\s+going\s+to)\s+(?:even\s+)?roll\s+(?:for|on)\s+(?:it|this|that)\b`)
 
 // sentenceStart is where the sentence that holds at starts in folded.
 func sentenceStart(folded string, at int) int {

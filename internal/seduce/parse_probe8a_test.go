@@ -119,3 +119,14 @@ func TestProbeEighthRoundIdiomNarration(t *testing.T) {
 		{"in2", "Rock 'n' roll, gang. The motor catches first time.", DecisionPass, ""},
 	})
 }
+
+// TestProbeEighthRoundWontRoll holds the speaker's "I will not roll for it": beside a
+// refusal of the task it refuses; alone with a reason of ease it rules no roll.
+func TestProbeEighthRoundWontRoll(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"wr1", "I won't roll for it. I'm not going to adjudicate a scene like this one.", DecisionRefused, ""},
+		{"wr2", "\"I will not roll for this,\" the Keeper says. \"I decline to rule on cruelty.\"", DecisionRefused, ""},
+		// must not fire: no refusal of the task
+		{"wr3", "I won't roll for it; the door is open, she walks in.", DecisionPass, ""},
+	})
+}
