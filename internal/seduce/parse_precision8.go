@@ -10,8 +10,9 @@ import (
 // Precision gates of round 8 (issue 29): shapes in which a prose ruling read by the
 // grammar is not the reply's ruling, which leave the reply unparsed rather than guessed.
 //
-//   - Idiom: "roll" inside a fixed expression ("rock and roll", "heads will roll", "on
-//     a roll", "a spring roll", "roll call") names no roll of the dice.
+//   - Idiom: "roll" or "check" inside a fixed expression ("rock and roll", "heads will
+//     roll", "on a roll", "a spring roll", "roll call", "let's roll!", "a rain check")
+//     names no roll of the dice.
 //   - Cut off: a reply that stops, with no mark to end it, on the roll word of a
 //     sentence that calls for a roll with no skill ("you're going to need to roll") was
 //     cut before the skill that sentence was going to name.
@@ -26,12 +27,12 @@ import (
 //     ne le franchit sans un jet", "nobody gets across without a Jump roll") rules the roll.
 
 // rollIdiom is a fixed expression whose "roll" is no roll of the dice.
-var rollIdiom = regexp.MustCompile(`\brock(?:\s*(?:and|&|['’]?n['’]?|-and-)\s*|\s+)roll(?:ing|s)?\b|\bheads\s+(?:will|would|are\s+going\s+to|gonna|shall|may|might)\s+roll\b|\bon\s+a\s+(?:real\s+)?roll\b|\b(?:egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honor|honour)\s+rolls?\b|\brolls?\s+call\b|\bready\s+to\s+roll\s*[.!]`)
+var rollIdiom = regexp.MustCompile(`\brock(?:\s*(?:and|&|['’]?n['’]?|-and-)\s*|\s+)roll(?:ing|s)?\b|\bheads\s+(?:will|would|are\s+going\s+to|gonna|shall|may|might)\s+roll\b|\bon\s+a\s+(?:real\s+)?roll\b|\b(?:egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honor|honour)\s+rolls?\b|\brolls?\s+call\b|\bready\s+to\s+roll\s*[.!]|\blet['’]?s\s+roll\s*(?:!|,\s*(?:folks|people|team|gang|everyone|everybody|guys|y['’]all|boys|girls|friends)\b|\s+out\b)|\b(?:rain|reality|gut|spell|vibe)\s*-?\s*checks?\b`)
 
 // maskRollIdioms writes each roll idiom of s (folded) as one word of the same length,
 // so that no rule reads a roll in it.
 func maskRollIdioms(s string) string {
-	if !strings.Contains(s, "roll") || !rollIdiomWords.MatchString(s) {
+	if !strings.Contains(s, "roll") && !strings.Contains(s, "check") || !rollIdiomWords.MatchString(s) {
 		return s
 	}
 	return rollIdiom.ReplaceAllStringFunc(s, func(m string) string {
@@ -47,7 +48,7 @@ func maskRollIdioms(s string) string {
 }
 
 // rollIdiomWords is a cheap test for the words every roll idiom holds one of.
-var rollIdiomWords = regexp.MustCompile(`\b(?:rock|heads|on\s+a|egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honou?r|call|ready)\b`)
+var rollIdiomWords = regexp.MustCompile(`\b(?:rock|heads|on\s+a|egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honou?r|call|ready|let['’]?s|rain|reality|gut|spell|vibe)\b`)
 
 // cutRollEnd is a sentence that ends on a roll word after a verb of needing or making,
 // the skill still to come: "you're going to need to roll", "he has to make a check".
@@ -116,3 +117,9 @@ var rollsInGeneral = regexp.MustCompile(`^[^.;:!?]{0,30}?\b(?:rolls|checks|tests
 func rollsTalk(clause string, from, to int) bool {
 	return rollsInGeneral.MatchString(clause[from:min(len(clause), to+60)])
 }
+
+// otherFrame sets a ruling in someone else's thought or in another scene than this one:
+// "you might think this needs a Stealth roll", "my players would demand a Luck roll", "in
+// a different scene I'd want a Jump roll". The ruling is mentioned, not made; a clause
+// that answers it ("It doesn't.") is the reply's.
+var otherFrame = regexp.MustCompile(`\b(?:(?:you|one|they|some|people|players)\s+(?:might|may|would|could)\s+(?:well\s+)?(?:think|expect|assume|imagine|suppose|say|argue)|you['’]d\s+(?:think|expect|assume|imagine)|it\s+(?:might|may|could)\s+(?:seem|look)\s+like|(?:my|the|your|our)\s+(?:players?|group|table)\s+(?:would|might|will|always)\s+(?:want|demand|ask\s+for|insist\s+on|beg\s+for)|(?:in|under|on)\s+(?:a\s+different|another|other|different)\s+(?:scene|situation|circumstances|day|game|campaign|case|context))\b`)

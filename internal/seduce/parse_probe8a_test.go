@@ -130,3 +130,32 @@ func TestProbeEighthRoundWontRoll(t *testing.T) {
 		{"wr3", "I won't roll for it; the door is open, she walks in.", DecisionPass, ""},
 	})
 }
+
+// TestProbeEighthRoundOtherFrame holds rulings set in someone's thought or in another
+// scene than this one ("you might think", "my players would demand", "on another
+// day"): mentioned, not made; the reply's answer to them is its ruling.
+func TestProbeEighthRoundOtherFrame(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"of1", "You might think this needs a Stealth roll. It doesn't; the guard is asleep.", DecisionPass, ""},
+		{"of2", "On another day, with the ice, I'd call for Climb. Today it's dry: no roll.", DecisionPass, ""},
+		{"of3", "My players would demand a Luck roll for this, lol. Nope, just do it.", DecisionUnparsed, ""},
+		{"of4", "In a different scene I'd want a Jump roll, but this ditch is a foot wide.", DecisionUnparsed, ""},
+		{"of5", "One might expect a Library Use roll here. Not so: the page is bookmarked, no roll.", DecisionPass, ""},
+		// must not fire: a ruling in the conditional mood about this scene
+		{"of6", "The player would need to make a Climb roll for that wall.", DecisionRoll, "Climb"},
+		{"of7", "He would need a Swim roll in that current.", DecisionRoll, "Swim"},
+	})
+}
+
+// TestProbeEighthRoundMoreIdioms holds "let's roll!" as "let's go" and checks that are
+// no test ("a rain check", "a reality check"); "let's roll" with a skill still rolls.
+func TestProbeEighthRoundMoreIdioms(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"mi1", "Let's roll out at dawn. Getting to the farm is no roll.", DecisionPass, ""},
+		{"mi2", "Rain check on the Library Use roll; the book is open on the desk, no roll.", DecisionPass, ""},
+		{"mi3", "It's a reality check for the player, but yes: Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		// must not fire
+		{"mi4", "Let's roll Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"mi5", "Let's roll for it: Climb.", DecisionRoll, "Climb"},
+	})
+}

@@ -2052,6 +2052,9 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
 	}
+	if otherFrame.MatchString(clause[max(0, from-80):min(len(clause), from+20)]) {
+		return true // "you might think this needs a Stealth roll" (parse_precision8.go)
+	}
 	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
 		return true // "some Keepers would roll Throw here": another table's ruling
 	}
