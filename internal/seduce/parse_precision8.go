@@ -84,6 +84,16 @@ func precisionGate8(body string, p Parsed, first vote, t *cueTally, lex *Lexicon
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.to+loc[0]:])}, true
 		}
 	}
+	if p.Decision == DecisionRoll && sarcasmMark.MatchString(folded[first.from:]) {
+		// "Sure, roll Climb to walk up the stairs. /s": the reply marks its words as
+		// sarcasm.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to])}, true
+	}
+	if p.Decision == DecisionRoll && optionalRoll(folded, first.from, first.to) {
+		// "Feel free to roll Spot Hidden if you like": a roll the player may make, not
+		// one the ruling asks for.
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
+	}
 	if p.Decision == DecisionPass && p.Rule == RuleProseNegated &&
 		speakerWontRoll.MatchString(folded[sentenceStart(folded, first.from):min(len(folded), first.to+24)]) && lex.declines(folded) {
 		// "I will not roll for it. … (Out of character: I'm not going to adjudicate
@@ -91,6 +101,23 @@ func precisionGate8(body string, p Parsed, first vote, t *cueTally, lex *Lexicon
 		return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}, true
 	}
 	return p, false
+}
+
+// sarcasmMark marks words as sarcasm: "/s", "(sarcasm)".
+var sarcasmMark = regexp.MustCompile(`(?:^|\s)/s(?:\s|$)|\((?:sarcasm|sarcastic|not\s+serious)\)`)
+
+// optionalBefore and optionalAfter make a roll one the player may make if they like:
+// "feel free to roll", "nothing stops you from rolling", "roll Listen if you want".
+var (
+	optionalBefore = regexp.MustCompile(`\b(?:feel\s+free\s+to|you['’]re\s+(?:welcome|free)\s+to|you\s+are\s+(?:welcome|free)\s+to|nothing\s+stops\s+you\s+from|no\s+one\s+stops\s+you\s+from|you\s+can\s+always|you\s+could\s+always|you\s+may\s+always)\s+(?:[a-z'’]+\s+){0,3}$`)
+	optionalAfter  = regexp.MustCompile(`^[^.;:!?]{0,40}?\bif\s+(?:you|they|he|she|the\s+player)\s+(?:really\s+)?(?:want(?:s)?(?:\s+to)?|like|likes|wish(?:es)?|insists?|feels?\s+like\s+it|must)\s*(?:[.,;:!?—–-]|$)`)
+)
+
+// optionalRoll says whether the roll cue at [from, to) of folded is offered as one the
+// player may make if they like.
+func optionalRoll(folded string, from, to int) bool {
+	s := sentenceStart(folded, from)
+	return optionalBefore.MatchString(folded[max(s, from-60):from]) || optionalAfter.MatchString(folded[to:])
 }
 
 // speakerWontRoll is the speaker refusing to roll for the act: "I will not roll for

@@ -159,3 +159,19 @@ func TestProbeEighthRoundMoreIdioms(t *testing.T) {
 		{"mi5", "Let's roll for it: Climb.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeEighthRoundOptional holds a roll the player may make if they like, a roll
+// marked as sarcasm, and a ruling handed back with "whatever you prefer": none rules.
+func TestProbeEighthRoundOptional(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"op1", "Feel free to roll Spot Hidden if you like, but the key is in plain sight.", DecisionUnparsed, ""},
+		{"op2", "Nothing stops you from rolling Spot Hidden if you want, but you already see the key.", DecisionUnparsed, ""},
+		{"op3", "You're welcome to roll Listen; the music is loud either way.", DecisionUnparsed, ""},
+		{"op4", "Sure, roll Climb to walk up the stairs. /s It's stairs.", DecisionUnparsed, ""},
+		{"op5", "I'd say a Spot Hidden roll, maybe. Or just give it to them. Whatever you prefer.", DecisionUnparsed, ""},
+		// must not fire: the player's wish is to act, not to roll
+		{"op6", "If you want to cross, make a Jump roll.", DecisionRoll, "Jump"},
+		{"op7", "Make a Stealth roll if you want to sneak past.", DecisionRoll, "Stealth"},
+		{"op8", "Roll Climb if you want to get up there.", DecisionRoll, "Climb"},
+	})
+}
