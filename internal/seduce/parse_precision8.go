@@ -64,9 +64,8 @@ var handedBack = regexp.MustCompile(`\b(?:you\s+know\s+(?:your|the)\s+(?:table|g
 var waverWord = regexp.MustCompile(`\b(?:actually|wait|hmm+|hm+|hold\s+on|hang\s+on|on\s+second\s+thoughts?|then\s+again|although|but\s+then)\b`)
 
 // precisionGate8 reads the signs above for the prose ruling p whose deciding vote is
-// first, after round 7's gates found nothing.
-func precisionGate8(body string, p Parsed, first vote, t *cueTally, lex *Lexicon) (Parsed, bool) {
-	folded := foldLower(body)
+// first, after round 7's gates found nothing; folded is body folded to lower case.
+func precisionGate8(body, folded string, p Parsed, first vote, t *cueTally, lex *Lexicon) (Parsed, bool) {
 	trimmed := strings.TrimRight(folded, " \t\n")
 	if r, _ := utf8.DecodeLastRuneInString(trimmed); p.Decision == DecisionRoll && p.Skill == "" && unicode.IsLetter(r) &&
 		first.to >= len(trimmed)-8 && cutRollEnd.MatchString(trimmed) {
