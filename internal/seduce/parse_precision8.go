@@ -83,6 +83,18 @@ func precisionGate8(body, folded string, p Parsed, first vote, t *cueTally, lex 
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.to+loc[0]:])}, true
 		}
 	}
+	if p.Decision == DecisionRoll {
+		if loc := rollTakenBack.FindStringIndex(folded[first.to:]); loc != nil && !rollWordAgain.MatchString(folded[first.to+loc[1]:]) {
+			// "I'd call for a Climb roll. Nah, forget it, it's a ladder.": the roll taken
+			// back, and none ruled after.
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[first.to+loc[0]:first.to+loc[1]])}, true
+		}
+		if otherThought.MatchString(folded[sentenceStart(folded, first.from):first.from]) {
+			// "Tu pourrais penser qu'il faut un jet de Discrétion. Non : …": the roll is
+			// what one might think, in a lexicon's language.
+			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to])}, true
+		}
+	}
 	if p.Decision == DecisionRoll && sarcasmMark.MatchString(folded[first.from:]) {
 		// "Sure, roll Climb to walk up the stairs. /s": the reply marks its words as
 		// sarcasm.
@@ -101,6 +113,17 @@ func precisionGate8(body, folded string, p Parsed, first vote, t *cueTally, lex 
 	}
 	return p, false
 }
+
+// rollTakenBack opens words after a roll that take it back and end there: "Nah, forget
+// it.", "— kidding,", "Or, you know, don't —" (not "don't bother with a rope").
+var rollTakenBack = regexp.MustCompile(`(?:^|[.!?…]+\s*|\s[—–-]+\s*|,\s*)(?:(?:nah|nope|no|actually|wait|hmm+|ugh|or)\s*[,.!…]*\s*)*(?:forget\s+(?:it|that|the\s+roll|about\s+it)|scrap\s+(?:that|it)|strike\s+that|skip\s+it|don['’]t\s+bother|never\s*mind|(?:just\s+)?kidding|j/?k|you\s+know\s*,?\s*don['’]t)(?:\s*[,.!…;:—–-]|\s*$)`)
+
+// rollWordAgain is a roll word or a yes after a taking back: the reply rules again.
+var rollWordAgain = regexp.MustCompile(`\b(?:roll|rolls|check|test|dice|yes|yeah)\b`)
+
+// otherThought opens a sentence with what one might think, in the lexicons'
+// languages: "tu pourrais penser que", "man könnte meinen", "podrías pensar que".
+var otherThought = regexp.MustCompile(`(?:\b(?:tu\s+pourrais|vous\s+pourriez|on\s+pourrait)\s+(?:penser|croire)|\bman\s+(?:könnte|würde)\s+(?:meinen|denken|glauben)|\bdu\s+könntest\s+(?:meinen|denken|glauben)|\b(?:podrías|podría|uno\s+podría|se\s+podría)\s+(?:pensar|creer)|\b(?:potresti|si\s+potrebbe|verrebbe\s+da)\s+(?:pensare|credere)|\b(?:você\s+poderia|poderia\s+se|pode-se|poderíamos)\s+(?:pensar|achar)|\bje\s+zou\s+(?:kunnen\s+)?denken|\bmożna\s+by\s+(?:pomyśleć|sądzić))`)
 
 // sarcasmMark marks words as sarcasm: "/s", "(sarcasm)".
 var sarcasmMark = regexp.MustCompile(`(?:^|\s)/s(?:\s|$)|\((?:sarcasm|sarcastic|not\s+serious)\)`)

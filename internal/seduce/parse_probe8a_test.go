@@ -175,3 +175,21 @@ func TestProbeEighthRoundOptional(t *testing.T) {
 		{"op8", "Roll Climb if you want to get up there.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeEighthRoundTakenBack holds a roll taken back with nothing ruled after it, and
+// a roll put as what one might think, in the lexicons' languages: neither rules.
+func TestProbeEighthRoundTakenBack(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"tb1", "I'd call for a Climb roll. Nah, forget it, it's a ladder.", DecisionUnparsed, ""},
+		{"tb2", "Make a Spot Hidden roll — kidding, it's right there.", DecisionUnparsed, ""},
+		{"tb3", "Roll Dodge. Or, you know, don't — he's swinging at the wall.", DecisionUnparsed, ""},
+		{"tb4", "Listen roll. Never mind, the radio's blaring.", DecisionUnparsed, ""},
+		{"tb5", "Tu pourrais penser qu'il faut un jet de Discrétion. Non : le garde dort.", DecisionUnparsed, ""},
+		{"tb6", "Man könnte meinen, es braucht eine Probe auf Klettern. Nein, es ist eine Leiter.", DecisionUnparsed, ""},
+		{"tb7", "Podrías pensar que hace falta una tirada de Trepar. No: es una escalera.", DecisionUnparsed, ""},
+		{"tb8", "Potresti pensare che serva un tiro di Scalare. No, è una scala.", DecisionUnparsed, ""},
+		// must not fire: the words do not take the roll back, or a roll is ruled again
+		{"tb9", "Roll Climb. Don't bother with a rope, it won't help.", DecisionRoll, "Climb"},
+		{"tb10", "Make a Stealth roll. Forget it, I mean make a Stealth roll with a penalty die.", DecisionRoll, "Stealth"},
+	})
+}
