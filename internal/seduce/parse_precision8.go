@@ -55,7 +55,7 @@ var rollIdiomWords = regexp.MustCompile(`\b(?:rock|heads|on\s+a|egg|spring|bread
 var cutRollEnd = regexp.MustCompile(`\b(?:need|needs|needed|have|has|had|got|gotta|going|gonna|want|wanna|ask|asking|call|calling|make|making|require|requires)\s+(?:(?:to|you|him|her|them|for|a|an|one|some)\s+){0,3}(?:roll|check|test|throw)\s*$`)
 
 // turnOpen opens a sentence that turns against or concludes past what came before.
-var turnOpen = regexp.MustCompile(`^\W*(?:honestly|actually|really|so|then\s+again|though|but\s+(?:honestly|really|actually|then)|in\s+the\s+end|ultimately|on\s+reflection|on\s+second\s+thoughts?|all\s+(?:told|things\s+considered)|therefore|thus|in\s+short|bottom\s+line|that\s+said|having\s+said\s+that|either\s+way|after\s+all|overall|in\s+sum|to\s+sum\s+up)\b`)
+var turnOpen = regexp.MustCompile(`^\W*(?:honestly|actually|really|so|then\s+again|though|but\s+(?:honestly|really|actually|then)|in\s+the\s+end|ultimately|on\s+reflection|on\s+second\s+thoughts?|all\s+(?:told|things\s+considered)|therefore|thus|in\s+short|bottom\s+line|that\s+said|having\s+said\s+that|either\s+way|after\s+all|overall|in\s+sum|to\s+sum\s+up|(?:my\s+|the\s+)?final\s+(?:answer|ruling|verdict|call|word)|(?:my\s+)?(?:verdict|ruling|conclusion|answer)\s*:|in\s+conclusion|second\s+thoughts?|on\s+balance)\b`)
 
 // handedBack are words that leave the call to the one who asked.
 var handedBack = regexp.MustCompile(`\b(?:you\s+know\s+(?:your|the)\s+(?:table|group|players|game)|(?:your|the)\s+(?:call|choice|decision)\s*[.!]|up\s+to\s+you|i['’]ll\s+leave\s+it\s+(?:to|with)\s+you|you\s+decide|you\s+(?:be|are)\s+the\s+judge)\b`)
@@ -71,7 +71,7 @@ func precisionGate8(body, folded string, p Parsed, first vote, t *cueTally, lex 
 		first.to >= len(trimmed)-8 && cutRollEnd.MatchString(trimmed) {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Span: cutSpan(body[max(0, len(trimmed)-60):len(trimmed)])}, true
 	}
-	if p.Rule == RuleAnyPart && t.hasRoll && t.hasPass && t.passCue.from > t.rollCue.to && !t.passCue.part {
+	if p.Rule == RuleAnyPart && t.hasRoll && t.hasPass && t.passCue.from > t.rollCue.to {
 		if start := sentenceStart(folded, t.passCue.from); start > t.rollCue.to && turnOpen.MatchString(folded[start:t.passCue.from]) {
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction,
 				Span: cutSpan(body[t.rollCue.from:t.rollCue.to]) + " | " + cutSpan(body[t.passCue.from:t.passCue.to])}, true

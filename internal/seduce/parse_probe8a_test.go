@@ -193,3 +193,15 @@ func TestProbeEighthRoundTakenBack(t *testing.T) {
 		{"tb10", "Make a Stealth roll. Forget it, I mean make a Stealth roll with a penalty die.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestProbeEighthRoundFinalAnswer holds a roll and, in a later sentence labelled as the
+// final word ("Final answer:", "Verdict:", "Second thought:"), no roll: the later words
+// conclude against the first, and are no other part of the action.
+func TestProbeEighthRoundFinalAnswer(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fa1", "First thought: Jump roll. Second thought: it's a puddle. Final answer: no roll.", DecisionUnparsed, ""},
+		{"fa2", "A Listen roll came to mind for the footsteps. Final ruling, though: he's stamping, no roll.", DecisionPass, ""},
+		// must not fire: no roll said first, or parts ruled without a conclusion
+		{"fa3", "Crossing the yard needs no roll. Final answer for the wall: Climb roll.", DecisionRoll, "Climb"},
+	})
+}
