@@ -27,7 +27,7 @@ import (
 //     ne le franchit sans un jet", "nobody gets across without a Jump roll") rules the roll.
 
 // rollIdiom is a fixed expression whose "roll" is no roll of the dice.
-var rollIdiom = regexp.MustCompile(`\brock(?:\s*(?:and|&|['’]?n['’]?|-and-)\s*|\s+)roll(?:ing|s)?\b|\bheads\s+(?:will|would|are\s+going\s+to|gonna|shall|may|might)\s+roll\b|\bon\s+a\s+(?:real\s+)?roll\b|\b(?:egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honor|honour)\s+rolls?\b|\brolls?\s+call\b|\bready\s+to\s+roll\s*[.!]|\blet['’]?s\s+roll\s*(?:!|,\s*(?:folks|people|team|gang|everyone|everybody|guys|y['’]all|boys|girls|friends)\b|\s+out\b)|\b(?:rain|reality|gut|spell|vibe)\s*-?\s*checks?\b`)
+var rollIdiom = regexp.MustCompile(`\brock(?:\s*(?:and|&|['’]?n['’]?|-and-)\s*|\s+)roll(?:ing|s)?\b|\bheads\s+(?:will|would|are\s+going\s+to|gonna|shall|may|might)\s+roll\b|\bon\s+a\s+(?:real\s+)?roll\b|\b(?:egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honor|honour|drum|barrel)\s*-?\s*rolls?\b|\brolls?\s+call\b|\bready\s+to\s+roll\s*[.!]|\blet['’]?s\s+roll\s*(?:!|,\s*(?:folks|people|team|gang|everyone|everybody|guys|y['’]all|boys|girls|friends)\b|\s+out\b)|\b(?:rain|reality|gut|spell|vibe)\s*-?\s*checks?\b`)
 
 // maskRollIdioms writes each roll idiom of s (folded) as one word of the same length,
 // so that no rule reads a roll in it.
@@ -48,7 +48,7 @@ func maskRollIdioms(s string) string {
 }
 
 // rollIdiomWords is a cheap test for the words every roll idiom holds one of.
-var rollIdiomWords = regexp.MustCompile(`\b(?:rock|heads|on\s+a|egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honou?r|call|ready|let['’]?s|rain|reality|gut|spell|vibe)\b`)
+var rollIdiomWords = regexp.MustCompile(`\b(?:rock|heads|on\s+a|egg|spring|bread|sausage|cinnamon|swiss|jam|toilet|kitchen|paper|honou?r|drum|barrel|call|ready|let['’]?s|rain|reality|gut|spell|vibe)\b`)
 
 // cutRollEnd is a sentence that ends on a roll word after a verb of needing or making,
 // the skill still to come: "you're going to need to roll", "he has to make a check".

@@ -15,6 +15,8 @@ func TestProbeEighthRoundIdioms(t *testing.T) {
 		{"ri4", "Roll call at dawn, everyone present. Getting over the wall needs a Climb roll.", DecisionRoll, "Climb"},
 		{"ri5", "The cook hands him a sausage roll. No dice needed for that.", DecisionPass, ""},
 		{"ri6", "Rock-and-roll! The boat starts first pull.", DecisionUnparsed, ""},
+		{"ri10", "Barrel roll! The plane dodges the flak. You're through.", DecisionPass, ""},
+		{"ri11", "Drum roll, please: no roll, the door just opens.", DecisionPass, ""},
 		// must not fire: a roll next to the idiom's words
 		{"ri7", "Rock climbing up there means a Climb roll.", DecisionRoll, "Climb"},
 		{"ri8", "Roll Dodge, the heads of the statues are falling.", DecisionRoll, "Dodge"},
