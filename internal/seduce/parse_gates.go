@@ -177,7 +177,7 @@ func precisionGate(body string, p Parsed, first vote, t *cueTally, lex *Lexicon)
 	if at, ok := unsureEnd(folded, lex); ok && at > first.from {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[at:])}, true
 	}
-	return p, false
+	return precisionGate8(body, folded, p, first, t, lex) // round 8's gates (parse_precision8.go)
 }
 
 // refusedOr is refused when the reply declines (in a lexicon's words or the English

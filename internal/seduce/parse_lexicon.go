@@ -558,7 +558,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if d == DecisionRoll && !contrast && !neg && l.quantifiedSubject(clause, i) {
 					cd, neg = DecisionPass, true // "Nessuna parte di questa azione richiede dadi"
 				}
-				if without && negs.outside(clause, l, from, i+len(p)) {
+				if without && (negs.outside(clause, l, from, i+len(p)) || nobodyWithout.MatchString(clause[:from])) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}
 				skillFrom := i

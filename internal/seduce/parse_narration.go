@@ -118,7 +118,7 @@ func narratedDone(body, folded string, tax *Taxonomy, lex *Lexicon) (at, to int)
 	if end := strings.TrimRight(scan, " \t\r\n*_)"); end == "" || !strings.ContainsRune(".!\"”'’", rune(end[len(end)-1])) && !strings.HasSuffix(end, "”") && !strings.HasSuffix(end, "’") {
 		return -1, -1 // a narration cut off, or one that ends on a question, is no ruling
 	}
-	scan = narrationScan(scan)
+	scan = maskRollIdioms(narrationScan(scan)) // "Rock and roll, folks — …" (parse_precision8.go)
 	if narrationBlocked(scan, body, tax) || narrationVoice.MatchString(scan) || lex.headIdx.has(scan) ||
 		hasPhrase(scan, lex.negation) || hasPhrase(scan, lex.condition) || hasPhrase(scan, lex.hedge) {
 		return -1, -1

@@ -1441,6 +1441,7 @@ var (
 // joinIdioms joins "anything but" with a hyphen: its "but" joins no two clauses
 // ("anything but automatic" is a roll).
 func joinIdioms(s string) string {
+	s = maskRollIdioms(s) // "Rock and roll, folks" (parse_precision8.go)
 	if strings.Contains(s, "anything but ") {
 		s = strings.ReplaceAll(s, "anything but ", "anything-but ")
 	}
@@ -1632,6 +1633,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 				}
 				if c.decision == DecisionRoll && c.skill == "" && genericRolls(clause, m[0], m[1]) {
 					continue // "asking for rolls on routine tasks teaches players …": rolls in general
+				}
+				if c.decision == DecisionRoll && rollsTalk(clause, m[0], m[1]) {
+					continue // "Swim rolls are meant for real risk" (parse_precision8.go)
 				}
 				if speakerOption(clause, min(negAt, cat)) {
 					// "I could make you roll for it", "I might ask for Stealth": an option
@@ -2047,6 +2051,9 @@ func hypothetical(clause string, from, to int, cond bool, sc *scopeCache) bool {
 	}
 	if thirdParty.MatchString(clause[max(comma, from-40):from]) && askVerb.MatchString(clause[from:to]) {
 		return true // "the player asks for a Jump roll": a request reported, not a ruling
+	}
+	if otherFrame.MatchString(clause[max(0, from-80):min(len(clause), from+20)]) {
+		return true // "you might think this needs a Stealth roll" (parse_precision8.go)
 	}
 	if otherKeeper.MatchString(clause[max(comma, from-60):from]) || otherKeepers.MatchString(clause[max(comma, from-60):from]) {
 		return true // "some Keepers would roll Throw here": another table's ruling
