@@ -1024,6 +1024,7 @@ func yesNo(v any) (bool, bool) {
 		case "false", "no", "n", "nope", "nah", "negative", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
 			return false, true
 		}
+		return markedYesNo(w) // "✅ Yes", "No ❌"
 	}
 	return false, false
 }
@@ -1212,7 +1213,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 	if r.skill == "" {
 		r.skill = named
 	}
-	if len(r.votes) == 0 && !r.refused && r.reason != "" && refusedValue(r.reason) {
+	if len(r.votes) == 0 && !r.refused && r.reason != "" && (refusedValue(r.reason) || declinedReason(r.reason)) {
 		// {"decision": null, "reason": "I'm not able to help with this request."}
 		r.refused, r.bad = true, false
 	}
