@@ -20,7 +20,7 @@ func TestProbeEighthRoundVariants(t *testing.T) {
 		{"l1", "**Skill check:** First Aid (stabilise the bleeding)", DecisionRoll, "First Aid"},
 		{"l2", "Check: Spot Hidden (the rug is lumpy)", DecisionRoll, "Spot Hidden"},
 		{"l3", "**Check needed:** Listen (voices behind the panel)", DecisionRoll, "Listen"},
-		{"l4", "Skill check: Climb (wet bricks, loose mortar)." , DecisionRoll, "Climb"},
+		{"l4", "Skill check: Climb (wet bricks, loose mortar).", DecisionRoll, "Climb"},
 		{"l5", "Check: Psychology (is the clerk lying about the key?)", DecisionUnparsed, ""},
 		{"lx1", "**Skill check:** First Aid (only if he keeps bleeding)", DecisionUnparsed, ""},
 		{"lx2", "**Skill check:** Spot Hidden (or maybe none at all)", DecisionUnparsed, ""},
