@@ -207,6 +207,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankTags(blank)
 	blankSymbols(blank)
 	blankDiceIdiom(blank)
+	blankVariants(blank)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
@@ -342,8 +343,16 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
-			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body):
+			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body) || shortRefusal(body):
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		if d, at, to := tickedDecision(body); d != "" && !lex.openIdx.has(folded) && !t.hedgedRoll && !t.hedgedPass {
+			// "- [x] Roll\n- [ ] No roll\n\nSkill: Listen": see tickedDecision.
+			p := Parsed{Decision: d, How: HowLines, Rule: RuleLabel, Span: cutSpan(body[at:to])}
+			if d == DecisionRoll {
+				p.Skill = lr.skill
+			}
+			return p
 		}
 		if at, to := waivedOnAsking(body, tax); at >= 0 {
 			// "[Jonah] can I roll Spot Hidden?\n[Keeper] nah, it's in the lock.": see waivedOnAsking.
@@ -1420,6 +1429,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			others = append(others, l.span)
 			if r.skill == "" {
 				r.skill = skillValue(value, tax)
+				if c, ok := skillWithReason(r.skill, value, tax); ok {
+					r.skill = c // "Skill: Spot Hidden — the trapdoor is under a rug"
+				}
 			}
 		case keyReason:
 			decided = false

@@ -156,6 +156,7 @@ func narrationScan(folded string) string {
 	folded = noFuss.ReplaceAllStringFunc(folded, blankOut)
 	folded = helpsYou.ReplaceAllStringFunc(folded, blankOut)
 	folded = breaksOpen.ReplaceAllStringFunc(folded, blankOut)
+	folded = rollWithIt.ReplaceAllStringFunc(folded, blankOut) // "let's roll with it"
 	return notObstacle.ReplaceAllString(folded, " ")
 }
 

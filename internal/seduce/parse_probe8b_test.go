@@ -33,3 +33,56 @@ func TestProbeEighthRoundVariants(t *testing.T) {
 		{"tx1", "| Roll? | Skill |\n|---|---|\n| ❓ Maybe | Climb |", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeEighthRoundRefusalsAndIdioms: terse and in-character refusals, "roll with
+// it", a ruling "for me", chat mentions, a ticked box, a lean then a firm ruling.
+func TestProbeEighthRoundRefusalsAndIdioms(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		// A refusal with its subject left out, the whole reply.
+		{"r1", "Can't help.", DecisionRefused, ""},
+		{"r2", "Cannot help, sorry.", DecisionRefused, ""},
+		{"r3", "Won't rule on it.", DecisionRefused, ""},
+		{"r4", "Sorry — can't do this one.", DecisionRefused, ""},
+		{"r5", "Nope. Won't judge this.", DecisionRefused, ""},
+		// In character.
+		{"r6", "*She sets the dice aside.* \"I shall not judge this one.\"", DecisionRefused, ""},
+		{"r7", "\"No. I'm not running that. Choose another path.\"", DecisionRefused, ""},
+		{"r8", "*A long pause.* \"Not this. Not at my table.\"", DecisionRefused, ""},
+		// Must not fire: the words of refusing as a verb of something else.
+		{"rx1", "Can't help but think this is a Climb roll.", DecisionRoll, "Climb"},
+		{"rx2", "Can't rule out a trap. Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"rx3", "Cannot help noticing the door is ajar.", DecisionUnparsed, ""},
+		{"rx4", "*The Keeper shakes his head.* \"No. Not this one.\"", DecisionUnparsed, ""}, // "no roll, not this one"?
+		{"rx5", "You can't help him. He's gone.", DecisionUnparsed, ""},
+
+		// "roll with it": going along, no dice.
+		{"i1", "Fine, let's roll with it — you hand the porter a dollar and stroll up the stairs.", DecisionPass, ""},
+		{"i2", "Okay, I'll roll with that. You're through the gate.", DecisionPass, ""},
+		{"i3", "Let's roll with it and call for a Luck roll.", DecisionRoll, "Luck"},
+		{"ix1", "Let's roll with it: Climb roll, the wall is wet.", DecisionRoll, "Climb"},
+
+		// "would be" owned by the speaker: a ruling.
+		{"w1", "Tailing him through the fog would be a Tracking roll for me.", DecisionRoll, "Track"},
+		{"w2", "Getting that crate open would be a STR roll in my book.", DecisionRoll, ""},
+		{"w3", "Talking past the doorman would be a Fast Talk check at my table.", DecisionRoll, "Fast Talk"},
+		{"wx1", "If it were raining, that would be a Climb roll for me.", DecisionUnparsed, ""},
+		{"wx2", "That would be a Climb roll.", DecisionUnparsed, ""},
+
+		// A chat mention is no word of the sentence.
+		{"m1", "@Sam mech repair roll for the pump", DecisionRoll, "Mechanical Repair"},
+		{"m2", "[21:40] GM: @Ivo spot hidden roll, the mantel looks off\n[21:40] Ivo: rolling", DecisionRoll, "Spot Hidden"},
+		{"mx1", "@Keeper can I roll Spot Hidden?", DecisionUnparsed, ""},
+
+		// A task list whose ticked item is a decision word, the skill on its own line.
+		{"c1", "**Decision**\n\n- [x] Roll\n- [ ] No roll\n\n**Skill:** Listen — the footsteps are faint.", DecisionRoll, "Listen"},
+		{"c2", "- [ ] Roll\n- [x] No roll\n\nThe gate is open.", DecisionPass, ""},
+		{"c3", "**Adjudication**\n\n- [x] Roll required\n- [ ] Automatic success\n\n**Skill:** Climb — the drainpipe is loose.", DecisionRoll, "Climb"},
+		{"cx2", "- [x] Roll\n- [ ] No roll\n\nYour call, honestly.", DecisionUnparsed, ""},
+
+		// A lean, then a firm ruling on reflection.
+		{"f1", "I was leaning toward a roll, but on reflection: no roll needed. The gate is open.", DecisionPass, ""},
+		{"f2", "My gut said roll — on reflection, though, no roll is needed; the door's ajar.", DecisionPass, ""},
+		{"f3", "I was leaning toward no roll, but on second thought: Stealth roll. The guard is awake.", DecisionRoll, "Stealth"},
+		{"fx1", "I was leaning toward a roll, but on reflection: no roll? I'm not sure.", DecisionUnparsed, ""},
+	})
+}

@@ -522,6 +522,9 @@ var (
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna|going\s+to|has\s+to|have\s+to|needs\s+to|need\s+to|got\s+to|ought\s+to)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always|absolutely|obviously|undoubtedly|unquestionably|totally|surely|very\s+much|100%)\s+)?` + reCountArt + `(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		// "Following the prints would be a Tracking roll for me": "would be" is the
+		// speaker's ruling when "for me", "in my book" or "at my table" owns it.
+		newCueRule(`\b(?:would|['’]d)\s+(?:(?:definitely|certainly|clearly)\s+)?be\s+` + reCountArt + `(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:for\s+me|in\s+my\s+book|at\s+my\s+table|as\s+far\s+as\s+i['’]m\s+concerned)\b`),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),

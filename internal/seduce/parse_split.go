@@ -59,8 +59,9 @@ func blankAside(b []byte) {
 }
 
 // decidedAfter closes a reply's musing with a decision, as its last words: "I went back
-// and forth on this. ... Okay, I've decided: Mechanical Repair roll."
-var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well|but|and)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made)\b[^?]*$`)
+// and forth on this. ... Okay, I've decided: Mechanical Repair roll.", "I was leaning
+// toward a roll, but on reflection: no roll needed."
+var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well|but|and)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made|on\s+reflection|on\s+second\s+thoughts?|having\s+thought\s+(?:about\s+)?it\s+(?:over|through)|thinking\s+it\s+(?:over|through)|after\s+(?:some\s+|more\s+)?thought|thinking\s+about\s+it\s+(?:more|again))\b[^?]*$`)
 
 // detailOnOpen is what follows an open phrase that hands over a detail of the roll, not
 // the ruling: "your call on the difficulty".

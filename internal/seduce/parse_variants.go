@@ -1,6 +1,7 @@
 package seduce
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -80,4 +81,108 @@ func skillBeforeReason(v string, tax *Taxonomy) (string, bool) {
 		return c, true
 	}
 	return "", false
+}
+
+// terseRefusal is a refusal with its subject left out or spoken in character, the
+// whole of a short reply: "Can't help.", "Won't rule on it.", "Sorry — can't do this
+// one.", "*The Keeper sets down the screen.* \"No. I'm not running that.\"", "I shall
+// not rule on this." A verb of helping or ruling must end its clause ("Can't help but
+// think…" and "can't rule out" are no refusal).
+var terseRefusal = regexp.MustCompile(`^(?:(?:sorry|nope|no|unfortunately|afraid\s+so)\W+)?(?:i\s+)?(?:can['’]t|cannot|can\s+not|won['’]t|will\s+not|shall\s+not|shan['’]t)\s+(?:help|assist|rule|judge|adjudicate|weigh\s+in|do\s+(?:this|that|it))(?:\s+(?:you|here|on\s+(?:this|that|it)|with\s+(?:this|that|it)|this|that|it))?(?:\s+one)?(?:\s*,\s*sorry)?\s*(?:[.!—–]|$)`)
+
+// spokenRefusal is a Keeper's in-character refusal: "No. I'm not running that.", "Not
+// this. Not at my table."
+var spokenRefusal = regexp.MustCompile(`^(?:no[.!,]\s+)?(?:i['’]m\s+not\s+running\s+(?:that|this)|not\s+(?:this|that)[.!]|not\s+at\s+my\s+table)`)
+
+// stageDirection is an action set in asterisks or a sentence about the Keeper before
+// the spoken words: "*The Keeper shakes her head.*".
+var stageDirection = regexp.MustCompile(`\*[^*\n]{1,120}\*`)
+
+// shortRefusal says whether a short reply, its stage directions and quotation marks
+// set aside, is no more than a terse refusal.
+func shortRefusal(body string) bool {
+	if len(body) > 240 {
+		return false
+	}
+	framed := stageDirection.MatchString(body)
+	s := stageDirection.ReplaceAllString(body, " ")
+	s = strings.NewReplacer("\"", " ", "“", " ", "”", " ").Replace(s)
+	s = strings.TrimSpace(foldLower(s))
+	if len(strings.Fields(s)) > 14 || strings.Contains(s, "roll") || strings.Contains(s, "?") {
+		return false
+	}
+	if terseRefusal.MatchString(strings.TrimLeft(s, " —–-*_")) {
+		return true
+	}
+	return spokenRefusal.MatchString(s) && (framed || strings.Contains(s, "running"))
+}
+
+// rollWithIt is "roll with it", going along with what the player says: an idiom of
+// no dice, with the speaker's "let's", "I'll" or "we'll" that carries it. Not when
+// negated ("I won't roll with this": a refusal to go along, read by the gates).
+var rollWithIt = regexp.MustCompile(`(?i)\b(?:(?:let['’]s|we['’]ll|i['’]ll|we\s+can|i\s+can|we\s+will|i\s+will)\s+(?:just\s+)?roll|(?:i['’]m|we['’]re|i\s+am|we\s+are)\s+(?:just\s+)?rolling)\s+with\s+(?:it|that|this|the\s+punches)\b`)
+
+// mention is a chat's "@Name" set before a line's words: a vocative, no word of the
+// sentence.
+var mention = regexp.MustCompile(`(?:^|[\s:(])(@[A-Za-z0-9_.-]+)`)
+
+// blankVariants blanks "roll with it" and chat mentions in b.
+func blankVariants(b []byte) {
+	if bytes.IndexByte(b, '@') >= 0 {
+		for _, m := range mention.FindAllSubmatchIndex(b, -1) {
+			for i := m[2]; i < m[3]; i++ {
+				b[i] = ' '
+			}
+		}
+	}
+	if !bytes.Contains(b, []byte(" with ")) && !bytes.Contains(b, []byte(" WITH ")) && !bytes.Contains(b, []byte(" With ")) {
+		return
+	}
+	for _, loc := range rollWithIt.FindAllIndex(b, -1) {
+		for i := loc[0]; i < loc[1]; i++ {
+			b[i] = ' '
+		}
+	}
+}
+
+// skillWithReason reads a skill label's value that the taxonomy does not know whole
+// as a skill and its reason: "Spot Hidden — the trapdoor is under a rug", "Listen
+// (faint footsteps)". The reason must neither name a roll nor leave the ruling open.
+func skillWithReason(read, value string, tax *Taxonomy) (string, bool) {
+	if _, known := tax.Canonical(read); known {
+		return "", false
+	}
+	if c, ok := skillBeforeReason(strings.TrimSpace(value), tax); ok {
+		return c, true
+	}
+	if c, ok := rolledSkillReason(value, tax); ok {
+		if _, known := tax.Canonical(c); known {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// tickedBox is a markdown task-list item ticked (group 1 its words).
+var tickedBox = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+][ \t]+)?\[[xX✓✔]\][ \t]*([^\n]*)$`)
+
+// tickedDecision reads a task list whose one ticked item is a decision word alone,
+// "- [x] Roll\n- [ ] No roll": the ruling the box chooses. Two ticked items, or an
+// item that is more than a decision word, are not read here.
+func tickedDecision(body string) (Decision, int, int) {
+	if !strings.Contains(body, "]") {
+		return "", -1, -1
+	}
+	ms := tickedBox.FindAllStringSubmatchIndex(body, 3)
+	if len(ms) != 1 || !uncheckedBox.MatchString(body) {
+		return "", -1, -1
+	}
+	w := strings.Trim(normWords(body[ms[0][2]:ms[0][3]]), " *_`\"'.!")
+	switch {
+	case rollWords[w]:
+		return DecisionRoll, ms[0][0], ms[0][1]
+	case passWords[w]:
+		return DecisionPass, ms[0][0], ms[0][1]
+	}
+	return "", -1, -1
 }
