@@ -421,6 +421,11 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
 		p.Skill = capitalOtherSkill(orig) // "We'll need a roll — Drive Auto"
 	}
+	if p.Decision == DecisionRoll && first.prose && len(votes) == 0 {
+		if c := correctedSkill(orig, p.Skill, tax); c != "" {
+			p.Skill = c // "Fighting roll — sorry, I mean Dodge."
+		}
+	}
 	if _, known := tax.Canonical(p.Skill); p.Skill != "" && !known && skillPrefix(p.Skill, tax) &&
 		strings.HasSuffix(strings.TrimRight(body, " \t\n"), p.Skill) {
 		// "Roll Sw": the reply stops inside the skill's name.

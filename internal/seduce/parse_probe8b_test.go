@@ -86,3 +86,30 @@ func TestProbeEighthRoundRefusalsAndIdioms(t *testing.T) {
 		{"fx1", "I was leaning toward a roll, but on reflection: no roll? I'm not sure.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeEighthRoundSettled: a question the reply answers after an interjection, an
+// "unless" condition settled as false, a skill corrected in passing.
+func TestProbeEighthRoundSettled(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"q1", "Does she need to roll to read a street sign in daylight? Come on. No. She reads it.", DecisionPass, ""},
+		{"q2", "Do you need a roll to hear a gunshot next to you? Obviously not. You hear it.", DecisionPass, ""},
+		{"q3", "Do you need a roll to open an unlocked door? Seriously. No.", DecisionPass, ""},
+		{"q5", "Did she need a Spot Hidden roll to see the fire? No.", DecisionPass, ""},
+		{"q6", "Do you need a Listen roll for the whisper? Yes.", DecisionRoll, "Listen"},
+		{"q4", "Does this need a Climb roll? Come on, now. Yes — the wall is sheer.", DecisionRoll, "Climb"},
+		{"qx1", "Do you need to roll? Come on. Let's think about the guard first.", DecisionUnparsed, ""},
+
+		{"u1", "No roll unless someone's watching, and nobody is. So no roll.", DecisionPass, ""},
+		{"u2", "Stealth roll unless the guard's asleep — and he isn't.", DecisionRoll, "Stealth"},
+		{"u3", "No roll unless the rope is frayed, but it isn't. Down you go.", DecisionPass, ""},
+		{"ux1", "No roll unless someone's watching, and someone is.", DecisionUnparsed, ""},
+		{"ux2", "Roll Stealth if the guard is awake, and he isn't.", DecisionUnparsed, ""},
+		{"ux3", "No roll unless the door is locked.", DecisionUnparsed, ""},
+
+		{"s1", "Fighting roll — sorry, I mean Dodge. He's ducking, not swinging. Dodge roll.", DecisionRoll, "Dodge"},
+		{"s2", "Spot Hidden roll, or rather Listen: it's dark.", DecisionRoll, "Listen"},
+		{"s3", "Climb roll. Make that Jump, it's a gap, not a wall.", DecisionRoll, "Jump"},
+		{"sx1", "Roll Climb. I mean it.", DecisionRoll, "Climb"},
+		{"sx2", "Climb roll — I mean, it's a wall, what else?", DecisionRoll, "Climb"},
+	})
+}

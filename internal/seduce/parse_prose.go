@@ -602,7 +602,7 @@ var (
 	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)` + answerNoMore)
 	// askedIf reports a question as a statement: "You ask if this needs a roll."
 	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
-	answerNo = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:(?:of\s+)?course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
+	answerNo = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:(?:of\s+)?course|certainly|absolutely|definitely|surely|sure|obviously|clearly)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -985,6 +985,10 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
 		}
+		if interjection.MatchString(answer) {
+			from = next[k][1]
+			continue // "Do you need to roll to hear the bell? Come on. No."
+		}
 		if rollKind.MatchString(clause) {
 			return // "Opposed roll? No.": which kind of roll, not whether to roll
 		}
@@ -1001,6 +1005,11 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 		}
 		if q.n == 0 && lex != nil {
 			lex.askedRoll(clause, at, &q) // "Faut-il un jet pour monter ? Non."
+		}
+		if q.n == 0 {
+			if d := declarative(clause); d != clause {
+				clauseCues(d, origClause, at, func() bool { return false }, tax, nil, "", &q) // "Do you need a roll? No."
+			}
 		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return

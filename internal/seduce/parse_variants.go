@@ -126,11 +126,19 @@ var rollWithIt = regexp.MustCompile(`(?i)\b(?:(?:let['’]s|we['’]ll|i['’]ll
 // sentence.
 var mention = regexp.MustCompile(`(?:^|[\s:(])(@[A-Za-z0-9_.-]+)`)
 
-// blankVariants blanks "roll with it" and chat mentions in b.
+// blankVariants blanks "roll with it", chat mentions and an "unless" condition the
+// reply settles as false in b.
 func blankVariants(b []byte) {
 	if bytes.IndexByte(b, '@') >= 0 {
 		for _, m := range mention.FindAllSubmatchIndex(b, -1) {
 			for i := m[2]; i < m[3]; i++ {
+				b[i] = ' '
+			}
+		}
+	}
+	if bytes.Contains(b, []byte("nless")) || bytes.Contains(b, []byte("NLESS")) {
+		for _, loc := range settledUnless.FindAllIndex(b, -1) {
+			for i := loc[0]; i < loc[1]; i++ {
 				b[i] = ' '
 			}
 		}
@@ -185,4 +193,53 @@ func tickedDecision(body string) (Decision, int, int) {
 		return DecisionPass, ms[0][0], ms[0][1]
 	}
 	return "", -1, -1
+}
+
+// interjection is a sentence of its own between a question the reply asks itself and
+// its answer, saying nothing of the ruling: "Come on.", "Seriously.", "I mean,
+// really."
+var interjection = regexp.MustCompile(`^\s*(?:(?:oh|ah|i\s+mean|look|well)[,\s]+)?(?:come\s+on|c['’]mon|seriously|honestly|really|please|i\s+mean|look|think\s+about\s+it|let['’]s\s+be\s+real|be\s+serious)(?:[,\s]+(?:now|really|though|folks|guys))?\s*[.!…,]*\s*$`)
+
+// settledUnless is an "unless" condition that the reply at once settles as false: "No
+// roll unless someone's watching, and nobody is", "Stealth roll unless the guard's
+// asleep — and he isn't". "X unless C" with C false is X, so the condition and its
+// settling take nothing from the ruling. Only "unless": "X if C" with C false is not X.
+var settledUnless = regexp.MustCompile(`(?i)\bunless\s+[^,.;:!?\n]{2,80}?\s*(?:,|\s[—–-]+)?\s+(?:and|but|which)\s+(?:(?:nobody|no\s*one|nothing|none|no\s+[a-z]+)\s+(?:is|are|was|were|does|did|has|have|can|will)\b|(?:it|he|she|they|there|that|this|[a-z]+)\s*(?:['’]s\s+not|['’]re\s+not|isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|don['’]t|didn['’]t|hasn['’]t|haven['’]t|can['’]t|won['’]t|is\s+not|are\s+not|does\s+not|do\s+not)\b)`)
+
+// skillCorrection is a skill corrected in passing, its new name in group 1: "Fighting
+// roll — sorry, I mean Dodge", "Spot Hidden, or rather Listen", "make that Climb".
+var skillCorrection = regexp.MustCompile(`(?i)(?:^|[\s,.;:!—–-])(?:(?:sorry|oops|sorry\s+no|er+|um+)[,\s]+)?(?:i\s+mean|i\s+meant|or\s+rather|make\s+that)[,:\s]+(?:an?\s+)?([A-Z][A-Za-z]*(?:\s+[A-Z][A-Za-z]*){0,2})(?:\s+(?:roll|check))?\s*(?:[.!;:,]|$)`)
+
+// correctedSkill is the skill a roll's reply corrects its first one to, when it names
+// a skill of the taxonomy other than skill; "" otherwise.
+func correctedSkill(orig, skill string, tax *Taxonomy) string {
+	if !strings.Contains(orig, " mean") && !strings.Contains(orig, "rather") && !strings.Contains(orig, "make that") && !strings.Contains(orig, "Make that") {
+		return ""
+	}
+	ms := skillCorrection.FindAllStringSubmatch(orig, -1)
+	if len(ms) != 1 {
+		return ""
+	}
+	c, known := tax.Canonical(ms[0][1])
+	if !known || c == skill {
+		return ""
+	}
+	return c
+}
+
+// questionAux is the auxiliary "do" that opens a yes-or-no question before its subject:
+// "do you need a roll", "did she need to roll".
+var questionAux = regexp.MustCompile(`^\s*(?:do|does|did)\s+(?:you|he|she|they|we|i|it|this|that|the\s+[a-z]+)\s`)
+
+// declarative is a question clause with its opening auxiliary "do" blanked, the
+// statement it asks about ("do you need a roll" → "you need a roll"), of the same
+// length; the clause itself when it opens on none.
+func declarative(clause string) string {
+	loc := questionAux.FindStringIndex(clause)
+	if loc == nil {
+		return clause
+	}
+	i := strings.IndexAny(clause[loc[0]:], "dD") + loc[0]
+	j := i + strings.IndexByte(clause[i:], ' ')
+	return clause[:i] + strings.Repeat(" ", j-i) + clause[j:]
 }
