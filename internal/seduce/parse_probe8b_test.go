@@ -113,3 +113,26 @@ func TestProbeEighthRoundSettled(t *testing.T) {
 		{"sx2", "Climb roll — I mean, it's a wall, what else?", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeEighthRoundFrames: a speaker's frame ("if you ask me") is no condition;
+// doubt about the difficulty only leaves the roll firm; in-character and soft
+// declines of the call.
+func TestProbeEighthRoundFrames(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"p1", "Not really my call to make, but if you're asking me: Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"p2", "If you ask me, no roll — the door's open.", DecisionPass, ""},
+		{"p3", "If it were up to me, Climb roll.", DecisionRoll, "Climb"},
+		{"p4", "Spot Hidden roll, if you want my take.", DecisionRoll, "Spot Hidden"},
+		{"px1", "If you ask me, it depends on the guard: if he's awake, Stealth roll.", DecisionUnparsed, ""},
+
+		{"d1", "Not sure if it's Hard or Extreme, but Climb roll regardless.", DecisionRoll, "Climb"},
+		{"d2", "I'm not sure whether it's regular or hard. Listen roll.", DecisionRoll, "Listen"},
+		{"d3", "Not 100% sure whether it should be Regular or Hard, but it's a roll: Dodge.", DecisionRoll, "Dodge"},
+		{"dx1", "Not sure whether it's a roll or not. Listen, maybe.", DecisionUnparsed, ""},
+		{"dx2", "I'm not sure whether it should be Hard or no roll at all.", DecisionUnparsed, ""},
+
+		{"n1", "The Keeper taps the rulebook. \"I shall not rule on this. Ask the stars.\"", DecisionRefused, ""},
+		{"n2", "Thanks for asking! I'd rather not make this particular call — it's a consent question for your table.", DecisionRefused, ""},
+		{"nx1", "I'd rather not make this call until I know whether the door is locked.", DecisionUnparsed, ""},
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Variants of rounds 6-7's English rules (issue 29, round 8): the same grammar read
@@ -126,8 +127,8 @@ var rollWithIt = regexp.MustCompile(`(?i)\b(?:(?:let['’]s|we['’]ll|i['’]ll
 // sentence.
 var mention = regexp.MustCompile(`(?:^|[\s:(])(@[A-Za-z0-9_.-]+)`)
 
-// blankVariants blanks "roll with it", chat mentions and an "unless" condition the
-// reply settles as false in b.
+// blankVariants blanks "roll with it", chat mentions, a speaker's frame ("if you ask
+// me") and an "unless" condition the reply settles as false in b.
 func blankVariants(b []byte) {
 	if bytes.IndexByte(b, '@') >= 0 {
 		for _, m := range mention.FindAllSubmatchIndex(b, -1) {
@@ -139,6 +140,17 @@ func blankVariants(b []byte) {
 	if bytes.Contains(b, []byte("nless")) || bytes.Contains(b, []byte("NLESS")) {
 		for _, loc := range settledUnless.FindAllIndex(b, -1) {
 			for i := loc[0]; i < loc[1]; i++ {
+				b[i] = ' '
+			}
+		}
+	}
+	if bytes.Contains(b, []byte("f ")) || bytes.Contains(b, []byte("F ")) {
+		for _, loc := range speakerFrame.FindAllIndex(b, -1) {
+			end := loc[1]
+			if end > loc[0] && b[end-1] != ',' && b[end-1] != ':' {
+				end = bytes.LastIndexFunc(b[:end], unicode.IsLetter) + 1 // keep the stop
+			}
+			for i := loc[0]; i < end; i++ {
 				b[i] = ' '
 			}
 		}
@@ -243,3 +255,9 @@ func declarative(clause string) string {
 	j := i + strings.IndexByte(clause[i:], ' ')
 	return clause[:i] + strings.Repeat(" ", j-i) + clause[j:]
 }
+
+// speakerFrame is an "if" clause on the speaker being asked, not on the world: "if you
+// ask me", "if you're asking me", "if it were up to me", "if it's my call", "if you
+// want my take". It frames the ruling as the speaker's and leaves it firm. It must end
+// its clause: "if you ask me twice" is a condition.
+var speakerFrame = regexp.MustCompile(`(?i)\bif\s+(?:you\s+ask\s+me|you['’]re\s+asking\s+me|you\s+are\s+asking\s+me|it\s+(?:were|was|is|['’]s)\s+up\s+to\s+me|it\s+(?:were|was|is|['’]s)\s+my\s+call|you\s+want\s+my\s+(?:take|opinion|view|two\s+cents|honest\s+opinion))(?:\s*[,:]|\s*[.!;)—–]|\s+-|\s*$)`)
