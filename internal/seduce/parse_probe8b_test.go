@@ -136,3 +136,17 @@ func TestProbeEighthRoundFrames(t *testing.T) {
 		{"nx1", "I'd rather not make this call until I know whether the door is locked.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeEighthRoundConceded: a wish for the other ruling granted, then overruled
+// after a but.
+func TestProbeEighthRoundConceded(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"c1", "It's not unreasonable to want dice here, but really no roll is needed — the shop is empty.", DecisionPass, ""},
+		{"c2", "I keep wanting to call for Spot Hidden out of habit, but the envelope is on the desk. No roll.", DecisionPass, ""},
+		{"c3", "You're asking for a roll, and I get why, but there's nothing uncertain here. Automatic success.", DecisionPass, ""},
+		{"c4", "The player wants a Climb roll, but the ladder is sturdy. No roll.", DecisionPass, ""},
+		{"c5", "The player wants to skip the roll, but no: Climb roll.", DecisionRoll, "Climb"},
+		{"cx1", "I want a Climb roll, but make it Hard.", DecisionRoll, "Climb"},
+		{"cx2", "You're asking for a roll, but I'm not sure. Maybe.", DecisionUnparsed, ""},
+	})
+}

@@ -1167,7 +1167,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			// "There's a case for no roll; he knows the woods. Still, …"
 			overruled = overruling.MatchString(lower[ends[k-1][1]:ends[k][0]])
 		}
-		if overruled && conceded.MatchString(clause) {
+		if overruled && (conceded.MatchString(clause) || concededMore.MatchString(clause)) {
 			if !t.hasConceded && counterfactual.MatchString(clause) {
 				concede(clause, origClause, at, orig, loc[1], tax, &t)
 			}

@@ -261,3 +261,9 @@ func declarative(clause string) string {
 // want my take". It frames the ruling as the speaker's and leaves it firm. It must end
 // its clause: "if you ask me twice" is a condition.
 var speakerFrame = regexp.MustCompile(`(?i)\bif\s+(?:you\s+ask\s+me|you['’]re\s+asking\s+me|you\s+are\s+asking\s+me|it\s+(?:were|was|is|['’]s)\s+up\s+to\s+me|it\s+(?:were|was|is|['’]s)\s+my\s+call|you\s+want\s+my\s+(?:take|opinion|view|two\s+cents|honest\s+opinion))(?:\s*[,:]|\s*[.!;)—–]|\s+-|\s*$)`)
+
+// concededMore are more words that grant the other ruling before a but overrules it:
+// the player's or a habit's wish ("to want dice", "I keep wanting to ask for a roll",
+// "you're asking for a roll"), understanding it ("I get why"), a gut or first instinct,
+// "could go either way". Not the speaker's own "I want a Climb roll", which rules.
+var concededMore = regexp.MustCompile(`\b(?:(?:to|keep|kept)\s+want(?:ing)?|wanting|(?:you|they|the\s+players?|players|he|she)\s+(?:want|wants|wanted|asked\s+for|ask\s+for|are\s+asking\s+for|['’]re\s+asking\s+for|is\s+asking\s+for|['’]s\s+asking\s+for)|not\s+unreasonable|i\s+(?:get|see|understand)\s+why|out\s+of\s+habit|(?:could|can)\s+go\s+either\s+way|my\s+gut|first\s+instinct|hesitant)\b`)
