@@ -524,7 +524,7 @@ var (
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna|going\s+to|has\s+to|have\s+to|needs\s+to|need\s+to|got\s+to|ought\s+to)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always|absolutely|obviously|undoubtedly|unquestionably|totally|surely|very\s+much|100%)\s+)?` + reCountArt + `(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
 		// "Following the prints would be a Tracking roll for me": "would be" is the
 		// speaker's ruling when "for me", "in my book" or "at my table" owns it.
-		newCueRule(`\b(?:would|['’]d)\s+(?:(?:definitely|certainly|clearly)\s+)?be\s+` + reCountArt + `(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:for\s+me|in\s+my\s+book|at\s+my\s+table|as\s+far\s+as\s+i['’]m\s+concerned)\b`),
+		withWords(newCueRule(`\b(?:would|['’]d)\s+(?:(?:definitely|certainly|clearly)\s+)?be\s+`+reCountArt+`(?P<slot>`+reSlot+`)`+reRollNoun+`\s+(?:for\s+me|in\s+my\s+book|at\s+my\s+table|as\s+far\s+as\s+i['’]m\s+concerned)\b`), "for me", "my book", "my table", "concerned"),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),

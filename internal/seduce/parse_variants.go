@@ -144,7 +144,7 @@ func blankVariants(b []byte) {
 			}
 		}
 	}
-	if bytes.Contains(b, []byte("f ")) || bytes.Contains(b, []byte("F ")) {
+	if bytes.Contains(b, []byte(" me")) || bytes.Contains(b, []byte("p to")) || bytes.Contains(b, []byte(" my ")) {
 		for _, loc := range speakerFrame.FindAllIndex(b, -1) {
 			end := loc[1]
 			if end > loc[0] && b[end-1] != ',' && b[end-1] != ':' {
@@ -155,7 +155,7 @@ func blankVariants(b []byte) {
 			}
 		}
 	}
-	if !bytes.Contains(b, []byte(" with ")) && !bytes.Contains(b, []byte(" WITH ")) && !bytes.Contains(b, []byte(" With ")) {
+	if !bytes.Contains(b, []byte(" with ")) && !bytes.Contains(b, []byte(" WITH ")) && !bytes.Contains(b, []byte(" With ")) || !bytes.Contains(b, []byte("oll")) && !bytes.Contains(b, []byte("OLL")) {
 		return
 	}
 	for _, loc := range rollWithIt.FindAllIndex(b, -1) {
