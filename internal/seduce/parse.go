@@ -275,7 +275,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) {
+		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) && !leanOverruled(folded[at:], phrase, lex) {
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.

@@ -150,3 +150,15 @@ func TestProbeEighthRoundConceded(t *testing.T) {
 		{"cx2", "You're asking for a roll, but I'm not sure. Maybe.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeEighthRoundLeanOverruled: a lean in passing, a but, and a bare ruling last.
+func TestProbeEighthRoundLeanOverruled(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"l1", "Honestly I'd lean toward a roll at most tables, but here she's just reading a menu. No roll.", DecisionPass, ""},
+		{"l2", "It's hard to say without knowing the current, but there's no way around it for a night crossing. Swim it is.", DecisionRoll, "Swim"},
+		{"l3", "I'd lean toward no roll, but the guard is close. Stealth roll.", DecisionRoll, "Stealth"},
+		{"lx1", "I'd lean toward a roll, but honestly, your call. No roll.", DecisionUnparsed, ""},
+		{"lx2", "I'd lean toward a roll, but it's dark. Maybe Listen roll.", DecisionUnparsed, ""},
+		{"lx3", "I'd lean toward a roll. No roll.", DecisionUnparsed, ""},
+	})
+}

@@ -267,3 +267,31 @@ var speakerFrame = regexp.MustCompile(`(?i)\bif\s+(?:you\s+ask\s+me|you['’]re\
 // "you're asking for a roll"), understanding it ("I get why"), a gut or first instinct,
 // "could go either way". Not the speaker's own "I want a Climb roll", which rules.
 var concededMore = regexp.MustCompile(`\b(?:(?:to|keep|kept)\s+want(?:ing)?|wanting|(?:you|they|the\s+players?|players|he|she)\s+(?:want|wants|wanted|asked\s+for|ask\s+for|are\s+asking\s+for|['’]re\s+asking\s+for|is\s+asking\s+for|['’]s\s+asking\s+for)|not\s+unreasonable|i\s+(?:get|see|understand)\s+why|out\s+of\s+habit|(?:could|can)\s+go\s+either\s+way|my\s+gut|first\s+instinct|hesitant)\b`)
+
+// leanPhrases are open phrases that only lean or doubt in passing, which a but and a
+// firm ruling after overrule: "I'd lean toward a roll in most games, but here … No
+// roll."
+var leanPhrases = regexp.MustCompile(`^(?:i['’]d\s+lean|i\s+would\s+lean|i\s+lean|leaning|my\s+gut|hard\s+to\s+say|could\s+go\s+either\s+way|tempted|i['’]m\s+tempted)`)
+
+// firmLast is a reply's last sentence that is a bare ruling: "No roll.", "Automatic.",
+// "Swim it is.", "Roll Climb."
+var firmLast = regexp.MustCompile(`(?:^|[.!:]\s+)(?:no\s+roll(?:\s+(?:needed|required|necessary))?|no\s+dice|automatic(?:\s+success)?|auto\s+success|(?:roll\s+)?[a-z]+(?:\s+[a-z]+)?\s+roll|roll\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+(?:\s+[a-z]+)?\s+it\s+is)\s*[.!]?\s*$`)
+
+// leanOverruled says whether the open phrase that opens rest only leans, a but follows
+// it in its own sentence, no other open phrase follows, and the reply ends on a bare
+// ruling.
+func leanOverruled(rest, phrase string, lex *Lexicon) bool {
+	if !leanPhrases.MatchString(rest) {
+		return false
+	}
+	end := strings.IndexAny(rest, ".!?")
+	if end < 0 {
+		return false
+	}
+	but := strings.Index(rest[:end], " but ")
+	if but < 0 {
+		return false
+	}
+	after := rest[but:]
+	return !lex.openIdx.has(after) && !strings.Contains(after, "?") && firmLast.MatchString(strings.TrimSpace(after))
+}
