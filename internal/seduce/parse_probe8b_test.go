@@ -162,3 +162,13 @@ func TestProbeEighthRoundLeanOverruled(t *testing.T) {
 		{"lx3", "I'd lean toward a roll. No roll.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeEighthRoundInterjectedPass: "nah" and "nope" before a bare pass, as "no".
+func TestProbeEighthRoundInterjectedPass(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"n1", "Nah, automatic.", DecisionPass, ""},
+		{"n2", "Nope — no roll.", DecisionPass, ""},
+		{"n3", "Nah, pass.", DecisionPass, ""},
+		{"nx1", "Nah, roll Climb.", DecisionRoll, "Climb"},
+	})
+}

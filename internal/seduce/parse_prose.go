@@ -394,7 +394,7 @@ var (
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
 		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be|a\s+(?:bit|little|touch)|kind\s+of|rather|pretty|quite|somewhat)\s+){0,3}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
-		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		newCueRule(`^\s*(?:(?:actually|rather|instead|no|nah|nope|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		// "No Spot Hidden needed.": a skill's name, capitalised, denied as a roll is.
 		capitalNegatedRule(`\bno\s+(?P<wholeskill>` + reSkillWords + `)\s+(?:(?:is\s+|are\s+)?(?:needed|required|necessary|called\s+for)|for)\b`),
 		// "that's free", "Free action.": no roll asked.
