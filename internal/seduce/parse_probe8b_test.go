@@ -172,3 +172,15 @@ func TestProbeEighthRoundInterjectedPass(t *testing.T) {
 		{"nx1", "Nah, roll Climb.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeEighthRoundTagQuestion: a negative statement with a positive tag asks only
+// for agreement; the statement rules.
+func TestProbeEighthRoundTagQuestion(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"g1", "We don't need a Jump roll for that, do we? It just happens.", DecisionPass, ""},
+		{"g2", "No need for dice here, is there? You hop over.", DecisionPass, ""},
+		{"g3", "Nobody rolls to open a door, do they? In you go.", DecisionPass, ""},
+		{"gx1", "You need a Climb roll, do you? Fine.", DecisionUnparsed, ""},
+		{"gx2", "That's a Climb roll, isn't it? The wall is wet.", DecisionUnparsed, ""},
+	})
+}

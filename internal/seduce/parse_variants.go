@@ -144,6 +144,18 @@ func blankVariants(b []byte) {
 			}
 		}
 	}
+	if bytes.IndexByte(b, ',') >= 0 {
+		for _, m := range tagQuestion.FindAllSubmatchIndex(b, -1) {
+			from := bytes.LastIndexAny(b[:m[0]], ".!?\n") + 1
+			if !negatedStatement.Match(bytes.ToLower(b[from:m[0]])) {
+				continue
+			}
+			for i := m[0]; i < m[2]; i++ {
+				b[i] = ' '
+			}
+			b[m[2]] = '.' // the statement before the tag, not a question
+		}
+	}
 	if bytes.Contains(b, []byte(" me")) || bytes.Contains(b, []byte("p to")) || bytes.Contains(b, []byte(" my ")) {
 		for _, loc := range speakerFrame.FindAllIndex(b, -1) {
 			end := loc[1]
@@ -295,3 +307,12 @@ func leanOverruled(rest, phrase string, lex *Lexicon) bool {
 	after := rest[but:]
 	return !lex.openIdx.has(after) && !strings.Contains(after, "?") && firmLast.MatchString(strings.TrimSpace(after))
 }
+
+// tagQuestion is a positive tag after a negative statement, asking only for agreement:
+// "We don't need a Jump roll for that, do we?", "No need for dice, is there?". The
+// statement before it is the reply's. A negative tag ("…, isn't it?") after a ruling
+// may ask in earnest and is left a question. Group 1 is the question mark or stop.
+var tagQuestion = regexp.MustCompile(`(?i),\s*(?:do|does|is|are|was|will|would|can|should|have|has)\s+(?:we|you|i|it|there|they|he|she|that)\s*([?.])`)
+
+// negatedStatement is a statement holding a negation, before a tag question.
+var negatedStatement = regexp.MustCompile(`\b(?:not|no|never|nothing|nobody|none)\b|n['’]t\b`)
