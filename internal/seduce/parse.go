@@ -219,6 +219,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankTags(blank)
 	blankSymbols(blank)
 	blankDiceIdiom(blank)
+	blankVariants(blank)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
@@ -286,7 +287,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) {
+		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) && !leanOverruled(folded[at:], phrase, lex) {
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -354,8 +355,16 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		case lex.undeterminedIdx.has(folded):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
-			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body):
+			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body) || shortRefusal(body):
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
+		}
+		if d, at, to := tickedDecision(body); d != "" && !lex.openIdx.has(folded) && !t.hedgedRoll && !t.hedgedPass {
+			// "- [x] Roll\n- [ ] No roll\n\nSkill: Listen": see tickedDecision.
+			p := Parsed{Decision: d, How: HowLines, Rule: RuleLabel, Span: cutSpan(body[at:to])}
+			if d == DecisionRoll {
+				p.Skill = lr.skill
+			}
+			return p
 		}
 		if at, to := waivedOnAsking(body, tax); at >= 0 {
 			// "[Jonah] can I roll Spot Hidden?\n[Keeper] nah, it's in the lock.": see waivedOnAsking.
@@ -423,6 +432,11 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
 		p.Skill = capitalOtherSkill(orig) // "We'll need a roll — Drive Auto"
+	}
+	if p.Decision == DecisionRoll && first.prose && len(votes) == 0 {
+		if c := correctedSkill(orig, p.Skill, tax); c != "" {
+			p.Skill = c // "Fighting roll — sorry, I mean Dodge."
+		}
 	}
 	if _, known := tax.Canonical(p.Skill); p.Skill != "" && !known && skillPrefix(p.Skill, tax) &&
 		strings.HasSuffix(strings.TrimRight(body, " \t\n"), p.Skill) {
@@ -1036,6 +1050,7 @@ func yesNo(v any) (bool, bool) {
 		case "false", "no", "n", "nope", "nah", "negative", "not required", "not needed", "unnecessary", "none", "❌", "✖", "✖️", "✗", "✘", "❎":
 			return false, true
 		}
+		return markedYesNo(w) // "✅ Yes", "No ❌"
 	}
 	return false, false
 }
@@ -1224,7 +1239,7 @@ func readObject(m map[string]any, r *ruling, tax *Taxonomy) {
 	if r.skill == "" {
 		r.skill = named
 	}
-	if len(r.votes) == 0 && !r.refused && r.reason != "" && refusedValue(r.reason) {
+	if len(r.votes) == 0 && !r.refused && r.reason != "" && (refusedValue(r.reason) || declinedReason(r.reason)) {
 		// {"decision": null, "reason": "I'm not able to help with this request."}
 		r.refused, r.bad = true, false
 	}
@@ -1431,6 +1446,9 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 			others = append(others, l.span)
 			if r.skill == "" {
 				r.skill = skillValue(value, tax)
+				if c, ok := skillWithReason(r.skill, value, tax); ok {
+					r.skill = c // "Skill: Spot Hidden — the trapdoor is under a rug"
+				}
 			}
 		case keyReason:
 			decided = false

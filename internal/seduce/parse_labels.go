@@ -16,6 +16,9 @@ func calledCheck(key, value string, tax *Taxonomy) (string, bool) {
 		return "", false
 	}
 	v := strings.TrimSpace(value)
+	if c, ok := skillBeforeReason(v, tax); ok {
+		return c, true // "Skill check: First Aid (stabilise the bleeding)"
+	}
 	if i := strings.IndexAny(v, "—–,;.!"); i >= 0 {
 		v = strings.TrimSpace(v[:i])
 	}

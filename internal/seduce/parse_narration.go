@@ -156,6 +156,9 @@ func narrationScan(folded string) string {
 	folded = noFuss.ReplaceAllStringFunc(folded, blankOut)
 	folded = helpsYou.ReplaceAllStringFunc(folded, blankOut)
 	folded = breaksOpen.ReplaceAllStringFunc(folded, blankOut)
+	if strings.Contains(folded, " with ") && strings.Contains(folded, "roll") {
+		folded = rollWithIt.ReplaceAllStringFunc(folded, blankOut) // "let's roll with it"
+	}
 	return notObstacle.ReplaceAllString(folded, " ")
 }
 

@@ -394,7 +394,7 @@ var (
 		// "a roll would be overkill", "asking for a roll here would just slow the game
 		// down": a roll judged needless.
 		newCueRule(`\b(?:(?:asking|calling)\s+for\s+|requiring\s+|demanding\s+|making\s+(?:them|him|her|you)\s+|to\s+(?:ask|call)\s+for\s+)?(?:` + reArt + `)?(?:roll|rolls|rolling|check|checks|dice)\s+(?:(?:here|for\s+(?:this|that|it)|now|at\s+all)\s+)?(?:(?:would|will|is|seems|feels)\s+)(?:(?:just|only|really|honestly|frankly|simply|be|a\s+(?:bit|little|touch)|kind\s+of|rather|pretty|quite|somewhat)\s+){0,3}(?:overkill|excessive|pointless|silly|weird|odd|absurd|ridiculous|a\s+waste|wasted|a\s+formality|slow|bog|drag|redundant|superfluous|needless|gratuitous)\b`),
-		newCueRule(`^\s*(?:(?:actually|rather|instead|no|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
+		newCueRule(`^\s*(?:(?:actually|rather|instead|no|nah|nope|wait|make\s+that|correction|yes|yep|yeah|sure|okay|ok|so|eh|meh|well|fine|easy)[,:]?\s+)*(?:pass|no\s+roll|automatic|auto)\s*$`),
 		// "No Spot Hidden needed.": a skill's name, capitalised, denied as a roll is.
 		capitalNegatedRule(`\bno\s+(?P<wholeskill>` + reSkillWords + `)\s+(?:(?:is\s+|are\s+)?(?:needed|required|necessary|called\s+for)|for)\b`),
 		// "that's free", "Free action.": no roll asked.
@@ -522,6 +522,9 @@ var (
 		// "a series of Stealth rolls", "two Listen checks"
 		newCueRule(`^\s*(?:a\s+few|a\s+couple\s+(?:of\s+)?|an?\s+(?:series|number|pair|round|string|sequence)\s+of|several|multiple|two|three|repeated)\s+(?:(?:hard|extreme|regular|opposed)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2})\s+(?:rolls|checks|tests)\b`),
 		newCueRule(`\b(?:is|are|['’]s|remains|becomes|means|counts\s+as|(?:will|['’]ll|should|must|shall|gonna|going\s+to|has\s+to|have\s+to|needs\s+to|need\s+to|got\s+to|ought\s+to)\s+(?:(?:definitely|certainly|clearly|surely)\s+)?be)\s+(?:(?:definitely|clearly|certainly|still|therefore|plainly|simply|squarely|always|absolutely|obviously|undoubtedly|unquestionably|totally|surely|very\s+much|100%)\s+)?` + reCountArt + `(?P<slot>` + reSlot + `)` + reRollNoun + `\b`),
+		// "Following the prints would be a Tracking roll for me": "would be" is the
+		// speaker's ruling when "for me", "in my book" or "at my table" owns it.
+		withWords(newCueRule(`\b(?:would|['’]d)\s+(?:(?:definitely|certainly|clearly)\s+)?be\s+`+reCountArt+`(?P<slot>`+reSlot+`)`+reRollNoun+`\s+(?:for\s+me|in\s+my\s+book|at\s+my\s+table|as\s+far\s+as\s+i['’]m\s+concerned)\b`), "for me", "my book", "my table", "concerned"),
 		newCueRule(`(?P<pre>(?:` + reWord + `\s+){0,2})(?:must|has\s+to|have\s+to|needs\s+to|need\s+to|should)\s+(?:still\s+)?be\s+(?:rolled|tested|checked)\b`),
 		newCueRule(`\ban?\s+(?P<slot>` + reSlot + `)` + reRollNoun + `\s+(?:decides|determines|resolves|settles|governs)\b`),
 		newCueRule(`^\s*only\s+an?\s+(?P<slot>` + reSlot + `)(?:roll|check|test)\s+(?:gets|will|can|opens|lets|does|works)\b`),
@@ -599,7 +602,7 @@ var (
 	answerNoLex  = regexp.MustCompile(`^\s*(?:non|não|nao|nein|nee|nie)(?:[\s,.!:;]|$)` + answerNoMore)
 	// askedIf reports a question as a statement: "You ask if this needs a roll."
 	askedIf  = regexp.MustCompile(`^\s*(?:you|they|the\s+player|the\s+players|he|she)\s+(?:ask|asks|asked|wonder|wonders|want\s+to\s+know)\s+(?:if|whether)\b`)
-	answerNo = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:(?:of\s+)?course|certainly|absolutely|definitely|surely|sure)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
+	answerNo = regexp.MustCompile(`^\s*(?:(?:oh|ah|well|hmm+|um+|uh+|erm|ha|heh|lol|so)\s*,?\s+)*(?:not\s+a\s+chance|no\s+chance|no\s+way|never|(?:(?:of\s+)?course|certainly|absolutely|definitely|surely|sure|obviously|clearly)\s+not|no|nope|nah|it\s+doesn['’]t|it\s+does\s+not|you\s+(?:don['’]t|wouldn['’]t|won['’]t|do\s+not)|it\s+isn['’]t|it\s+is\s+not|not\s+at\s+all|not\s+really|not\s+this\s+time|(?:i['’]m\s+)?afraid\s+not)\b`)
 	// leadingCond is a condition that opens a clause and leaves its ruling open ("should
 	// the branch hold, no roll is needed"); intent is one about what the player chooses
 	// to do, which leaves the ruling firm ("if you want to cross, make a Jump roll").
@@ -982,6 +985,10 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
 		}
+		if interjection.MatchString(answer) {
+			from = next[k][1]
+			continue // "Do you need to roll to hear the bell? Come on. No."
+		}
 		if rollKind.MatchString(clause) {
 			return // "Opposed roll? No.": which kind of roll, not whether to roll
 		}
@@ -998,6 +1005,11 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 		}
 		if q.n == 0 && lex != nil {
 			lex.askedRoll(clause, at, &q) // "Faut-il un jet pour monter ? Non."
+		}
+		if q.n == 0 {
+			if d := declarative(clause); d != clause {
+				clauseCues(d, origClause, at, func() bool { return false }, tax, nil, "", &q) // "Do you need a roll? No."
+			}
 		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
@@ -1155,7 +1167,7 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			// "There's a case for no roll; he knows the woods. Still, …"
 			overruled = overruling.MatchString(lower[ends[k-1][1]:ends[k][0]])
 		}
-		if overruled && conceded.MatchString(clause) {
+		if overruled && (conceded.MatchString(clause) || concededMore.MatchString(clause)) {
 			if !t.hasConceded && counterfactual.MatchString(clause) {
 				concede(clause, origClause, at, orig, loc[1], tax, &t)
 			}

@@ -59,12 +59,15 @@ func blankAside(b []byte) {
 }
 
 // decidedAfter closes a reply's musing with a decision, as its last words: "I went back
-// and forth on this. ... Okay, I've decided: Mechanical Repair roll."
-var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well|but|and)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made)\b[^?]*$`)
+// and forth on this. ... Okay, I've decided: Mechanical Repair roll.", "I was leaning
+// toward a roll, but on reflection: no roll needed."
+var decidedAfter = regexp.MustCompile(`(?:^|[.!:;]\s+|,\s*)(?:(?:okay|ok|alright|right|so|well|but|and)[,.]?\s+)?(?:i['’]ve\s+decided|i\s+have\s+decided|i['’]ve\s+made\s+up\s+my\s+mind|i['’]m\s+landing\s+on|i\s+land\s+on|i['’]m\s+settling\s+on|i['’]ve\s+settled\s+on|i['’]ll\s+stick\s+with|i['’]m\s+sticking\s+with|decision\s+made|on\s+reflection|on\s+second\s+thoughts?|having\s+thought\s+(?:about\s+)?it\s+(?:over|through)|thinking\s+it\s+(?:over|through)|after\s+(?:some\s+|more\s+)?thought|thinking\s+about\s+it\s+(?:more|again))\b[^?]*$`)
 
 // detailOnOpen is what follows an open phrase that hands over a detail of the roll, not
-// the ruling: "your call on the difficulty".
-var detailOnOpen = regexp.MustCompile(`^\s*(?:on|about|for|as\s+to|regarding)\s+(?:the\s+|its\s+)?(?:difficulty|difficulty\s+level|penalty\s+die|bonus\s+die|level|regular\s+or\s+hard|hard\s+or\s+regular)\b`)
+// the ruling: "your call on the difficulty", "not sure whether it should be Regular or
+// Hard".
+var detailOnOpen = regexp.MustCompile(`^\s*(?:on|about|for|as\s+to|regarding)\s+(?:the\s+|its\s+)?(?:difficulty|difficulty\s+level|penalty\s+die|bonus\s+die|level|regular\s+or\s+hard|hard\s+or\s+regular)\b` +
+	`|^\s*(?:(?:on|about|as\s+to)\s+)?(?:whether|if)\s+(?:it|that|this|the\s+roll)\s*(?:['’]s|is|should\s+be|would\s+be|['’]d\s+be|needs\s+to\s+be|ought\s+to\s+be)\s+(?:a\s+|an\s+)?(?:regular|hard|extreme)(?:\s+(?:roll|one))?\s+or\s+(?:a\s+|an\s+)?(?:regular|hard|extreme)\b`)
 
 // detailBeforeOpen is what precedes an open phrase that hands over the difficulty:
 // "the difficulty is your call".
