@@ -61,7 +61,7 @@ func pct(a, b int) float64 {
 // (right, confident rulings against the label, wrong skills, stated rulings ruled) and
 // fails below the figures the round measured, so that a later change cannot lose what
 // was reached without anyone seeing it. Issue 29's targets are higher: 97% right, no
-// confident wrong ruling and 95% of stated rulings ruled. testdata/replies-heldout-8 is
+// confident wrong ruling and 95% of stated rulings ruled. testdata/replies-heldout-9 is
 // read by no test: it is kept for measuring the next round, once.
 func TestParseHeldout(t *testing.T) {
 	for _, set := range []struct {
@@ -75,7 +75,7 @@ func TestParseHeldout(t *testing.T) {
 		// 284); after the second round: 429, 8, 321; after the third: 445, 8, 327. The
 		// fourth round developed on it (it is no longer held out): 494, 0, 356; after the
 		// sixth and seventh rounds: 499, 0, 360 and 503, 0, 362.
-		{"set1", "testdata/replies-heldout/*.jsonl", 503, 0, 362},
+		{"set1", "testdata/replies-heldout/*.jsonl", 504, 0, 363},
 		// Set 2, measured once at the end of the second round: 378 of 448 right, 11
 		// confident wrong, 296 of 330 stated ruled (the first round's rules: 356, 14, 284);
 		// after the third round: 395, 9, 303. The fourth round developed on it (it is no
@@ -91,7 +91,7 @@ func TestParseHeldout(t *testing.T) {
 		// printed its misses once, late, after the rules were written: no rule was
 		// written from them, but it is no longer wholly unseen. The sixth round developed on
 		// it: 456, 1, 336; the seventh: 463, 0, 341.
-		{"set3", "testdata/replies-heldout-3/*.jsonl", 463, 0, 341},
+		{"set3", "testdata/replies-heldout-3/*.jsonl", 465, 0, 343},
 		// Set 4, written blind in the third round's stop and measured once at the end of
 		// the fourth round: 411 of 480 right, 18 confident wrong, 314 of 350 stated ruled
 		// (the third round's rules: 402, 22, 310). The fifth round developed on it (it is
@@ -99,23 +99,29 @@ func TestParseHeldout(t *testing.T) {
 		// costs 2 ruled (markdown-005, a roll read with the struck skill; markdown-026) for
 		// 1 confident wrong fewer (markdown-026, read as a roll of the struck skill). The
 		// sixth round: 446, 0, 319; the seventh: 451, 0, 322.
-		{"set4", "testdata/replies-heldout-4/*.jsonl", 451, 0, 322},
+		{"set4", "testdata/replies-heldout-4/*.jsonl", 452, 0, 323},
 		// Set 5, written blind in the fourth round's stop and measured once at the end of
 		// the fifth round: 435 of 480 right, 11 confident wrong, 318 of 347 stated ruled
 		// (the fourth round's rules: 434, 12, 318). The sixth round developed on it: 472,
 		// 0, 340.
-		{"set5", "testdata/replies-heldout-5/*.jsonl", 472, 0, 340},
+		{"set5", "testdata/replies-heldout-5/*.jsonl", 477, 0, 344},
 		// Set 6, written blind in the fifth round's stop and measured once at the end of
 		// the sixth round: 436 of 480 right, 9 confident wrong, 325 of 351 stated ruled
 		// (the fifth round's rules: 420, 11, 312). The seventh round developed on it: 464,
 		// 0, 337.
-		{"set6", "testdata/replies-heldout-6/*.jsonl", 464, 0, 337},
+		{"set6", "testdata/replies-heldout-6/*.jsonl", 467, 0, 340},
 		// Set 7, written blind in the sixth round's stop and measured once at the end of
 		// the seventh round: 433 of 480 right, 9 confident wrong, 327 of 355 stated ruled
 		// (the sixth round's rules: 430, 12, 327; the fifth's: 423, 12, 322). One of its
 		// lines (refusals-022, an error object) was seen by a seventh-round helper whose
-		// grep reached it; the rule for error objects came from set 6.
-		{"set7", "testdata/replies-heldout-7/*.jsonl", 433, 9, 327},
+		// grep reached it; the rule for error objects came from set 6. The eighth round
+		// developed on it: 466, 0, 343.
+		{"set7", "testdata/replies-heldout-7/*.jsonl", 466, 0, 343},
+		// Set 8, written blind in the seventh round's stop and measured once at the end of
+		// the eighth round: 435 of 480 right, 6 confident wrong, 321 of 347 stated ruled
+		// (the seventh round's rules: 434, 6, 320; the sixth's: 428, 6, 317; the fifth's:
+		// 413, 11, 308).
+		{"set8", "testdata/replies-heldout-8/*.jsonl", 435, 6, 321},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			all := measureReplies(t, set.glob)
