@@ -28,12 +28,7 @@ func long8c(scene int, paras ...string) string {
 // conclusion is the reply's ruling. The must-not-fire cases end open, on a condition,
 // in a hedge, or rule only before the body takes the ruling back.
 func TestProbeEighthRoundClosingVerdict(t *testing.T) {
-	tax := DefaultTaxonomy()
-	cases := []struct {
-		name, text string
-		want       Decision
-		skill      string
-	}{
+	runLongCases(t, []ruleCase{
 		{"chatty so colon pass", long8c(0,
 			"Oh, this is a nice little moment, and I think the player is worrying more than they need to.",
 			"The player asked whether she should roll Library Use to find the map. I can see why: finding records is the classic Library Use job, and some Keepers would reach for the dice out of habit. But she knows the parish, the drawer is labelled, and nobody is rushing her. A roll here would only mean that a failure leaves her staring at a labelled drawer, which helps nobody.",
@@ -96,16 +91,7 @@ func TestProbeEighthRoundClosingVerdict(t *testing.T) {
 			"# Keeper Ruling: The Coal Wharf",
 			"## What the player argued\n\n- Baptiste has turned this valve a thousand times.\n- The player asked for an **automatic** success on the strength of that.\n\n## Analysis\n\nSome Keepers would call for Mechanical Repair, others would let an engineer turn his own valve. I have not decided whether the valve has seized.",
 			"## Ruling\n\nIt depends on whether the valve has rusted; tell me and I will rule."), DecisionUnparsed, ""},
-	}
-	for _, tt := range cases {
-		if n := len(strings.Fields(tt.text)); n < verdictMinWords {
-			t.Errorf("%s: %d words; a long reply needs %d", tt.name, n, verdictMinWords)
-		}
-		got := ParseReply(tt.text, tax)
-		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
-			t.Errorf("%s: ParseReply = %v [%s %q]; want %s %s", tt.name, got, got.Rule, got.Span, tt.want, tt.skill)
-		}
-	}
+	})
 }
 
 // TestProbeEighthRoundClosingVerdictLanguages holds long replies in the lexicons'
@@ -114,12 +100,7 @@ func TestProbeEighthRoundClosingVerdict(t *testing.T) {
 // "Kortom", "Więc"), rules; and conclusions that leave the ruling open, which must not
 // fire.
 func TestProbeEighthRoundClosingVerdictLanguages(t *testing.T) {
-	tax := DefaultTaxonomy()
-	cases := []struct {
-		name, text string
-		want       Decision
-		skill      string
-	}{
+	runLongCases(t, []ruleCase{
 		{"de also pass", "Ich verstehe die Frage der Spielerin gut, aber ich glaube, die Antwort ist einfacher, als sie denkt.\n\n" +
 			"Frau Keller sitzt seit dem Mittag im Stadtarchiv von Lübeck. Der Archivar hat ihr die Kiste mit den Kirchenbüchern selbst gebracht, die Bände sind nach Jahren geordnet, und sie kennt das Jahr der Taufe aus dem Grabstein. Draußen regnet es, niemand drängt sie, und das Archiv schließt erst am Abend. Die Spielerin fragt trotzdem, ob sie auf Library Use würfeln muss, weil dieser Eintrag der wichtigste Hinweis des ganzen Szenarios ist.\n\n" +
 			"Manche Spielleiter würden hier aus Gewohnheit würfeln lassen. Ein Wurf wäre sinnvoll, wenn das Archiv ungeordnet wäre oder die Schrift kaum lesbar. Nichts davon trifft zu, und ein misslungener Wurf würde nur das Spiel aufhalten und den wichtigsten Hinweis des Abends blockieren, was niemandem Spaß macht.\n\n" +
@@ -150,16 +131,7 @@ func TestProbeEighthRoundClosingVerdictLanguages(t *testing.T) {
 			"Monsieur Lefèvre veut escalader le mur du cimetière de nuit pendant que le gardien fait sa ronde avec une lanterne. Le mur fait trois mètres et les pierres sont couvertes de mousse. Le joueur dit que son personnage était alpiniste avant la guerre et qu'un mur pareil devrait être une réussite automatique, mais il n'a pas dit s'il pleut ni s'il porte son sac d'outils.\n\n" +
 			"Certains gardiens le laisseraient passer sans jet par beau temps, et d'autres demanderaient un jet quoi qu'il arrive. Les deux positions se défendent, et je préfère ne pas deviner ce que la scène devrait être. J'ai vu les deux façons de faire à des tables que j'estime, et aucune ne m'a paru injuste sur le moment, même si l'ambiance n'était pas du tout la même.\n\n" +
 			"Donc, s'il pleut, un jet de Climb ; sinon, il passe sans jet. Dites-moi le temps qu'il fait.", DecisionUnparsed, ""},
-	}
-	for _, tt := range cases {
-		if n := len(strings.Fields(tt.text)); n < verdictMinWords {
-			t.Errorf("%s: %d words; a long reply needs %d", tt.name, n, verdictMinWords)
-		}
-		got := ParseReply(tt.text, tax)
-		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
-			t.Errorf("%s: ParseReply = %v [%s %q]; want %s %s", tt.name, got, got.Rule, got.Span, tt.want, tt.skill)
-		}
-	}
+	})
 }
 
 // TestProbeEighthRoundOtherTables holds other tables as a subject in the lexicons'
@@ -219,4 +191,16 @@ func TestProbeEighthRoundDeclineManner(t *testing.T) {
 			t.Errorf("ParseReply(%q) = %v [%s %q]; want %s %s", tt.text, got, got.Rule, got.Span, tt.want, tt.skill)
 		}
 	}
+}
+
+// runLongCases is runRuleCases for long replies: each case must be long enough for the
+// closing verdict to be read at all.
+func runLongCases(t *testing.T, cases []ruleCase) {
+	t.Helper()
+	for _, tt := range cases {
+		if n := len(strings.Fields(tt.text)); n < verdictMinWords {
+			t.Errorf("%s: %d words; a long reply needs %d", tt.name, n, verdictMinWords)
+		}
+	}
+	runRuleCases(t, cases)
 }
