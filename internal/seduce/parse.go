@@ -89,6 +89,7 @@ const (
 	RuleNarrated      = "narrated"      // the reply only narrates the action succeeding
 	RuleNone          = "none"          // no ruling found
 	RuleUnexplained   = "unexplained"   // a prose ruling beside ruling words no rule read
+	RuleVerdict       = "verdict"       // a long reply's closing verdict (closingVerdict)
 )
 
 // maxSpan bounds Parsed.Span.

@@ -8,9 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// RuleVerdict is a long reply's closing verdict: see closingVerdict.
-const RuleVerdict = "verdict"
-
 // verdictMinWords is how long a reply must be for its closing verdict to settle it.
 const verdictMinWords = 150
 
