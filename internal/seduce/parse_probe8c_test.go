@@ -139,30 +139,19 @@ func TestProbeEighthRoundClosingVerdictLanguages(t *testing.T) {
 // another table would rule is not the reply's ruling; the reply's own ruling, after a
 // comma or in its own sentence, is.
 func TestProbeEighthRoundOtherTables(t *testing.T) {
-	tax := DefaultTaxonomy()
-	cases := []struct {
-		text  string
-		want  Decision
-		skill string
-	}{
-		{"Manche Spielleiter würden hier eine Probe auf Klettern verlangen. Ich nicht: kein Wurf, die Leiter ist fest.", DecisionPass, ""},
-		{"Algunos guardianes pedirían una tirada de Sigilo. Yo no: no hace falta tirar, el guardia duerme.", DecisionPass, ""},
-		{"Certains gardiens demanderaient un jet de Discrétion ici. Pas moi : pas de jet, le garde dort.", DecisionPass, ""},
-		{"Alcuni custodi chiederebbero un tiro di Furtività. Io no: nessun tiro, la guardia dorme.", DecisionPass, ""},
-		{"Sommige spelleiders zouden hier een worp vragen. Ik niet: geen worp nodig, de deur staat open.", DecisionPass, ""},
+	runRuleCases(t, []ruleCase{
+		{"", "Manche Spielleiter würden hier eine Probe auf Klettern verlangen. Ich nicht: kein Wurf, die Leiter ist fest.", DecisionPass, ""},
+		{"", "Algunos guardianes pedirían una tirada de Sigilo. Yo no: no hace falta tirar, el guardia duerme.", DecisionPass, ""},
+		{"", "Certains gardiens demanderaient un jet de Discrétion ici. Pas moi : pas de jet, le garde dort.", DecisionPass, ""},
+		{"", "Alcuni custodi chiederebbero un tiro di Furtività. Io no: nessun tiro, la guardia dorme.", DecisionPass, ""},
+		{"", "Sommige spelleiders zouden hier een worp vragen. Ik niet: geen worp nodig, de deur staat open.", DecisionPass, ""},
 		// must not fire: after a comma the ruling is the reply's own
-		{"Algunos guardianes lo dejarían pasar, pero yo pido una tirada de Sigilo.", DecisionRoll, "Stealth"},
-		{"Certains gardiens sont plus souples ; moi, je demande un jet de Discrétion.", DecisionRoll, "Stealth"},
+		{"", "Algunos guardianes lo dejarían pasar, pero yo pido una tirada de Sigilo.", DecisionRoll, "Stealth"},
+		{"", "Certains gardiens sont plus souples ; moi, je demande un jet de Discrétion.", DecisionRoll, "Stealth"},
 		// another table's ruling alone rules nothing
-		{"Algunos guardianes pedirían una tirada de Sigilo aquí.", DecisionUnparsed, ""},
-		{"Manche Spielleiter würden hier eine Probe auf Schleichen verlangen.", DecisionUnparsed, ""},
-	}
-	for _, tt := range cases {
-		got := ParseReply(tt.text, tax)
-		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
-			t.Errorf("ParseReply(%q) = %v [%s %q]; want %s %s", tt.text, got, got.Rule, got.Span, tt.want, tt.skill)
-		}
-	}
+		{"", "Algunos guardianes pedirían una tirada de Sigilo aquí.", DecisionUnparsed, ""},
+		{"", "Manche Spielleiter würden hier eine Probe auf Schleichen verlangen.", DecisionUnparsed, ""},
+	})
 }
 
 // TestProbeEighthRoundDeclineManner holds declines with words of manner or of
@@ -170,27 +159,16 @@ func TestProbeEighthRoundOtherTables(t *testing.T) {
 // respectfully decline"): a refusal as the plain decline is. Must not fire where the
 // reply rules, or where someone else declines.
 func TestProbeEighthRoundDeclineManner(t *testing.T) {
-	tax := DefaultTaxonomy()
-	cases := []struct {
-		text  string
-		want  Decision
-		skill string
-	}{
-		{"I'm going to politely decline to rule on this one.", DecisionRefused, ""},
-		{"I'm going to have to decline this particular request, I'm afraid.", DecisionRefused, ""},
-		{"Lovely scene! I'm going to regretfully decline to make the call here, though.", DecisionRefused, ""},
-		{"I'm gonna have to decline this request.", DecisionRefused, ""},
-		{"I'm going to reluctantly decline to adjudicate this scene.", DecisionRefused, ""},
+	runRuleCases(t, []ruleCase{
+		{"", "I'm going to politely decline to rule on this one.", DecisionRefused, ""},
+		{"", "I'm going to have to decline this particular request, I'm afraid.", DecisionRefused, ""},
+		{"", "Lovely scene! I'm going to regretfully decline to make the call here, though.", DecisionRefused, ""},
+		{"", "I'm gonna have to decline this request.", DecisionRefused, ""},
+		{"", "I'm going to reluctantly decline to adjudicate this scene.", DecisionRefused, ""},
 		// must not fire: the reply rules, or someone else declines
-		{"I'm going to politely decline the player's demand to skip it: roll Climb.", DecisionRoll, "Climb"},
-		{"The butler is going to politely decline to answer. No roll needed to see that he's hiding something.", DecisionPass, ""},
-	}
-	for _, tt := range cases {
-		got := ParseReply(tt.text, tax)
-		if got.Decision != tt.want || tt.skill != "" && got.Skill != tt.skill {
-			t.Errorf("ParseReply(%q) = %v [%s %q]; want %s %s", tt.text, got, got.Rule, got.Span, tt.want, tt.skill)
-		}
-	}
+		{"", "I'm going to politely decline the player's demand to skip it: roll Climb.", DecisionRoll, "Climb"},
+		{"", "The butler is going to politely decline to answer. No roll needed to see that he's hiding something.", DecisionPass, ""},
+	})
 }
 
 // runLongCases is runRuleCases for long replies: each case must be long enough for the
