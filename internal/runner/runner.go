@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -453,7 +454,9 @@ type Answering struct {
 	CacheKey string
 	// Cached, when set, is the reply the cache holds for the request: it is the answer.
 	Cached *llm.Reply
-	// Read turns a reply into the outcome stored beside it (may be nil).
+	// Read turns a reply into the outcome stored beside it (may be nil). It reads the
+	// reply in process, asking nothing: it runs on one of the process's few reader
+	// goroutines (readOutcome).
 	Read func(*llm.Reply) string
 }
 
@@ -473,7 +476,7 @@ func Answer(ctx context.Context, run store.RunID, j *Job, a Answering) *store.Re
 	if r := a.Cached; r != nil {
 		res.Reply, res.Source = *r, store.SourceCache
 		if a.Read != nil {
-			res.Outcome = a.Read(r)
+			res.Outcome = readOutcome(a.Read, r)
 		}
 		return res
 	}
@@ -496,7 +499,7 @@ func Answer(ctx context.Context, run store.RunID, j *Job, a Answering) *store.Re
 	}
 	res.Reply = *reply
 	if a.Read != nil {
-		res.Outcome = a.Read(reply)
+		res.Outcome = readOutcome(a.Read, reply)
 	}
 	return res
 }
@@ -587,4 +590,36 @@ func answeredOf(ctx context.Context, st *store.Store, run store.RunID, jobs []Jo
 		keys[i] = j.Key
 	}
 	return st.AnsweredAmong(ctx, run, keys)
+}
+
+// A reader (the reply parser) runs deep: called on each of a run's many workers, it
+// would grow every worker's stack to its depth. It runs instead on a few goroutines of
+// its own, as many as there are processors, which is all the parallelism a
+// processor-bound reader can have; a worker waits for its reply's outcome.
+var readers struct {
+	once sync.Once
+	jobs chan readJob
+}
+
+type readJob struct {
+	read  func(*llm.Reply) string
+	reply *llm.Reply
+	out   chan string
+}
+
+// readOutcome is read(reply), run on one of the reader goroutines.
+func readOutcome(read func(*llm.Reply) string, reply *llm.Reply) string {
+	readers.once.Do(func() {
+		readers.jobs = make(chan readJob)
+		for range runtime.GOMAXPROCS(0) {
+			go func() {
+				for j := range readers.jobs {
+					j.out <- j.read(j.reply)
+				}
+			}()
+		}
+	})
+	out := make(chan string, 1)
+	readers.jobs <- readJob{read, reply, out}
+	return <-out
 }

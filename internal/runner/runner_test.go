@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -208,5 +210,43 @@ func TestCacheIsScopedByEndpoint(t *testing.T) {
 	plan.Run = "r3"
 	if sum, err := Run(ctx, st, plan); err != nil || sum.Cached != 5 {
 		t.Fatalf("same endpoint again: %+v, %v; want all from the cache", sum, err)
+	}
+}
+
+// TestReadersRunOnFewGoroutines holds readOutcome to its promise: however many workers
+// wait for outcomes at once, at most GOMAXPROCS reads run at a time, and each worker gets
+// the outcome of its own reply.
+func TestReadersRunOnFewGoroutines(t *testing.T) {
+	var running, most atomic.Int32
+	read := func(r *llm.Reply) string {
+		n := running.Add(1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		time.Sleep(time.Millisecond)
+		running.Add(-1)
+		return "read:" + r.Text
+	}
+	const workers = 64
+	var wg sync.WaitGroup
+	errs := make(chan string, workers)
+	for i := range workers {
+		wg.Go(func() {
+			text := strconv.Itoa(i)
+			if got := readOutcome(read, &llm.Reply{Text: text}); got != "read:"+text {
+				errs <- fmt.Sprintf("worker %d got %q", i, got)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if m, procs := most.Load(), runtime.GOMAXPROCS(0); int(m) > procs {
+		t.Errorf("%d reads ran at once; want at most GOMAXPROCS (%d)", m, procs)
 	}
 }
