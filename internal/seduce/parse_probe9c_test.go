@@ -1,0 +1,102 @@
+package seduce
+
+import "testing"
+
+// Probe tables of the ninth round of issue 29 for refusals (parse_refusal9.go and the
+// lexicons' refusal, decline, task, defer and deferee lists): sentences of this round's
+// own, labelled under README-set3's rules before the parser read them, with the cases
+// each rule must not fire on.
+
+// TestProbeNinthRoundDeferral holds replies that rule nothing and hand the ruling to
+// someone else: a frame of the defer list ("ask {}", "for {} to decide", "{}'s call",
+// "sache {}", "c'est à {} de") with a deferee in its place, in every lexicon's language.
+func TestProbeNinthRoundDeferral(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"a decision for the people", "Honestly, this is a decision for the people at your table, not for me.", DecisionRefused, ""},
+		{"keeper's call to make", "That's your Keeper's call to make.", DecisionRefused, ""},
+		{"for your group to decide", "This one is for your group to decide.", DecisionRefused, ""},
+		{"belongs to the table", "That decision belongs to your table.", DecisionRefused, ""},
+		{"apology then ask", "I'm afraid I won't be doing that — please check with your GM.", DecisionRefused, ""},
+		{"take the question to", "Please take this question to your Keeper.", DecisionRefused, ""},
+		{"one for your gm", "That's one for your GM, I'm afraid.", DecisionRefused, ""},
+		{"let the keeper handle", "Best to let your Keeper handle this one.", DecisionRefused, ""},
+		{"is the one who should", "Your Keeper is the one who should decide this, not me.", DecisionRefused, ""},
+		{"emoji and bold", "🙏 **Ask your Keeper** — not something I'll rule on.", DecisionRefused, ""},
+		{"de sache", "Tut mir leid. Das ist Sache deiner Spielleitung.", DecisionRefused, ""},
+		{"de undetermined then deferred", "Das kann ich nicht entscheiden – das ist Sache deines Spielleiters.", DecisionRefused, ""},
+		{"de fragen after", "Das musst du deine Spielleitung fragen.", DecisionRefused, ""},
+		{"de entscheidet", "Das entscheidet eure Spielleitung, nicht ich.", DecisionRefused, ""},
+		{"fr c'est à", "C'est à votre meneur de décider, pas à moi.", DecisionRefused, ""},
+		{"fr demande", "Désolé, je préfère ne pas me prononcer ; demande à ton gardien.", DecisionRefused, ""},
+		{"es pregúntale", "No me corresponde decidir eso; pregúntale a tu guardián.", DecisionRefused, ""},
+		{"es lo decide", "Eso lo decide tu máster, no yo.", DecisionRefused, ""},
+		{"it chiedi", "Non spetta a me decidere: chiedi al tuo custode.", DecisionRefused, ""},
+		{"pt pergunte", "Não cabe a mim decidir; pergunte ao seu guardião.", DecisionRefused, ""},
+		{"nl vragen", "Dat moet je aan je spelleider vragen.", DecisionRefused, ""},
+		{"pl decyzja", "To decyzja dla twojego mistrza gry, nie dla mnie.", DecisionRefused, ""},
+
+		// must not fire: a question, a negation, a request for more, someone in the
+		// scene, a ruling beside it, a condition
+		{"asked whether asked", "Did you ask your Keeper about this?", DecisionUnparsed, ""},
+		{"no need to ask", "You don't need to ask your Keeper, it's automatic.", DecisionPass, ""},
+		{"no need to check with", "No need to check with the Keeper: you just open it.", DecisionPass, ""},
+		{"ask how", "Ask your Keeper how deep the water is.", DecisionUnparsed, ""},
+		{"keeper of the inn", "You talk to the keeper of the inn and he hands you the key.", DecisionPass, ""},
+		{"keeper's daughter", "Ask the keeper's daughter; she saw him leave.", DecisionUnparsed, ""},
+		{"keeper's call then roll", "It's the Keeper's call, but I'd roll Stealth here.", DecisionRoll, "Stealth"},
+		{"depends then ask", "It depends on how dark the cellar is, so ask your Keeper.", DecisionUnparsed, ""},
+		{"de frage nach", "Frag deine Spielleitung, wie tief das Wasser ist?", DecisionUnparsed, ""},
+		{"de nicht sache", "Das ist nicht Sache der Spielleitung: du gehst einfach hinein.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeNinthRoundDecline holds first-person declines of the ruling in the words
+// this round adds: "I don't think I should (be the one) …", a role denied in its verb
+// ("I'm not keepering tonight"), "not for me to answer", comfort and apology.
+func TestProbeNinthRoundDecline(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"should be the one", "I don't think I should be the one ruling on this, sorry.", DecisionRefused, ""},
+		{"feel I should", "Honestly? I don't feel I should decide this for you.", DecisionRefused, ""},
+		{"my place", "I don't believe it's my place to rule here.", DecisionRefused, ""},
+		{"lets not", "Let's not. I don't think I should be adjudicating this.", DecisionRefused, ""},
+		{"role verb", "I'm not GMing this one, ask your Keeper.", DecisionRefused, ""},
+		{"role verb tonight", "I'm not keepering tonight; ask Priya.", DecisionRefused, ""},
+		{"off duty", "I'm off duty tonight, mate.", DecisionRefused, ""},
+		{"not for me to answer", "*The oracle turns away.* That is not for mortals to know, nor for me to answer.", DecisionRefused, ""},
+		{"not mine to decide", "Not mine to decide, friend.", DecisionRefused, ""},
+		{"comfort continuing", "I'm not comfortable continuing this conversation.", DecisionRefused, ""},
+		{"won't be doing", "I'm sorry, I won't be doing that.", DecisionRefused, ""},
+		{"get involved", "I'd rather not get involved in this.", DecisionRefused, ""},
+		{"no ruling from me", "No ruling from me on this one, sorry.", DecisionRefused, ""},
+		{"spoken not tonight", "*The Keeper shuts the book.* \"Not tonight.\"", DecisionRefused, ""},
+		{"spoken nothing more", "\"Not today,\" she says, and says nothing more.", DecisionRefused, ""},
+		{"fr devrais", "Je ne devrais pas trancher cette question.", DecisionRefused, ""},
+		{"es no debería", "No debería ser yo quien decida esto.", DecisionRefused, ""},
+		{"other script", "申し訳ありませんが、この判定をお手伝いすることはできません。", DecisionRefused, ""},
+
+		// must not fire
+		{"should not roll", "I don't think I should make you roll for a garden gate: it's automatic.", DecisionPass, ""},
+		{"spoken then narrated", "\"Not now,\" she says, and opens the door for you.", DecisionUnparsed, ""},
+		{"not now roll", "Not now, the guard is watching. Roll Stealth.", DecisionRoll, "Stealth"},
+	})
+}
+
+// TestProbeNinthRoundRefusalBesideHedge holds replies that decline and also offer a
+// ruling unsure, or report what other tables rule: half a refusal and half a hedge is
+// unparsed. The must-not-fire cases decline and hand the ruling over with no ruling
+// offered, or decline at length and say what rolls are for.
+func TestProbeNinthRoundRefusalBesideHedge(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"maybe maybe not", "I'd rather not weigh in on this. Maybe a roll, maybe not.", DecisionUnparsed, ""},
+		{"lean", "I'd prefer not to say outright, but I'd lean toward a roll.", DecisionUnparsed, ""},
+		{"two questions", "A roll? No roll? Honestly, I'll defer to your Keeper.", DecisionUnparsed, ""},
+		{"most games", "I can't act as your Keeper, but in most games this would be a Listen roll.", DecisionUnparsed, ""},
+		{"some keepers", "Some Keepers would ask for a roll here; it's your table's call.", DecisionUnparsed, ""},
+		{"probably", "Not my call to make — probably automatic, but ask your GM.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"maybe ask", "I'd prefer not to rule on this one. Maybe ask your group's Keeper?", DecisionRefused, ""},
+		{"maybe check with", "I won't adjudicate this. Perhaps check with your usual GM.", DecisionRefused, ""},
+		{"roll or no roll for table", "I won't rule on this. Roll or no roll is for your table.", DecisionRefused, ""},
+	})
+}

@@ -1,0 +1,172 @@
+package seduce
+
+import "strings"
+
+// Refusals read as a small grammar (the ninth round of issue 29). A reply that rules
+// nothing declines to adjudicate when it hands the ruling to someone else ("ask your
+// Keeper", "this is a decision for the humans at your table", "das ist Sache eurer
+// Spielleitung"): a frame of the lexicon's defer list with one of its deferees in the
+// frame's place. The first-person declines ("I don't think I should be ruling on this")
+// are the decline, unable and task lists read by Lexicon.declines; this file adds the
+// deferral, a few fixed refusals in scripts the lexicons do not hold, and the gate that
+// keeps a refusal that offers a ruling unsure ("I'd rather not say outright, but I'd
+// lean toward a roll") from being read as a refusal.
+
+// refusesByDeferral says whether folded (a reply that rules nothing, lowercased) declines
+// by handing the ruling over, in its first or last 400 bytes (where a reply declines),
+// or in a fixed refusal of another script.
+func refusesByDeferral(folded string, lex *Lexicon) bool {
+	if len(folded) <= 800 {
+		return lex.defers(folded) || otherScriptRefusal(folded)
+	}
+	return lex.defers(folded[:400]) || lex.defers(folded[len(folded)-400:])
+}
+
+// defers says whether folded hands the ruling to someone else in a frame of the defer
+// list with a deferee in its place ("ask {}" + "your keeper"). Not in a question ("did
+// you ask your Keeper?"), after a negation in the frame's clause ("no need to ask the
+// Keeper"), in a sentence that asks for more first ("ask your Keeper how deep the
+// water is"), nor in a reply that says the ruling depends on something.
+func (l *Lexicon) defers(folded string) bool {
+	if len(l.deferTo) == 0 || strings.Contains(folded, "depend") {
+		return false
+	}
+	folded = strings.ReplaceAll(folded, "’", "'")
+	for _, frame := range l.deferTo {
+		pre, post, ok := strings.Cut(frame, "{}")
+		if !ok {
+			continue
+		}
+		pre, post = strings.TrimSpace(pre), strings.TrimRight(post, " ")
+		if pre == "" {
+			// "{}'s call": the deferee opens the frame.
+			for _, who := range l.deferee {
+				for at := phraseAt(folded, who, 0); at >= 0; at = phraseAt(folded, who, at+1) {
+					if l.deferFits(folded, at, at+len(who), post) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		for at := phraseAt(folded, pre, 0); at >= 0; at = phraseAt(folded, pre, at+1) {
+			from := at + len(pre)
+			for from < len(folded) && folded[from] == ' ' {
+				from++
+			}
+			who := l.defereeAt(folded, from)
+			if who != "" && l.deferFits(folded, at, from+len(who), post) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defereeAt is the longest deferee that stands at folded[from:] as whole words, or "".
+func (l *Lexicon) defereeAt(folded string, from int) string {
+	best := ""
+	for _, who := range l.deferee {
+		if len(who) > len(best) && strings.HasPrefix(folded[from:], who) {
+			end := from + len(who)
+			if end == len(folded) || !isLetter(who[len(who)-1]) || !isLetter(folded[end]) {
+				best = who
+			}
+		}
+	}
+	return best
+}
+
+// deferFits says whether a frame found at folded[at:] whose deferee ends at end goes on
+// with the frame's rest, post, and stands where a deferral counts: see defers.
+func (l *Lexicon) deferFits(folded string, at, end int, post string) bool {
+	if post != "" {
+		rest := folded[end:]
+		if !strings.HasPrefix(post, "'") {
+			rest = strings.TrimLeft(rest, " ")
+			post = strings.TrimLeft(post, " ")
+		}
+		if !strings.HasPrefix(rest, post) || len(rest) > len(post) && isLetter(post[len(post)-1]) && isLetter(rest[len(post)]) {
+			return false
+		}
+		end = len(folded) - len(rest) + len(post)
+	}
+	if next, _, _ := strings.Cut(strings.TrimLeft(folded[end:], " "), " "); next == "of" || post == "" && strings.HasPrefix(folded[end:], "'s") {
+		return false // "the keeper of the inn", "ask the keeper's daughter": someone in the scene
+	}
+	start, stop := sentenceAround(folded, at, end)
+	if stop < len(folded) && folded[stop] == '?' || hasPhrase(folded[start:stop], l.stall) {
+		return false
+	}
+	if w, _, _ := strings.Cut(strings.TrimLeft(folded[end:stop], " ,:"), " "); askWhat[w] {
+		return false // "ask your Keeper how deep the water is": asking for more
+	}
+	before := folded[max(start, clauseStart(folded, at)):at]
+	return !hasPhrase(before, l.negation) && !hasPhrase(before, deferNegation)
+}
+
+// askWhat are the words that open a question put to the deferee about the scene.
+var askWhat = map[string]bool{"how": true, "what": true, "where": true, "when": true, "who": true, "which": true, "about": true}
+
+// deferNegation are the English words that, before a deferral in its clause, deny it.
+var deferNegation = []string{"not", "no", "never", "don't", "doesn't", "needn't", "won't", "no need to", "without"}
+
+// otherScriptRefusal says whether folded holds one of a few fixed refusals of the
+// scripts the lexicons do not hold (Japanese, Chinese, Korean, Russian), matched as
+// plain text since those scripts set no spaces between words.
+func otherScriptRefusal(folded string) bool {
+	for _, p := range otherScriptRefusals {
+		if strings.Contains(folded, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherScriptRefusals are refusals to help or to answer, whole phrases only.
+var otherScriptRefusals = []string{
+	"お手伝いすることはできません", "お手伝いできません", "お答えすることはできません", "お答えできません", "判定をお手伝い",
+	"我无法帮助", "我不能帮助", "我无法协助", "我不能协助",
+	"도와드릴 수 없습니다",
+	"не могу помочь", "не могу с этим помочь", "не буду решать",
+}
+
+// offersUnsure says whether a reply read as a refusal also offers a ruling unsure: a
+// sentence that holds a ruling's word and a hedge or a lean ("Maybe a roll, maybe
+// not.", "I'd lean toward a roll", "in most games this would be a Stealth roll"), or
+// two questions about rolling in a row ("A roll? Not a roll?"). Half a refusal and half
+// a hedge is no refusal: the reply is unparsed. Only a short reply is read so: a long
+// refusal explains itself, and tells what rolls are for, as a matter of course.
+func offersUnsure(folded string) bool {
+	if len(folded) > 400 {
+		return false
+	}
+	questions := 0
+	for from := 0; from < len(folded); {
+		start, stop := sentenceAround(folded, from, from)
+		s := folded[start:stop]
+		from = stop + 1
+		if !hasPhrase(s, unsureRulingWords) {
+			continue
+		}
+		if stop < len(folded) && folded[stop] == '?' {
+			if questions++; questions == 2 {
+				return true
+			}
+			continue
+		}
+		if hedgeWord.MatchString(s) || hasPhrase(s, leanWords) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsureRulingWords are the words of a ruling offered unsure ("check" is left out:
+// "maybe check with your Keeper" hands the ruling over; "rolls" too: "many Keepers call
+// for rolls when …" is no ruling offered).
+var unsureRulingWords = []string{"roll", "dice", "automatic", "automatically", "no check", "a check"}
+
+// leanWords lean toward a ruling or report what others rule.
+var leanWords = []string{"lean", "leans", "leaning", "i'd say", "i would say", "most games", "most keepers", "most tables", "most groups",
+	"some keepers", "some tables", "some groups", "many keepers", "other keepers"}
