@@ -100,3 +100,19 @@ func TestProbeNinthRoundRefusalBesideHedge(t *testing.T) {
 		{"roll or no roll for table", "I won't rule on this. Roll or no roll is for your table.", DecisionRefused, ""},
 	})
 }
+
+// TestProbeNinthRoundDecideFor holds "I can't decide this for you": a refusal of the
+// role, not indecision between two rulings. Turned from with "that said" or "but", the
+// ruling after it is the reply's; alone, the reply is refused. "I can't decide" between
+// rulings stays a hedge.
+func TestProbeNinthRoundDecideFor(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"that said roll", "I can't decide this for your group. That said, if you ask me: Listen roll.", DecisionRoll, "Listen"},
+		{"but pass", "I can't decide this for you, but if you want my take: no roll, she just opens it.", DecisionPass, ""},
+		{"alone", "Sorry, I cannot decide that for you.", DecisionRefused, ""},
+
+		// must not fire
+		{"indecision", "I can't decide. Roll Climb, maybe.", DecisionUnparsed, ""},
+		{"indecision between", "Honestly I can't decide whether it's a roll or automatic.", DecisionUnparsed, ""},
+	})
+}

@@ -170,3 +170,18 @@ var unsureRulingWords = []string{"roll", "dice", "automatic", "automatically", "
 // leanWords lean toward a ruling or report what others rule.
 var leanWords = []string{"lean", "leans", "leaning", "i'd say", "i would say", "most games", "most keepers", "most tables", "most groups",
 	"some keepers", "some tables", "some groups", "many keepers", "other keepers"}
+
+// decidesFor says whether the open phrase at folded[at:] is "can't decide" said of
+// deciding for someone ("I can't decide this for your table"): a refusal of the role,
+// not indecision between two rulings. A ruling after it, turned to with "that said" or
+// "but", is the reply's ruling (refusedBefore).
+func decidesFor(folded string, at int, phrase string) bool {
+	if !strings.HasSuffix(phrase, "decide") {
+		return false
+	}
+	rest := strings.TrimLeft(folded[at+len(phrase):], " ")
+	for _, obj := range []string{"this ", "that ", "it ", "one "} {
+		rest = strings.TrimPrefix(rest, obj)
+	}
+	return strings.HasPrefix(rest, "for you") || strings.HasPrefix(rest, "for the table") || strings.HasPrefix(rest, "on behalf of")
+}
