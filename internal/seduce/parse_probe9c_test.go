@@ -116,3 +116,28 @@ func TestProbeNinthRoundDecideFor(t *testing.T) {
 		{"indecision between", "Honestly I can't decide whether it's a roll or automatic.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundDeclineLanguages holds declines in the lexicons' other languages:
+// comfort and unwillingness with the ruling as their object, the role denied ("Ich bin
+// nicht eure Spielleitung"), "not for me" handing it over. The must-not-fire cases rule
+// beside such words.
+func TestProbeNinthRoundDeclineLanguages(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de wohl dabei", "Ich fühle mich nicht wohl dabei, das zu entscheiden.", DecisionRefused, ""},
+		{"de role", "Ich bin heute nicht die Spielleitung.", DecisionRefused, ""},
+		{"fr role", "Je ne suis pas votre MJ, désolé.", DecisionRefused, ""},
+		{"es comfort", "No me siento cómoda decidiendo esto.", DecisionRefused, ""},
+		{"es role", "No soy tu máster; eso lo decide tu mesa.", DecisionRefused, ""},
+		{"it sento", "Non me la sento di decidere io.", DecisionRefused, ""},
+		{"it role", "Non sono il vostro custode.", DecisionRefused, ""},
+		{"pt comfort", "Não me sinto confortável decidindo isso.", DecisionRefused, ""},
+		{"pt role", "Não sou o seu mestre, pergunte ao seu guardião.", DecisionRefused, ""},
+		{"nl role", "Ik ben niet jullie spelleider.", DecisionRefused, ""},
+		{"pl prefer", "Wolałabym tego nie rozstrzygać.", DecisionRefused, ""},
+		{"pl role", "Nie jestem twoim mistrzem gry.", DecisionRefused, ""},
+
+		// must not fire: a ruling beside the words
+		{"de role then roll", "Ich bin nicht eure Spielleitung, aber das ist klar eine Probe auf Klettern.", DecisionRoll, "Climb"},
+		{"fr gardien de phare", "Le gardien du phare t'ouvre la porte. Pas besoin de jet.", DecisionPass, ""},
+	})
+}
