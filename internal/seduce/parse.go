@@ -353,6 +353,10 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// "Arguably a Swim roll; arguably not. I'll leave it to you.": a ruling
 			// offered unsure and handed back, not a refusal.
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
+		case deniedRollRequestAt(folded, body, tax) >= 0:
+			// "Roll request denied — you simply climb the ladder." (parse_refusal9.go)
+			at, to := deniedRollRequest(folded, body, tax)
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:to])}
 		case lex.undeterminedIdx.has(folded) && !refusesByDeferral(folded, lex):
 			// "Das kann ich nicht entscheiden; das ist Sache eurer Spielleitung": not
 			// undetermined but handed over (parse_refusal9.go).

@@ -141,3 +141,21 @@ func TestProbeNinthRoundDeclineLanguages(t *testing.T) {
 		{"fr gardien de phare", "Le gardien du phare t'ouvre la porte. Pas besoin de jet.", DecisionPass, ""},
 	})
 }
+
+// TestProbeNinthRoundDeniedRequest holds a request or permission to roll, denied: a
+// refusal's words whose object is the roll are a pass. The must-not-fire cases name a
+// skill, set a condition or a contrast beside the denial, or deny something else.
+func TestProbeNinthRoundDeniedRequest(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"request to roll denied", "Request to roll: denied. The gate is open; just walk through.", DecisionPass, ""},
+		{"denied then request", "Denied. Your request to roll, that is — you don't need one.", DecisionPass, ""},
+		{"permission rejected", "Permission to roll rejected 😄 You just open the drawer.", DecisionPass, ""},
+		{"roll request overruled", "**Roll request overruled.** The lamp is lit and the note is on the desk.", DecisionPass, ""},
+
+		// must not fire
+		{"skill named", "Your request to roll Luck is denied; this is Stealth.", DecisionRoll, "Stealth"},
+		{"condition", "Request to roll denied, unless the guard turns around.", DecisionUnparsed, ""},
+		{"other denial", "Request declined.", DecisionRefused, ""},
+		{"denied elsewhere", "Your request for the key was denied by the clerk. He shuts the window.", DecisionUnparsed, ""},
+	})
+}

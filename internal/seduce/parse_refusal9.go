@@ -185,3 +185,41 @@ func decidesFor(folded string, at int, phrase string) bool {
 	}
 	return strings.HasPrefix(rest, "for you") || strings.HasPrefix(rest, "for the table") || strings.HasPrefix(rest, "on behalf of")
 }
+
+// deniedRollRequest finds a request to roll denied, in a reply that rules nothing else:
+// "Denied. Your request to roll, I mean: you don't need one.", "Roll request denied —
+// you simply climb the ladder." Refusal's words with a roll as their object are a pass,
+// not a refusal to adjudicate. Not where a skill is named ("Your request to roll Luck
+// instead of Climb is denied" keeps the Climb roll), nor beside a condition, a contrast
+// or a question. It returns the span of the denial, or -1.
+func deniedRollRequest(folded, body string, tax *Taxonomy) (at, to int) {
+	at, to = -1, -1
+	for _, req := range rollRequests {
+		if i := strings.Index(folded, req); i >= 0 && (at < 0 || i < at) {
+			at, to = i, i+len(req)
+		}
+	}
+	if at < 0 || len(folded) > 300 || strings.ContainsAny(folded, "?") || hasPhrase(folded, requestCaveats) || firstSkill(body, tax, true) != "" {
+		return -1, -1
+	}
+	near := folded[max(0, at-40):min(len(folded), to+40)]
+	if !hasPhrase(near, denialWords) {
+		return -1, -1
+	}
+	return max(0, at-40), min(len(folded), to+40)
+}
+
+// rollRequests are a request or a permission to roll, as the object of a denial.
+var rollRequests = []string{"request to roll", "roll request", "request for a roll", "permission to roll", "request for dice", "dice request"}
+
+// denialWords deny the request they stand by.
+var denialWords = []string{"denied", "rejected", "declined", "refused", "not granted", "overruled"}
+
+// requestCaveats keep a denial from being a pass: a condition, a contrast, another roll.
+var requestCaveats = []string{"if", "unless", "but", "instead", "however", "until", "rather"}
+
+// deniedRollRequestAt is where deniedRollRequest's span starts, or -1.
+func deniedRollRequestAt(folded, body string, tax *Taxonomy) int {
+	at, _ := deniedRollRequest(folded, body, tax)
+	return at
+}
