@@ -159,3 +159,33 @@ func TestProbeNinthRoundDeniedRequest(t *testing.T) {
 		{"denied elsewhere", "Your request for the key was denied by the clerk. He shuts the window.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundFrontedDecline holds declines whose object comes first ("That's
+// not a call I'm comfortable making", "This isn't something I should rule on"), terse
+// ones of a game master ("Nope, not doing rulings today", "Count me out"), deferrals
+// to anyone else ("You'll have to ask someone else") and in-character ones ("That is
+// not mine to tell"). The must-not-fire cases are unsure, tell a player's action, or
+// deny a roll.
+func TestProbeNinthRoundFrontedDecline(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"call comfortable", "That's not a call I'm comfortable making, sorry.", DecisionRefused, ""},
+		{"decision can make", "Honestly, that's not a decision I can make for your group.", DecisionRefused, ""},
+		{"something should", "This isn't something I should rule on.", DecisionRefused, ""},
+		{"something going to decide", "That's not something I'm going to decide.", DecisionRefused, ""},
+		{"right person", "I'm not the right person to make this call.", DecisionRefused, ""},
+		{"terse rulings", "nope, not doing rulings today", DecisionRefused, ""},
+		{"count me out", "Count me out on this one 🙅", DecisionRefused, ""},
+		{"hard pass", "Hard pass on ruling this one.", DecisionRefused, ""},
+		{"someone else", "You'll have to ask someone else.", DecisionRefused, ""},
+		{"rather you ask", "I'd rather you ask a human about this.", DecisionRefused, ""},
+		{"get a human", "Get a human to rule on it.", DecisionRefused, ""},
+		{"in character tell", "*The old man shakes his head.* \"That is not mine to tell.\"", DecisionRefused, ""},
+		{"in character permit", "\"The stars do not permit me to answer,\" the Keeper intones.", DecisionRefused, ""},
+
+		// must not fire
+		{"unsure", "That's not a call I'm sure about, honestly.", DecisionUnparsed, ""},
+		{"told action", "You ask someone else in the bar and he points to the door.", DecisionUnparsed, ""},
+		{"ask about the scene", "Ask your Keeper about how high the wall is.", DecisionUnparsed, ""},
+		{"hard pass on rolling", "Hard pass on rolling for that, just walk in.", DecisionPass, ""},
+	})
+}

@@ -98,15 +98,29 @@ func (l *Lexicon) deferFits(folded string, at, end int, post string) bool {
 	if stop < len(folded) && folded[stop] == '?' || hasPhrase(folded[start:stop], l.stall) {
 		return false
 	}
-	if w, _, _ := strings.Cut(strings.TrimLeft(folded[end:stop], " ,:"), " "); askWhat[w] {
+	if w, rest, _ := strings.Cut(strings.TrimLeft(folded[end:stop], " ,:"), " "); askWhat[w] && !(w == "about" && aboutThis[firstWord(rest)]) {
 		return false // "ask your Keeper how deep the water is": asking for more
 	}
 	before := folded[max(start, clauseStart(folded, at)):at]
+	if f := strings.Fields(before); len(f) > 0 && narrator[f[len(f)-1]] && (len(f) == 1 || !wishFor[f[len(f)-2]]) {
+		return false // "You ask someone else in the bar": the action told, not a deferral
+	}
 	return !hasPhrase(before, l.negation) && !hasPhrase(before, deferNegation)
 }
 
 // askWhat are the words that open a question put to the deferee about the scene.
 var askWhat = map[string]bool{"how": true, "what": true, "where": true, "when": true, "who": true, "which": true, "about": true}
+
+// aboutThis are the matter itself after "ask … about": "ask a human about this" hands
+// the ruling over.
+var aboutThis = map[string]bool{"this": true, "that": true, "it": true}
+
+// narrator are the subjects of an action told: a frame right after one is no deferral.
+var narrator = map[string]bool{"you": true, "he": true, "she": true, "they": true, "we": true, "i": true}
+
+// wishFor are the words before a subject that make its action wished, not told: "I'd
+// rather you ask a human".
+var wishFor = map[string]bool{"rather": true, "suggest": true, "recommend": true, "prefer": true, "want": true}
 
 // deferNegation are the English words that, before a deferral in its clause, deny it.
 var deferNegation = []string{"not", "no", "never", "don't", "doesn't", "needn't", "won't", "no need to", "without"}
