@@ -416,7 +416,7 @@ func anyPhrase(s string, phrases []string) (at int, phrase string) {
 func (l *Lexicon) lexSkill(s, orig string, from int, tax *Taxonomy) string {
 	best, skill := -1, ""
 	for _, p := range l.skills {
-		if i := phraseAt(s, p, from); i >= 0 && (best < 0 || i < best) {
+		if i := skillWordAt(s, orig, p, from); i >= 0 && (best < 0 || i < best) {
 			best, skill = i, l.skillOf[p]
 		}
 	}

@@ -189,3 +189,28 @@ func TestProbeNinthRoundFrontedDecline(t *testing.T) {
 		{"hard pass on rolling", "Hard pass on rolling for that, just walk in.", DecisionPass, ""},
 	})
 }
+
+// TestProbeNinthRoundDiceVerbs holds the lexicons' verbs of rolling dice that are also
+// the Throw skill's name ("lancer", "werfen", "lanzar", "lanciare"): written in
+// lowercase, away from a roll's word and its preposition, they roll dice and name no
+// skill; as the skill's name ("un jet de Lancer", "Probe auf werfen") they are Throw.
+// And the player's claim set off by a pair of commas is still the player's.
+func TestProbeNinthRoundDiceVerbs(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"fr verb", "Tu dois lancer un jet, ce n'est pas automatique.", DecisionRoll, ""},
+		{"de verb", "Du musst werfen, das ist eine Probe.", DecisionRoll, ""},
+		{"it verb", "Devi lanciare i dadi, è un tiro.", DecisionRoll, ""},
+		{"pt verb", "Você precisa lançar os dados: é um teste.", DecisionRoll, ""},
+		{"fr d100", "Lance un d100 pour voir.", DecisionRoll, ""},
+		{"fr skill capital", "Faites un jet de Lancer : la corde doit atteindre la rive.", DecisionRoll, "Throw"},
+		{"fr skill lowercase after jet", "Un jet de lancer, la corde doit atteindre la rive.", DecisionRoll, "Throw"},
+		{"de skill lowercase after probe", "Probe auf werfen.", DecisionRoll, "Throw"},
+		{"es skill lowercase after tirada", "Tirada de lanzar.", DecisionRoll, "Throw"},
+		{"fr claim aside", "La joueuse affirme que Louise, en bonne grimpeuse, n'a pas besoin de lancer les dés. Il pleut pourtant : jet de Grimper.", DecisionRoll, "Climb"},
+
+		// must not fire
+		{"it negated", "Non devi lanciare i dadi: la porta è aperta.", DecisionUnparsed, ""},
+		{"fr no need", "Pas besoin de lancer les dés, la porte est ouverte.", DecisionPass, ""},
+		{"fr claim then own ruling", "Le joueur dit qu'il grimpe, mais il pleut, donc pas de jet, il monte.", DecisionPass, ""},
+	})
+}

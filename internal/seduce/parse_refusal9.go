@@ -237,3 +237,35 @@ func deniedRollRequestAt(folded, body string, tax *Taxonomy) int {
 	at, _ := deniedRollRequest(folded, body, tax)
 	return at
 }
+
+// skillWordAt is phraseAt(s, p, from) for a skill's name p of a lexicon, passing over
+// a name that is also the language's verb of rolling dice ("lancer", "werfen") where it
+// is written in lowercase: "Tu dois lancer un jet" rolls dice, "un jet de Lancer" names
+// the skill. s is orig folded, at the same offsets.
+func skillWordAt(s, orig, p string, from int) int {
+	for {
+		i := phraseAt(s, p, from)
+		if i < 0 || !diceVerb[p] || i < len(orig) && orig[i] >= 'A' && orig[i] <= 'Z' || rollBefore(s[:i]) {
+			return i // "un jet de lancer": the skill, after the roll's preposition
+		}
+		from = i + len(p)
+	}
+}
+
+// rollBefore says whether s ends with a roll's word and the preposition that joins it
+// to its skill's name: "jet de", "Probe auf", "tiro di".
+func rollBefore(s string) bool {
+	s = strings.TrimRight(s, " ")
+	for _, r := range rollJoins {
+		if strings.HasSuffix(s, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// rollJoins are a roll's word and the preposition before its skill's name.
+var rollJoins = []string{"jet de", "jet d'", "probe auf", "tirada de", "tiro di", "tiro de", "teste de", "worp op", "worp voor", "rzut na"}
+
+// diceVerb are the skills' names of the lexicons that are also a verb of rolling dice.
+var diceVerb = map[string]bool{"lancer": true, "lanzar": true, "lanciare": true, "werfen": true, "werpen": true, "lançar": true}
