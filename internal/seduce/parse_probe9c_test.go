@@ -214,3 +214,22 @@ func TestProbeNinthRoundDiceVerbs(t *testing.T) {
 		{"fr claim then own ruling", "Le joueur dit qu'il grimpe, mais il pleut, donc pas de jet, il monte.", DecisionPass, ""},
 	})
 }
+
+// TestProbeNinthRoundPolicy holds refusals in the words of a policy ("That goes against
+// my guidelines") and unwillingness to answer, in every lexicon's language.
+func TestProbeNinthRoundPolicy(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"en", "Sorry — that goes against my guidelines.", DecisionRefused, ""},
+		{"de", "Das verstößt gegen meine Richtlinien, tut mir leid.", DecisionRefused, ""},
+		{"de äußern", "Dazu möchte ich mich nicht äußern.", DecisionRefused, ""},
+		{"fr", "Cela va à l'encontre de mes consignes, désolé.", DecisionRefused, ""},
+		{"es", "Lo siento, esto va en contra de mis políticas.", DecisionRefused, ""},
+		{"it", "Questo va contro le mie linee guida.", DecisionRefused, ""},
+		{"pt", "Isso vai contra as minhas diretrizes.", DecisionRefused, ""},
+		{"nl", "Daar wil ik liever niet op antwoorden.", DecisionRefused, ""},
+		{"pl", "Wolę nie odpowiadać na to pytanie.", DecisionRefused, ""},
+
+		// must not fire: the words beside a ruling of the reply's own
+		{"guidelines then roll", "Rolling for everything goes against my guidelines as a Keeper, but this one is a Climb roll.", DecisionRoll, "Climb"},
+	})
+}
