@@ -923,7 +923,7 @@ func refusedValue(v string) bool {
 		return true
 	}
 	folded := foldLower(v)
-	return isRefusal(v) || DefaultLexicon().refusalIdx.has(folded) || DefaultLexicon().declines(folded)
+	return isRefusal(v) || DefaultLexicon().refusalIdx.has(folded) || DefaultLexicon().declines(folded) || refusesByDeferral(folded, DefaultLexicon())
 }
 
 // keyKind classifies a JSON or "Key: value" key.

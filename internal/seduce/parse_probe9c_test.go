@@ -233,3 +233,15 @@ func TestProbeNinthRoundPolicy(t *testing.T) {
 		{"guidelines then roll", "Rolling for everything goes against my guidelines as a Keeper, but this one is a Climb roll.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeNinthRoundDeferredReason holds a structured answer with no decision whose
+// reason hands the ruling over: refused, as a reason that declines is.
+func TestProbeNinthRoundDeferredReason(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"json null", `{"decision": null, "skill": null, "reason": "This is a decision for your Keeper, not for me."}`, DecisionRefused, ""},
+		{"json abstain", `{"decision": "abstain", "reason": "I don't think I should be ruling on this."}`, DecisionRefused, ""},
+
+		// must not fire: a decision beside a reason that mentions the Keeper
+		{"json roll", `{"decision": "roll", "skill": "Climb", "reason": "Ask your Keeper if unsure, but the wall is wet."}`, DecisionRoll, "Climb"},
+	})
+}
