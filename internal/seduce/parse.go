@@ -347,7 +347,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(all) == 0 {
 		folded := foldLower(body)
 		switch {
-		case t.conditional:
+		case t.conditional && !lex.defersQuestion(folded[:min(len(folded), 400)]):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case (t.hedgedRoll || t.hedgedPass) && lex.openIdx.has(folded):
 			// "Arguably a Swim roll; arguably not. I'll leave it to you.": a ruling
@@ -363,7 +363,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
 			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body) || shortRefusal(body) || refusesByDeferral(folded, lex):
-			if offersUnsure(folded) {
+			if offersUnsure(folded, lex) {
 				// "I'd rather not weigh in. Maybe a roll, maybe not.": half a refusal, half a hedge.
 				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
 			}

@@ -245,3 +245,23 @@ func TestProbeNinthRoundDeferredReason(t *testing.T) {
 		{"json roll", `{"decision": "roll", "skill": "Climb", "reason": "Ask your Keeper if unsure, but the wall is wet."}`, DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeNinthRoundHedgedRefusalLanguages holds the refusal beside a ruling offered
+// unsure in the lexicons' other languages (unparsed), and the question of the ruling
+// itself handed over ("demande à ton gardien s'il faut un jet": refused, its "if" no
+// condition on the world). The must-not-fire case leaves a ruling open on the world.
+func TestProbeNinthRoundHedgedRefusalLanguages(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"es", "Prefiero no decidir. Quizás una tirada, quizás no.", DecisionUnparsed, ""},
+		{"fr", "Je préfère ne pas trancher. Peut-être un jet, peut-être pas.", DecisionUnparsed, ""},
+		{"de", "Ich möchte das nicht entscheiden. Vielleicht eine Probe, vielleicht auch nicht.", DecisionUnparsed, ""},
+		{"pl", "Wolałbym tego nie rozstrzygać. Może rzut, może nie.", DecisionUnparsed, ""},
+		{"fr question handed", "Je préfère ne pas trancher ; demande à ton gardien s'il faut un jet.", DecisionRefused, ""},
+		{"de question handed", "Ich möchte das nicht entscheiden – fragt eure Spielleitung, ob eine Probe nötig ist.", DecisionRefused, ""},
+		{"en question handed", "Ask your Keeper whether a roll is needed here.", DecisionRefused, ""},
+		{"nl", "Ik beslis dit liever niet.", DecisionRefused, ""},
+
+		// must not fire
+		{"condition on the world", "Ask your Keeper; if the wall is wet, it's a Climb roll.", DecisionUnparsed, ""},
+	})
+}

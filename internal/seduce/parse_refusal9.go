@@ -32,6 +32,39 @@ func (l *Lexicon) defers(folded string) bool {
 		return false
 	}
 	folded = strings.ReplaceAll(folded, "’", "'")
+	return l.eachDeferral(folded, func(at, end int, post string) bool { return l.deferFits(folded, at, end, post) })
+}
+
+// defersQuestion says whether folded hands over the question of the ruling itself:
+// "ask your Keeper whether a roll is needed", "demande à ton gardien s'il faut un jet".
+// The whether is no condition left open on the world, and the reply is refused.
+func (l *Lexicon) defersQuestion(folded string) bool {
+	if len(l.deferTo) == 0 || strings.Contains(folded, "depend") {
+		return false
+	}
+	folded = strings.ReplaceAll(folded, "’", "'")
+	return l.eachDeferral(folded, func(at, end int, post string) bool {
+		next := strings.TrimLeft(folded[end:], " ,")
+		if post != "" || !hasPhrase(firstWordsOf(next, 1), whetherWords) {
+			return false
+		}
+		return l.deferFits(folded, at, end, post)
+	})
+}
+
+// whetherWords open an indirect question: "ask … whether", "fragt …, ob".
+var whetherWords = []string{"whether", "if", "ob", "si", "s'il", "s'ils", "se", "of", "czy"}
+
+// firstWordsOf is the first n words of s.
+func firstWordsOf(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[:min(n, len(f))], " ")
+}
+
+// eachDeferral calls fits for each frame of the defer list found in folded with a
+// deferee in its place, with where the frame starts, where its deferee ends and the
+// frame's rest after it, until fits says yes.
+func (l *Lexicon) eachDeferral(folded string, fits func(at, end int, post string) bool) bool {
 	for _, frame := range l.deferTo {
 		pre, post, ok := strings.Cut(frame, "{}")
 		if !ok {
@@ -42,7 +75,7 @@ func (l *Lexicon) defers(folded string) bool {
 			// "{}'s call": the deferee opens the frame.
 			for _, who := range l.deferee {
 				for at := phraseAt(folded, who, 0); at >= 0; at = phraseAt(folded, who, at+1) {
-					if l.deferFits(folded, at, at+len(who), post) {
+					if fits(at, at+len(who), post) {
 						return true
 					}
 				}
@@ -55,7 +88,7 @@ func (l *Lexicon) defers(folded string) bool {
 				from++
 			}
 			who := l.defereeAt(folded, from)
-			if who != "" && l.deferFits(folded, at, from+len(who), post) {
+			if who != "" && fits(at, from+len(who), post) {
 				return true
 			}
 		}
@@ -151,7 +184,7 @@ var otherScriptRefusals = []string{
 // two questions about rolling in a row ("A roll? Not a roll?"). Half a refusal and half
 // a hedge is no refusal: the reply is unparsed. Only a short reply is read so: a long
 // refusal explains itself, and tells what rolls are for, as a matter of course.
-func offersUnsure(folded string) bool {
+func offersUnsure(folded string, lex *Lexicon) bool {
 	if len(folded) > 400 {
 		return false
 	}
@@ -160,7 +193,7 @@ func offersUnsure(folded string) bool {
 		start, stop := sentenceAround(folded, from, from)
 		s := folded[start:stop]
 		from = stop + 1
-		if !hasPhrase(s, unsureRulingWords) {
+		if !hasPhrase(s, unsureRulingWords) && !lex.namesHead(s) {
 			continue
 		}
 		if stop < len(folded) && folded[stop] == '?' {
@@ -169,7 +202,7 @@ func offersUnsure(folded string) bool {
 			}
 			continue
 		}
-		if hedgeWord.MatchString(s) || hasPhrase(s, leanWords) {
+		if hedgeWord.MatchString(s) || hasPhrase(s, leanWords) || hasPhrase(s, lex.hedge) {
 			return true
 		}
 	}
@@ -180,6 +213,20 @@ func offersUnsure(folded string) bool {
 // "maybe check with your Keeper" hands the ruling over; "rolls" too: "many Keepers call
 // for rolls when …" is no ruling offered).
 var unsureRulingWords = []string{"roll", "dice", "automatic", "automatically", "no check", "a check"}
+
+// namesHead says whether s holds a word a ruling is made of in a lexicon's language
+// other than English's verbs and "check" or "test" ("jet", "Probe", "tirada").
+func (l *Lexicon) namesHead(s string) bool {
+	for _, h := range l.heads {
+		if !notUnsureHead[h] && phraseAt(s, h, 0) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// notUnsureHead are the English heads left out of namesHead: see unsureRulingWords.
+var notUnsureHead = map[string]bool{"check": true, "checks": true, "test": true, "tests": true, "rolls": true, "rolled": true, "rolling": true, "reroll": true}
 
 // leanWords lean toward a ruling or report what others rule.
 var leanWords = []string{"lean", "leans", "leaning", "i'd say", "i would say", "most games", "most keepers", "most tables", "most groups",
