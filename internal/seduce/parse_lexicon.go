@@ -153,6 +153,8 @@ type Lexicon struct {
 	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
 	// headIdx indexes heads, looked for in the clauses no rule read.
 	headIdx *phraseIndex
+	// defereeIdx indexes deferees, looked for in a reply that rules nothing.
+	defereeIdx *phraseIndex
 	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
 	// say nothing of what a ruling is about.
 	phraseWords map[string]bool
@@ -344,6 +346,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
+	l.defereeIdx = newPhraseIndex(l.deferee)
 	l.phraseWords = l.wordsOfPhrases()
 	l.indexAnchors()
 	return nil

@@ -63,34 +63,41 @@ func firstWordsOf(s string, n int) string {
 
 // eachDeferral calls fits for each frame of the defer list found in folded with a
 // deferee in its place, with where the frame starts, where its deferee ends and the
-// frame's rest after it, until fits says yes.
+// frame's rest after it, until fits says yes. It looks for the deferees first, in one
+// pass over the words, and then at the frames around each.
 func (l *Lexicon) eachDeferral(folded string, fits func(at, end int, post string) bool) bool {
-	for _, frame := range l.deferTo {
-		pre, post, ok := strings.Cut(frame, "{}")
-		if !ok {
-			continue
+	for from := 0; from < len(folded); {
+		i, _ := l.defereeIdx.first(folded[from:])
+		if i < 0 {
+			return false
 		}
-		pre, post = strings.TrimSpace(pre), strings.TrimRight(post, " ")
-		if pre == "" {
-			// "{}'s call": the deferee opens the frame.
-			for _, who := range l.deferee {
-				for at := phraseAt(folded, who, 0); at >= 0; at = phraseAt(folded, who, at+1) {
-					if fits(at, at+len(who), post) {
-						return true
+		pos := from + i
+		if who := l.defereeAt(folded, pos); who != "" {
+			head := strings.TrimRight(folded[:pos], " ")
+			for _, frame := range l.deferTo {
+				pre, post, ok := strings.Cut(frame, "{}")
+				if !ok {
+					continue
+				}
+				pre, post = strings.TrimSpace(pre), strings.TrimRight(post, " ")
+				at := pos
+				if pre != "" {
+					if !strings.HasSuffix(head, pre) {
+						continue
+					}
+					at = len(head) - len(pre)
+					if at > 0 && isLetter(pre[0]) && isLetter(folded[at-1]) {
+						continue
 					}
 				}
+				if fits(at, pos+len(who), post) {
+					return true
+				}
 			}
-			continue
 		}
-		for at := phraseAt(folded, pre, 0); at >= 0; at = phraseAt(folded, pre, at+1) {
-			from := at + len(pre)
-			for from < len(folded) && folded[from] == ' ' {
-				from++
-			}
-			who := l.defereeAt(folded, from)
-			if who != "" && fits(at, from+len(who), post) {
-				return true
-			}
+		from = pos + 1
+		for from < len(folded) && isLetter(folded[from]) {
+			from++ // past the rest of the word
 		}
 	}
 	return false
