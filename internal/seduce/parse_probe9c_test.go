@@ -157,6 +157,7 @@ func TestProbeNinthRoundDeniedRequest(t *testing.T) {
 		{"condition", "Request to roll denied, unless the guard turns around.", DecisionUnparsed, ""},
 		{"other denial", "Request declined.", DecisionRefused, ""},
 		{"denied elsewhere", "Your request for the key was denied by the clerk. He shuts the window.", DecisionUnparsed, ""},
+		{"denied before", "Her roll request was denied last session, and the door is still locked.", DecisionUnparsed, ""},
 	})
 }
 

@@ -271,8 +271,8 @@ func deniedRollRequest(folded, body string, tax *Taxonomy) (at, to int) {
 		return -1, -1
 	}
 	near := folded[max(0, at-40):min(len(folded), to+40)]
-	if !hasPhrase(near, denialWords) {
-		return -1, -1
+	if !hasPhrase(near, denialWords) || hasPhrase(near, pastDenial) {
+		return -1, -1 // "was denied last session": a denial told, not made
 	}
 	return max(0, at-40), min(len(folded), to+40)
 }
@@ -282,6 +282,9 @@ var rollRequests = []string{"request to roll", "roll request", "request for a ro
 
 // denialWords deny the request they stand by.
 var denialWords = []string{"denied", "rejected", "declined", "refused", "not granted", "overruled"}
+
+// pastDenial tell of a denial made before.
+var pastDenial = []string{"was denied", "were denied", "been denied", "got denied", "was rejected", "was refused", "was declined"}
 
 // requestCaveats keep a denial from being a pass: a condition, a contrast, another roll.
 var requestCaveats = []string{"if", "unless", "but", "instead", "however", "until", "rather"}
