@@ -266,3 +266,20 @@ func TestProbeNinthRoundHedgedRefusalLanguages(t *testing.T) {
 		{"condition on the world", "Ask your Keeper; if the wall is wet, it's a Climb roll.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundDeferralWide holds more of the deferral's family: the Keeper knows
+// better, the ruling is the Keeper's prerogative or responsibility, only the Keeper can
+// decide. The must-not-fire cases tell of a keeper in the scene.
+func TestProbeNinthRoundDeferralWide(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"knows table better", "Your Keeper knows your table better than I do.", DecisionRefused, ""},
+		{"only can decide", "Unfortunately that's something only your Keeper can decide.", DecisionRefused, ""},
+		{"prerogative", "That's really the Keeper's prerogative.", DecisionRefused, ""},
+		{"responsibility of", "Rulings like this are the responsibility of the game master.", DecisionRefused, ""},
+		{"better placed", "Your Keeper is better placed to judge this, honestly.", DecisionRefused, ""},
+
+		// must not fire
+		{"keeper in scene knows where", "The keeper knows best where the key is: in the lock. You open it.", DecisionPass, ""},
+		{"only keeper can open", "Only the keeper can open that door; you need his key.", DecisionUnparsed, ""},
+	})
+}
