@@ -283,3 +283,26 @@ func TestProbeNinthRoundDeferralWide(t *testing.T) {
 		{"only keeper can open", "Only the keeper can open that door; you need his key.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundDeferralLanguagesWide holds the deferral's family in the other
+// languages with the deferee as subject ("C'est ton MJ qui décide", "Es tu máster quien
+// decide", "O tym decyduje twój mistrz gry"). The must-not-fire cases say the ruling
+// depends on something, in any language: undetermined or hedged, not refused.
+func TestProbeNinthRoundDeferralLanguagesWide(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de klären", "Das musst du mit deiner Spielleitung klären.", DecisionRefused, ""},
+		{"fr qui décide", "C'est ton MJ qui décide, pas moi.", DecisionRefused, ""},
+		{"es quien decide", "Es tu máster quien decide.", DecisionRefused, ""},
+		{"it che decide", "È il tuo master che decide.", DecisionRefused, ""},
+		{"pt é com", "Isso é com o seu guardião.", DecisionRefused, ""},
+		{"nl bepaalt", "Dat bepaalt je spelleider.", DecisionRefused, ""},
+		{"pl decyduje", "O tym decyduje twój mistrz gry.", DecisionRefused, ""},
+
+		// must not fire
+		{"en depends", "It depends on the lighting; ask your Keeper.", DecisionUnparsed, ""},
+		{"en depends on table", "Could go either way. It really depends on your table!", DecisionUnparsed, ""},
+		{"fr dépend", "Ça dépend de la lumière ; demande à ton gardien.", DecisionUnparsed, ""},
+		{"de hängt ab", "Das hängt davon ab, wie dunkel es ist. Frag deine Spielleitung.", DecisionUnparsed, ""},
+		{"it dipende", "Dipende dalla luce; chiedi al tuo custode.", DecisionUnparsed, ""},
+	})
+}

@@ -28,7 +28,7 @@ func refusesByDeferral(folded string, lex *Lexicon) bool {
 // Keeper"), in a sentence that asks for more first ("ask your Keeper how deep the
 // water is"), nor in a reply that says the ruling depends on something.
 func (l *Lexicon) defers(folded string) bool {
-	if len(l.deferTo) == 0 || strings.Contains(folded, "depend") {
+	if len(l.deferTo) == 0 || holdsAny(folded, dependWords) {
 		return false
 	}
 	folded = strings.ReplaceAll(folded, "’", "'")
@@ -39,7 +39,7 @@ func (l *Lexicon) defers(folded string) bool {
 // "ask your Keeper whether a roll is needed", "demande à ton gardien s'il faut un jet".
 // The whether is no condition left open on the world, and the reply is refused.
 func (l *Lexicon) defersQuestion(folded string) bool {
-	if len(l.deferTo) == 0 || strings.Contains(folded, "depend") {
+	if len(l.deferTo) == 0 || holdsAny(folded, dependWords) {
 		return false
 	}
 	folded = strings.ReplaceAll(folded, "’", "'")
@@ -102,6 +102,10 @@ func (l *Lexicon) eachDeferral(folded string, fits func(at, end int, post string
 	}
 	return false
 }
+
+// dependWords say the ruling depends on something: the reply is undetermined or
+// hedged ("it depends on the lighting; ask your Keeper"), not a deferral.
+var dependWords = []string{"depend", "dépend", "hängt davon ab", "hängt von", "dipende", "hangt af", "zależy"}
 
 // defereeAt is the longest deferee that stands at folded[from:] as whole words, or "".
 func (l *Lexicon) defereeAt(folded string, from int) string {
