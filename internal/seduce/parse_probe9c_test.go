@@ -306,3 +306,17 @@ func TestProbeNinthRoundDeferralLanguagesWide(t *testing.T) {
 		{"it dipende", "Dipende dalla luce; chiedi al tuo custode.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundRefusalThenRuling holds a refusal of the matter itself ("I won't
+// rule on this.") and then a ruling with nothing that turns from one to the other: two
+// stances, unparsed. Turned from with "that said" or "but", the ruling is the reply's.
+func TestProbeNinthRoundRefusalThenRuling(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"deictic then roll", "I won't rule on this. Roll Stealth.", DecisionUnparsed, ""},
+		{"deictic then pass", "I won't adjudicate that. No roll needed.", DecisionUnparsed, ""},
+
+		// must not fire: a turn between the refusal and the ruling
+		{"that said", "Not really my call. That said, I'd have her roll Swim.", DecisionRoll, "Swim"},
+		{"but if you want", "I don't think I should be the one ruling, but if you want my view: Listen roll.", DecisionRoll, "Listen"},
+	})
+}

@@ -330,3 +330,8 @@ var rollJoins = []string{"jet de", "jet d'", "probe auf", "tirada de", "tiro di"
 
 // diceVerb are the skills' names of the lexicons that are also a verb of rolling dice.
 var diceVerb = map[string]bool{"lancer": true, "lanzar": true, "lanciare": true, "werfen": true, "werpen": true, "lançar": true}
+
+// deicticRest are the words after a refusal phrase that point at the matter itself: "I
+// won't rule on this." declines the ruling, and a ruling after it is a second stance
+// (refusedBefore).
+var deicticRest = map[string]bool{"this": true, "that": true, "it": true, "this one": true, "that one": true, "here": true, "this here": true}
