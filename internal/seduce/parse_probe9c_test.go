@@ -73,6 +73,8 @@ func TestProbeNinthRoundDecline(t *testing.T) {
 		{"fr devrais", "Je ne devrais pas trancher cette question.", DecisionRefused, ""},
 		{"es no debería", "No debería ser yo quien decida esto.", DecisionRefused, ""},
 		{"other script", "申し訳ありませんが、この判定をお手伝いすることはできません。", DecisionRefused, ""},
+		{"other script deferral", "それはキーパーに聞いてください。", DecisionRefused, ""},
+		{"other script chinese", "这个问题请询问你的守秘人。", DecisionRefused, ""},
 
 		// must not fire
 		{"should not roll", "I don't think I should make you roll for a garden gate: it's automatic.", DecisionPass, ""},

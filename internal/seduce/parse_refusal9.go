@@ -181,10 +181,12 @@ func otherScriptRefusal(folded string) bool {
 	return false
 }
 
-// otherScriptRefusals are refusals to help or to answer, whole phrases only.
+// otherScriptRefusals are refusals to help or to answer and deferrals to the Keeper,
+// whole phrases only, lowercased as foldLower leaves them.
 var otherScriptRefusals = []string{
 	"お手伝いすることはできません", "お手伝いできません", "お答えすることはできません", "お答えできません", "判定をお手伝い",
-	"我无法帮助", "我不能帮助", "我无法协助", "我不能协助",
+	"キーパーに聞いて", "キーパーに確認して", "gmに聞いて", "gmに確認して",
+	"我无法帮助", "我不能帮助", "我无法协助", "我不能协助", "请询问你的守秘人", "请询问你的gm",
 	"도와드릴 수 없습니다",
 	"не могу помочь", "не могу с этим помочь", "не буду решать",
 }
