@@ -322,3 +322,21 @@ func TestProbeNinthRoundRefusalThenRuling(t *testing.T) {
 		{"but if you want", "I don't think I should be the one ruling, but if you want my view: Listen roll.", DecisionRoll, "Listen"},
 	})
 }
+
+// TestProbeNinthRoundAbstain holds abstentions and bowing out in the words a model
+// writes them ("I respectfully abstain", "I'll have to bow out", "I'll sit this round
+// out"), the matter declined after "isn't something I can", and a ruling left to the
+// Keeper. The must-not-fire cases abstain from a roll, not from the ruling.
+func TestProbeNinthRoundAbstain(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"respectfully abstain", "I respectfully abstain.", DecisionRefused, ""},
+		{"bow out", "I'm afraid I'll have to bow out.", DecisionRefused, ""},
+		{"round out", "I'll sit this round out.", DecisionRefused, ""},
+		{"not touching", "Not touching that one 😅", DecisionRefused, ""},
+		{"isn't something I can", "Unfortunately this isn't something I can weigh in on.", DecisionRefused, ""},
+		{"leave this one to", "I'd better leave this one to the Keeper.", DecisionRefused, ""},
+
+		// must not fire
+		{"abstain from dice", "She can abstain from dice entirely here: the door is open.", DecisionUnparsed, ""},
+	})
+}
