@@ -347,16 +347,26 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(all) == 0 {
 		folded := foldLower(body)
 		switch {
-		case t.conditional:
+		case t.conditional && !lex.defersQuestion(folded[:min(len(folded), 400)]):
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleConditional}
 		case (t.hedgedRoll || t.hedgedPass) && lex.openIdx.has(folded):
 			// "Arguably a Swim roll; arguably not. I'll leave it to you.": a ruling
 			// offered unsure and handed back, not a refusal.
 			return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
-		case lex.undeterminedIdx.has(folded):
+		case deniedRollRequestAt(folded, body, tax) >= 0:
+			// "Roll request denied — you simply climb the ladder." (parse_refusal9.go)
+			at, to := deniedRollRequest(folded, body, tax)
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:to])}
+		case lex.undeterminedIdx.has(folded) && !refusesByDeferral(folded, lex):
+			// "Das kann ich nicht entscheiden; das ist Sache eurer Spielleitung": not
+			// undetermined but handed over (parse_refusal9.go).
 			return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleUndetermined}
 		case isRefusal(body) || lex.refusalIdx.has(folded[:min(len(folded), 400)]) && !waitsOn(folded) || lex.declines(folded[:min(len(folded), 400)]) || declinesAtEnd(folded, lex) || refusedIn(objs) || lr.refused ||
-			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body) || shortRefusal(body):
+			refusedWord[strings.Trim(folded, " .!\n")] || systemRefusal(body) || shortRefusal(body) || refusesByDeferral(folded, lex):
+			if offersUnsure(folded, lex) {
+				// "I'd rather not weigh in. Maybe a roll, maybe not.": half a refusal, half a hedge.
+				return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge}
+			}
 			return Parsed{Decision: DecisionRefused, How: HowRefusal, Rule: RuleRefusal, Span: cutSpan(body)}
 		}
 		if d, at, to := tickedDecision(body); d != "" && !lex.openIdx.has(folded) && !t.hedgedRoll && !t.hedgedPass {
@@ -913,7 +923,7 @@ func refusedValue(v string) bool {
 		return true
 	}
 	folded := foldLower(v)
-	return isRefusal(v) || DefaultLexicon().refusalIdx.has(folded) || DefaultLexicon().declines(folded)
+	return isRefusal(v) || DefaultLexicon().refusalIdx.has(folded) || DefaultLexicon().declines(folded) || refusesByDeferral(folded, DefaultLexicon())
 }
 
 // keyKind classifies a JSON or "Key: value" key.

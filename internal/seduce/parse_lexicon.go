@@ -93,6 +93,12 @@ import (
 //	              "kortom"): in a long reply whose rulings disagree, the words from one
 //	              that opens a sentence to the end, ruling firmly alone, are its verdict
 //	              (parse_verdict.go)
+//	defer         frames that hand the ruling to someone else, with {} where that one
+//	              stands ("ask {}", "for {} to decide", "sache {}", "c'est à {} de"):
+//	              with a deferee in its place, a reply that rules nothing is refused
+//	              (parse_refusal9.go)
+//	deferee       whom a ruling is handed to, as a frame's place holds it: the Keeper,
+//	              the table, the group ("your keeper", "eurer spielleitung", "ton gardien")
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -130,6 +136,8 @@ type Lexicon struct {
 	narration    []string
 	conclusion   []string
 	others       []string
+	deferTo      []string
+	deferee      []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -145,6 +153,8 @@ type Lexicon struct {
 	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
 	// headIdx indexes heads, looked for in the clauses no rule read.
 	headIdx *phraseIndex
+	// defereeIdx indexes deferees, looked for in a reply that rules nothing.
+	defereeIdx *phraseIndex
 	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
 	// say nothing of what a ruling is about.
 	phraseWords map[string]bool
@@ -188,6 +198,8 @@ type lexiconFile struct {
 	Narration    []string          `json:"narration"`
 	Conclusion   []string          `json:"conclusion"`
 	Others       []string          `json:"others"`
+	Defer        []string          `json:"defer"`
+	Deferee      []string          `json:"deferee"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -245,7 +257,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed, &c.deferTo, &c.deferee} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -291,6 +303,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
 		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
 		{"succeed", f.Succeed, &l.succeed},
+		{"defer", f.Defer, &l.deferTo}, {"deferee", f.Deferee, &l.deferee},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -333,6 +346,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
+	l.defereeIdx = newPhraseIndex(l.deferee)
 	l.phraseWords = l.wordsOfPhrases()
 	l.indexAnchors()
 	return nil
@@ -405,7 +419,7 @@ func anyPhrase(s string, phrases []string) (at int, phrase string) {
 func (l *Lexicon) lexSkill(s, orig string, from int, tax *Taxonomy) string {
 	best, skill := -1, ""
 	for _, p := range l.skills {
-		if i := phraseAt(s, p, from); i >= 0 && (best < 0 || i < best) {
+		if i := skillWordAt(s, orig, p, from); i >= 0 && (best < 0 || i < best) {
 			best, skill = i, l.skillOf[p]
 		}
 	}

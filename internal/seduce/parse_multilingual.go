@@ -362,7 +362,23 @@ func (a *clauseAside) reported(clause string, l *Lexicon, at int) bool {
 	if a.othersAt >= 0 && a.othersAt <= at && !strings.ContainsAny(clause[a.othersAt:at], ",;:") {
 		return true
 	}
-	return a.reportedAt >= 0 && a.reportedAt <= at && !strings.ContainsAny(clause[a.reportedAt:at], ",;:")
+	return a.reportedAt >= 0 && a.reportedAt <= at && !strings.ContainsAny(clause[a.reportedAt:at], ";:") && asideCommas(clause[a.reportedAt:at], l)
+}
+
+// asideCommas says whether the commas of s, between a verb of saying and the ruling it
+// reports, set off no more than an aside: none, or a pair around a few words ("Le joueur
+// affirme qu'Hélène, étant alpiniste, n'a pas besoin de …"), with no word that turns
+// from the claim to the reply's own words ("Le joueur dit qu'il grimpe, mais il pleut,
+// donc pas de jet").
+func asideCommas(s string, l *Lexicon) bool {
+	switch strings.Count(s, ",") {
+	case 0:
+		return true
+	case 2:
+		i, j := strings.Index(s, ","), strings.LastIndex(s, ",")
+		return len(strings.Fields(s[i:j])) <= 5 && !hasPhrase(s, l.but) && !hasPhrase(s, l.conclusion)
+	}
+	return false
 }
 
 // judgedWrong says whether a predicate that judges a ruling wrong follows the ruling

@@ -433,7 +433,7 @@ func refusedBefore(body string, votes []vote, lex *Lexicon) (at int, phrase stri
 	if rulingWord.MatchString(rest) {
 		return -1, "" // "I'm going to decline the request to skip the roll": a ruling
 	}
-	if strings.TrimSpace(rest) != "" && !slices.ContainsFunc(lex.task, func(p string) bool { return phraseAt(rest, p, 0) >= 0 }) {
+	if strings.TrimSpace(rest) != "" && !slices.ContainsFunc(lex.task, func(p string) bool { return phraseAt(rest, p, 0) >= 0 }) && !deicticRest[strings.TrimSpace(rest)] {
 		return -1, "" // "I must decline to give medical advice": something else declined
 	}
 	return at, phrase

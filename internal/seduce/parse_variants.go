@@ -92,8 +92,8 @@ func skillBeforeReason(v string, tax *Taxonomy) (string, bool) {
 var terseRefusal = regexp.MustCompile(`^(?:(?:sorry|nope|no|unfortunately|afraid\s+so)\W+)?(?:i\s+)?(?:can['’]t|cannot|can\s+not|won['’]t|will\s+not|shall\s+not|shan['’]t)\s+(?:help|assist|rule|judge|adjudicate|weigh\s+in|do\s+(?:this|that|it))(?:\s+(?:you|here|on\s+(?:this|that|it)|with\s+(?:this|that|it)|this|that|it))?(?:\s+one)?(?:\s*,\s*sorry)?\s*(?:[.!—–]|$)`)
 
 // spokenRefusal is a Keeper's in-character refusal: "No. I'm not running that.", "Not
-// this. Not at my table."
-var spokenRefusal = regexp.MustCompile(`^(?:no[.!,]\s+)?(?:i['’]m\s+not\s+running\s+(?:that|this)|not\s+(?:this|that)[.!]|not\s+at\s+my\s+table)`)
+// this. Not at my table.", "\"Not tonight,\" he says".
+var spokenRefusal = regexp.MustCompile(`^(?:no[.!,]\s+)?(?:i['’]m\s+not\s+running\s+(?:that|this)|not\s+(?:this|that|tonight|today|now)[.!,]|not\s+at\s+my\s+table)`)
 
 // stageDirection is an action set in asterisks or a sentence about the Keeper before
 // the spoken words: "*The Keeper shakes her head.*".
@@ -115,7 +115,7 @@ func shortRefusal(body string) bool {
 	if terseRefusal.MatchString(strings.TrimLeft(s, " —–-*_")) {
 		return true
 	}
-	return spokenRefusal.MatchString(s) && (framed || strings.Contains(s, "running"))
+	return spokenRefusal.MatchString(s) && (framed || strings.Contains(s, "running") || strings.Contains(s, "nothing more"))
 }
 
 // rollWithIt is "roll with it", going along with what the player says: an idiom of
