@@ -221,6 +221,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankSymbols(blank)
 	blankDiceIdiom(blank)
 	blankVariants(blank)
+	blankVocative(blank, tax) // "Still a Climb roll, Dave." (parse_english9.go)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {

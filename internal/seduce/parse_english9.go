@@ -1,0 +1,227 @@
+package seduce
+
+import "strings"
+
+// English rulings the ninth round of issue 29 reads, each as a family rather than a
+// phrasing (area B: stated rulings the parser abstained on).
+//
+//   - A question the reply answers itself is that answer, whatever stands before the
+//     answer's yes or no: a stance word ("Honestly, no.", "Frankly? Yes."), an opinion
+//     frame ("I'd say no", "I mean, no"), an answer's label ("**A:** No.", "Answer:
+//     yes"). The question may be asked with an inverted modal ("Should she need to
+//     roll?", "Would he have to roll Swim?"), which is no condition on the world, or be
+//     a roll named alone with what it is for ("Roll to see if the train's on time?",
+//     "a roll to open a door?", "Dice for this?").
+//   - A game master's request in the table's idiom is a request: "throw me", "toss
+//     me", "chuck me", "hit me with", "sling me" a roll are "give me" one; "landing
+//     on", "settling on", "coming down on the side of", "plumping for" a roll are
+//     "going with" it. The idioms are folded to the words the grammar reads, at the
+//     same length, so every rule that reads "give me" or "go with" reads them.
+//   - A roll reported by its result: "Your Spot Hidden came up 14", "his Stealth comes
+//     in at 03", "Track came out at 41".
+//   - A name said to a player after a ruling ("Still a Climb roll, Dave.") is no part
+//     of the ruling: a capitalised word alone after a comma, ending the sentence, that
+//     names no skill, is blanked.
+//   - A task list whose boxes are all unticked is a list, not options left unchosen:
+//     its items rule (see blankUnchecked).
+
+// requestIdioms maps a game master's idioms to the words the grammar reads for them,
+// each pair of the same length so that offsets hold.
+var requestIdioms = [][2]string{
+	{"throw me ", "give  me "},
+	{"toss me ", "give me "},
+	{"chuck me ", "give  me "},
+	{"sling me ", "give  me "},
+	{"hit me with ", "give me     "},
+	{"hit us with ", "give us     "},
+	{"throw us ", "give  us "},
+	{"toss us ", "give us "},
+	{"landing on ", "going with "},
+	{"settling on ", "going with  "},
+	{"coming down on the side of ", "going with                 "},
+	{"come down on the side of ", "go with                  "},
+	{"plumping for ", "going with   "},
+	{"plump for ", "go with   "},
+	{"let me get ", "give me    "},
+	{"let me have ", "give me     "},
+}
+
+// foldRequestIdioms rewrites the idioms of requestIdioms in lowercased s where each
+// opens a word.
+func foldRequestIdioms(s string) string {
+	var b []byte
+	for _, p := range requestIdioms {
+		for from := 0; ; {
+			i := strings.Index(s[from:], p[0])
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(p[0])
+			if i > 0 && isLetter(s[i-1]) {
+				continue
+			}
+			if b == nil {
+				b = []byte(s)
+			}
+			copy(b[i:], p[1])
+		}
+		if b != nil {
+			s = string(b)
+			b = nil
+		}
+	}
+	return s
+}
+
+// answerLeads are words that may stand before an answer's yes or no without changing
+// it: stance adverbs, opinion frames, fillers.
+var answerLeads = []string{"honestly", "frankly", "truthfully", "really", "seriously",
+	"realistically", "in this case", "here", "for this", "for that", "i mean", "i'd say",
+	"i would say", "i think", "i reckon", "i'm going to say", "i'll say", "i'm gonna say",
+	"short answer", "simple answer", "in short", "lol", "haha", "look",
+	"to be honest", "tbh", "to be fair", "no offence", "sorry", "i'm afraid"}
+
+// trimAnswerLead strips answerLeads (each followed by a comma or a space) from the
+// start of an answer, as often as they stand there.
+func trimAnswerLead(answer string) string {
+	for {
+		s := strings.TrimLeft(answer, " \t\n,")
+		cut := false
+		for _, w := range answerLeads {
+			if rest, ok := strings.CutPrefix(s, w); ok && rest != "" && (rest[0] == ' ' || rest[0] == ',' || w[len(w)-1] == ',') {
+				answer, cut = rest, true
+				break
+			}
+		}
+		if !cut {
+			return s
+		}
+	}
+}
+
+// answerLabels are labels that open an answer: "**A:** No.", "Answer: yes".
+var answerLabels = map[string]bool{"a": true, "answer": true, "my answer": true,
+	"short answer": true, "the answer": true, "keeper": true, "gm": true, "ans": true}
+
+// answerLabel says whether a clause is only an answer's label, its colon cut off.
+func answerLabel(clause, sep string) bool {
+	return strings.Contains(sep, ":") && answerLabels[strings.TrimSpace(clause)]
+}
+
+// interrogative blanks the modal that opens a question ("should she need to roll",
+// "would he have to roll Swim"): asked, it is no condition on the world.
+func interrogative(clause string) string {
+	s := strings.TrimLeft(clause, " \t\n")
+	for _, m := range []string{"should ", "would ", "will ", "shall ", "must "} {
+		if strings.HasPrefix(s, m) {
+			i := len(clause) - len(s)
+			return clause[:i] + blankOut(m) + clause[i+len(m):]
+		}
+	}
+	return clause
+}
+
+// rollNouns are the words a question that names a roll alone asks about.
+var rollNouns = map[string]bool{"roll": true, "rolls": true, "check": true, "test": true, "dice": true, "rolling": true}
+
+// rollPurpose are the words that may follow a roll named alone in a question: what it
+// is for.
+var rollPurpose = map[string]bool{"to": true, "for": true, "on": true, "here": true, "now": true,
+	"again": true, "just": true, "against": true, "with": true, "at": true, "over": true, "in": true}
+
+// askedRoll reads a question that names a roll alone, with what it is for after the
+// last comma: "roll to see if the train's on time", "you want, a roll to open a door",
+// "a Jump roll for a kerb", "dice for this". It gives the roll cue the question asks
+// about, with the skill named before the roll word.
+func askedRoll(clause, orig string, at int, tax *Taxonomy) (cue, bool) {
+	from := strings.LastIndexByte(clause, ',') + 1
+	words := strings.Fields(clause[from:])
+	k := 0
+	for k < len(words) && (words[k] == "so" || words[k] == "just" || words[k] == "really" || words[k] == "an" || words[k] == "a" || words[k] == "any" || words[k] == "another" || words[k] == "actual") {
+		k++
+	}
+	n := k
+	for n < len(words) && n <= k+3 && !rollNouns[words[n]] {
+		n++
+	}
+	if n >= len(words) || n > k+3 || !rollNouns[words[n]] || n+1 < len(words) && !rollPurpose[words[n+1]] {
+		return cue{}, false
+	}
+	skill := ""
+	if n > k && asker(words[k:n]) && words[n] == "roll" {
+		// "should they roll", "do I roll": the roll asked of someone, no skill named
+		return cue{decision: DecisionRoll, from: at, to: at + len(clause)}, true
+	}
+	if n > k {
+		// The words between the article and the roll must name a skill: "a Jump roll",
+		// not "a hard roll" nor "the usual roll".
+		name := strings.Join(strings.Fields(orig[from:])[k:n], " ")
+		s, ok := tax.Canonical(name)
+		if !ok {
+			return cue{}, false
+		}
+		skill = s
+	}
+	return cue{decision: DecisionRoll, skill: skill, from: at, to: at + len(clause)}, true
+}
+
+// rollRules9 are this round's roll cue rules, read after rollRules.
+var rollRules9 = []cueRule{
+	// "Your Spot Hidden came up 14", "his Stealth comes in at 03": a roll reported by its
+	// result, the skill's name its subject.
+	withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?(?:came|comes|come)\s+(?:up|in|out)(?:\s+(?:at|as|with))?\s+(?:an?\s+)?\d{1,3}\b`), digits...),
+}
+
+// blankVocative blanks a name said to a player after a ruling: a capitalised word,
+// alone after a comma, that ends its sentence and names no skill ("Still a Climb roll,
+// Dave.", "No roll, Mia!").
+func blankVocative(b []byte, tax *Taxonomy) {
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] != ',' || b[i+1] != ' ' {
+			continue
+		}
+		j := i + 2
+		if b[j] < 'A' || b[j] > 'Z' {
+			continue
+		}
+		k := j + 1
+		for k < len(b) && b[k] >= 'a' && b[k] <= 'z' {
+			k++
+		}
+		if k-j < 2 || k-j > 12 || k < len(b) && b[k] != '.' && b[k] != '!' && b[k] != '\n' {
+			continue
+		}
+		word := string(b[j:k])
+		if _, ok := tax.Canonical(word); ok || otherSkill(word) != "" || notSkill[strings.ToLower(word)] || vocativeNot[strings.ToLower(word)] {
+			continue
+		}
+		copy(b[i:k], blankOut(string(b[i:k])))
+	}
+}
+
+// vocativeNot are capitalised words after a comma that are no one's name.
+var vocativeNot = wordSet(`automatic automatically roll rolls dice check test success pass fine
+	done granted sorted easy free nope nah yes no`)
+
+// askers are the words of a question's auxiliary and subject before a bare "roll":
+// "should they roll", "do I roll", "can he just roll".
+var askers = wordSet(`should would will shall must can could do does did i we you he she they
+	the player investigator just still also`)
+
+func asker(words []string) bool {
+	for _, w := range words {
+		if !askers[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// passRules9 are this round's pass cue rules, read after passRules.
+var passRules9 = []cueRule{
+	// Dice idioms of no roll: "the dice stay in the cup", "leave your dice in the tray",
+	// "nothing here to roll for", "there's nothing to throw them for".
+	withWords(newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay|rest|sit|get\s+to\s+stay)\s+(?:(?:right|safely)\s+)?(?:in|on)\s+(?:the|your|my|their)\s+(?:cup|tower|tray|pouch|bag|box|pocket|pockets|hand|hands|drawer|tin|case|sack|table)\b|\b(?:keep|leave)\s+(?:the|your|those)\s+dice\s+(?:in|on)\s+(?:the|your)\s+(?:cup|tower|tray|pouch|hand|hands|drawer|tin|case|sack|table)\b|\bnothing\s+(?:here\s+|there\s+|in\s+(?:this|that|it)\s+)?to\s+(?:roll|throw|toss)\s+(?:for|them\s+for|the\s+dice\s+for|dice\s+for)\b`),
+		"dice", "nothing"),
+}
