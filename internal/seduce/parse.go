@@ -289,7 +289,8 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) && !leanOverruled(folded[at:], phrase, lex) {
+		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) && !leanOverruled(folded[at:], phrase, lex) &&
+			!deliberationEnded(folded[at:], phrase, lex, tax) { // parse_english9.go
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -376,6 +377,10 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// "Spot Hidden for Ada: 31 vs 55", "Gimme Tracking, Bree": see keeperRoll.
 			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}
+		if skill, at, to := keeperSounded(body, tax); at >= 0 {
+			// "Listen for Bertie... *clatter* ... 63. Against your 45": parse_english9.go
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
+		}
 		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}
@@ -434,6 +439,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
 		p.Skill = capitalOtherSkill(orig) // "We'll need a roll — Drive Auto"
+	}
+	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
+		p.Skill = boldLeadSkill(body, tax) // "**Mechanical Repiar**: …" (parse_english9.go)
 	}
 	if p.Decision == DecisionRoll && first.prose && len(votes) == 0 {
 		if c := correctedSkill(orig, p.Skill, tax); c != "" {
@@ -736,7 +744,7 @@ var (
 // blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
 // so that only the ticked one rules.
 func blankUnchecked(b []byte) {
-	if strings.Contains(string(b), "[ ]") {
+	if strings.Contains(string(b), "[ ]") && ticked(b) { // all unticked: a list (parse_english9.go)
 		for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
 			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
 		}

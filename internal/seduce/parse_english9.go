@@ -170,6 +170,9 @@ func askedRoll(clause, orig string, at int, tax *Taxonomy) (cue, bool) {
 var rollRules9 = []cueRule{
 	// "Your Spot Hidden came up 14", "his Stealth comes in at 03": a roll reported by its
 	// result, the skill's name its subject.
+	// "Final answer: roll (Firearms (Rifle))": a roll and its skill in parentheses, the
+	// whole clause.
+	newCueRule(`^\s*(?:roll|check|test)\s*\(\s*(?P<skill>[a-z][a-z'’/ -]*(?:\([a-z /'’-]+\))?)\s*\)\s*$`),
 	withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?(?:came|comes|come)\s+(?:up|in|out)(?:\s+(?:at|as|with))?\s+(?:an?\s+)?\d{1,3}\b`), digits...),
 }
 
@@ -224,4 +227,199 @@ var passRules9 = []cueRule{
 	// "nothing here to roll for", "there's nothing to throw them for".
 	withWords(newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay|rest|sit|get\s+to\s+stay)\s+(?:(?:right|safely)\s+)?(?:in|on)\s+(?:the|your|my|their)\s+(?:cup|tower|tray|pouch|bag|box|pocket|pockets|hand|hands|drawer|tin|case|sack|table)\b|\b(?:keep|leave)\s+(?:the|your|those)\s+dice\s+(?:in|on)\s+(?:the|your)\s+(?:cup|tower|tray|pouch|hand|hands|drawer|tin|case|sack|table)\b|\bnothing\s+(?:here\s+|there\s+|in\s+(?:this|that|it)\s+)?to\s+(?:roll|throw|toss)\s+(?:for|them\s+for|the\s+dice\s+for|dice\s+for)\b`),
 		"dice", "nothing"),
+}
+
+// deliberations are open phrases that tell the speaker weighed the ruling, not that it
+// stays open: "I went back and forth on this, but: no roll."
+var deliberations = map[string]bool{"back and forth": true, "on the fence": true, "i'm torn": true,
+	"i am torn": true, "tough call": true, "hard to call": true, "borderline": true,
+	"toss-up": true, "toss up": true, "judgment call": true, "judgement call": true}
+
+// deliberationEnded says whether the deliberation phrase that opens rest is ended, in
+// its own sentence, by a but and a firm ruling, with nothing open or asked after it.
+func deliberationEnded(rest, phrase string, lex *Lexicon, tax *Taxonomy) bool {
+	if !deliberations[phrase] {
+		return false
+	}
+	end := len(rest)
+	if i := strings.IndexAny(rest, ".!?"); i >= 0 {
+		end = i
+	}
+	but := strings.Index(rest[:end], " but")
+	if but < 0 {
+		return false
+	}
+	after := rest[but+len(" but"):]
+	if lex.openIdx.has(after) || strings.Contains(after, "?") {
+		return false
+	}
+	sent := after
+	if i := strings.IndexAny(after, ".!\n"); i >= 0 {
+		sent = after[:i+1]
+	}
+	if firmLast.MatchString(strings.TrimSpace(sent)) || decidedAfter.MatchString(sent) {
+		return true
+	}
+	t := proseTally(sent, tax, lex)
+	return t.n > 0 && t.hasRoll != t.hasPass && !t.hedgedRoll && !t.hedgedPass && !t.conditional
+}
+
+// outcomeOpens are open phrases that may speak of the action's outcome, not of the
+// ruling.
+var outcomeOpens = map[string]bool{"could go either way": true, "go either way": true,
+	"could go both ways": true, "toss-up": true, "toss up": true, "50/50": true,
+	"fifty-fifty": true, "fifty fifty": true}
+
+// rollsForChance are words that give an uncertain outcome as the reason to roll:
+// "which is exactly why we roll", "that's what dice are for".
+var rollsForChance = []string{"why we roll", "why you roll", "why she rolls", "why he rolls",
+	"why they roll", "why there's a roll", "why it's a roll", "why it needs a roll",
+	"what dice are for", "what the dice are for", "so roll", "so we roll", "hence the roll",
+	"so it's a roll", "which means a roll", "which means dice"}
+
+// outcomeOpen says whether the open phrase at at in folded speaks of the action's
+// outcome: its subject is whether the action succeeds ("Whether she manages it could go
+// either way"), with no roll in it, or the sentence gives it as the reason to roll.
+func outcomeOpen(folded string, at int, phrase string) bool {
+	if !outcomeOpens[phrase] {
+		return false
+	}
+	from := strings.LastIndexAny(folded[:at], ".!?\n") + 1
+	end := len(folded)
+	if i := strings.IndexAny(folded[at:], ".!?\n"); i >= 0 {
+		end = at + i
+	}
+	if holdsAny(folded[at:end], rollsForChance) {
+		return true
+	}
+	subject := strings.TrimSpace(folded[from:at])
+	return strings.HasPrefix(subject, "whether ") && !holdsAny(subject, []string{"roll", "dice", "check", "test", "automatic"})
+}
+
+// diceSounds are the words of a dice sound or a roll marker in asterisks: "*clatter*",
+// "*rattle rattle*", "*dice tumble*".
+var diceSounds = []string{"clatter", "rattle", "clack", "clink", "tumble", "shake", "shakes", "rolls", "rolling", "dice"}
+
+// keeperSounded reads a roll the Keeper makes for the player and gives at once: a dice
+// sound in asterisks, then a result ("Listen for Bertie... *clatter* ... 63. Against
+// your 45, that's a failure."), the result told to the player. The skill is the one
+// named in the sentence before the sound, or none when the reply says the Keeper rolls
+// for the player ("behind the screen"); a sound and a number alone tell no roll. A roll
+// made for someone named by a noun ("Stealth for the cultist") is the Keeper's own.
+func keeperSounded(body string, tax *Taxonomy) (skill string, at, to int) {
+	for from := 0; from < len(body); {
+		i := strings.IndexByte(body[from:], '*')
+		if i < 0 {
+			return "", -1, -1
+		}
+		i += from
+		j := strings.IndexByte(body[i+1:], '*')
+		if j < 0 || j > 30 {
+			from = i + 1
+			continue
+		}
+		j += i + 1
+		inner := strings.ToLower(body[i+1 : j])
+		from = j + 1
+		if !holdsAny(inner, diceSounds) || strings.ContainsAny(inner, "0123456789") {
+			continue
+		}
+		k := j + 1
+		for k < len(body) && strings.IndexByte(" .…\t", body[k]) >= 0 || strings.HasPrefix(body[k:], "…") {
+			if strings.HasPrefix(body[k:], "…") {
+				k += len("…")
+				continue
+			}
+			k++
+		}
+		if strings.HasPrefix(body[k:], "a ") || strings.HasPrefix(body[k:], "an ") {
+			k += strings.IndexByte(body[k:], ' ') + 1
+		}
+		d := k
+		for d < len(body) && d-k < 4 && body[d] >= '0' && body[d] <= '9' {
+			d++
+		}
+		if d == k || d-k > 3 || d < len(body) && isLetter(body[d]) {
+			continue
+		}
+		tail := strings.ToLower(body[d:])
+		if !strings.Contains(tail, "you") {
+			continue // the result is not told to the player
+		}
+		lo := max(0, i-100)
+		window := body[lo:i]
+		if s := lastSentenceStart(window); s > 0 {
+			window = window[s:]
+		}
+		lw := strings.ToLower(window)
+		if holdsAny(lw, []string{" for the ", " for his ", " for her ", " for their ", " for a ", " for an "}) {
+			continue
+		}
+		skill := firstSkill(window, tax, false)
+		if skill == "" && !holdsAny(strings.ToLower(body[:i]), keeperRolls) {
+			continue // a sound and a number, and no word of whose roll it is
+		}
+		return skill, lo + len(body[lo:i]) - len(window), d
+	}
+	return "", -1, -1
+}
+
+// keeperRolls are words of the Keeper rolling for the player.
+var keeperRolls = []string{"behind the screen", "for you", "i'll roll", "i'll make this", "i will roll", "let me roll", "rolling for you", "in secret", "secretly"}
+
+// lastSentenceStart is where the last sentence of s starts: after the last full stop,
+// exclamation or question mark that is no part of an ellipsis, or a line break.
+func lastSentenceStart(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case '\n', '!', '?':
+			return i + 1
+		case '.':
+			if (i == 0 || s[i-1] != '.') && (i+1 >= len(s) || s[i+1] != '.') {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// ticked says whether a task list of b has a ticked box.
+func ticked(b []byte) bool {
+	s := string(b)
+	return strings.Contains(s, "[x]") || strings.Contains(s, "[X]") || strings.Contains(s, "[✓]") || strings.Contains(s, "[✔]")
+}
+
+// boldLeadSkill is the skill a line opens with in bold ("**Mechanical Repiar**: the
+// winch gears are stripped", "**Perception**, just roll it"): the taxonomy's when it
+// knows the name or its one misspelling, the name as written when it is another CoC
+// skill; "" when no line opens so.
+func boldLeadSkill(body string, tax *Taxonomy) string {
+	for _, line := range strings.Split(body[:min(len(body), 2000)], "\n") {
+		s := strings.TrimLeft(line, " \t->#")
+		rest, ok := strings.CutPrefix(s, "**")
+		if !ok {
+			continue
+		}
+		end := strings.Index(rest, "**")
+		if end <= 0 || end > 40 {
+			continue
+		}
+		name := strings.Trim(rest[:end], " :")
+		if after := strings.TrimLeft(rest[end+2:], " "); after != "" && !strings.ContainsAny(after[:1], ":,—–-") {
+			continue
+		}
+		if n := len(strings.Fields(name)); n == 0 || n > 3 || !capitalised(name) {
+			continue
+		}
+		if c, ok := tax.Canonical(name); ok {
+			return c
+		}
+		if otherSkillKey(name) != "" {
+			return name
+		}
+		if c, ok := misspelt(name, tax); ok {
+			return c
+		}
+	}
+	return ""
 }
