@@ -744,7 +744,7 @@ var (
 // blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
 // so that only the ticked one rules.
 func blankUnchecked(b []byte) {
-	if strings.Contains(string(b), "[ ]") && ticked(b) { // all unticked: a list (parse_english9.go)
+	if strings.Contains(string(b), "[ ]") && taskOptions(b) { // parse_english9.go
 		for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
 			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
 		}

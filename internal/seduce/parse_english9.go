@@ -22,8 +22,9 @@ import "strings"
 //   - A name said to a player after a ruling ("Still a Climb roll, Dave.") is no part
 //     of the ruling: a capitalised word alone after a comma, ending the sentence, that
 //     names no skill, is blanked.
-//   - A task list whose boxes are all unticked is a list, not options left unchosen:
-//     its items rule (see blankUnchecked).
+//   - A task list whose boxes are all unticked and whose items each name a part of the
+//     action and its ruling ("- [ ] Search the shed: Spot Hidden") is a checklist, not
+//     options left unchosen: its items rule (see taskOptions).
 
 // requestIdioms maps a game master's idioms to the words the grammar reads for them,
 // each pair of the same length so that offsets hold.
@@ -173,7 +174,7 @@ var rollRules9 = []cueRule{
 	// "Final answer: roll (Firearms (Rifle))": a roll and its skill in parentheses, the
 	// whole clause.
 	newCueRule(`^\s*(?:roll|check|test)\s*\(\s*(?P<skill>[a-z][a-z'’/ -]*(?:\([a-z /'’-]+\))?)\s*\)\s*$`),
-	withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?(?:came|comes|come)\s+(?:up|in|out)(?:\s+(?:at|as|with))?\s+(?:an?\s+)?\d{1,3}\b`), digits...),
+	withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?(?:came|comes|come)\s+(?:up|in|out)(?:\s+(?:at|as|with))?\s+(?:an?\s+)?\d{1,3}(?:\s*(?:[.,!;:)—–-]|$)|\s+(?:against|vs|versus|under|over|on|for|and|so|which|that)\b)`), digits...),
 }
 
 // blankVocative blanks a name said to a player after a ruling: a capitalised word,
@@ -225,7 +226,7 @@ func asker(words []string) bool {
 var passRules9 = []cueRule{
 	// Dice idioms of no roll: "the dice stay in the cup", "leave your dice in the tray",
 	// "nothing here to roll for", "there's nothing to throw them for".
-	withWords(newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay|rest|sit|get\s+to\s+stay)\s+(?:(?:right|safely)\s+)?(?:in|on)\s+(?:the|your|my|their)\s+(?:cup|tower|tray|pouch|bag|box|pocket|pockets|hand|hands|drawer|tin|case|sack|table)\b|\b(?:keep|leave)\s+(?:the|your|those)\s+dice\s+(?:in|on)\s+(?:the|your)\s+(?:cup|tower|tray|pouch|hand|hands|drawer|tin|case|sack|table)\b|\bnothing\s+(?:here\s+|there\s+|in\s+(?:this|that|it)\s+)?to\s+(?:roll|throw|toss)\s+(?:for|them\s+for|the\s+dice\s+for|dice\s+for)\b`),
+	withWords(newCueRule(`\bdice\s+(?:stay|stays|remain|remains|can\s+stay|rest|sit|get\s+to\s+stay)\s+(?:(?:right|safely)\s+)?(?:in|on)\s+(?:the|your|my|their)\s+(?:cup|tower|tray|pouch|bag|box|pocket|pockets|drawer|tin|case|sack|table)\b|\b(?:keep|leave)\s+(?:the|your|those)\s+dice\s+(?:in|on)\s+(?:the|your)\s+(?:cup|tower|tray|pouch|drawer|tin|case|sack|table)\b|\bnothing\s+(?:here\s+|there\s+|in\s+(?:this|that|it)\s+)?to\s+(?:roll|throw|toss)\s+(?:for|them\s+for|the\s+dice\s+for|dice\s+for)\b`),
 		"dice", "nothing"),
 }
 
@@ -383,10 +384,29 @@ func lastSentenceStart(s string) int {
 	return 0
 }
 
-// ticked says whether a task list of b has a ticked box.
-func ticked(b []byte) bool {
+// taskOptions says whether the task list of b offers options to choose from: a box is
+// ticked, or an unticked item is no part of the action with its ruling ("- [ ] Roll"
+// rather than "- [ ] Cross the yard: no roll"). A list of parts with nothing ticked is
+// a checklist of the action, each item ruling on its part.
+func taskOptions(b []byte) bool {
 	s := string(b)
-	return strings.Contains(s, "[x]") || strings.Contains(s, "[X]") || strings.Contains(s, "[✓]") || strings.Contains(s, "[✔]")
+	if strings.Contains(s, "[x]") || strings.Contains(s, "[X]") || strings.Contains(s, "[✓]") || strings.Contains(s, "[✔]") {
+		return true
+	}
+	for _, line := range strings.Split(s, "\n") {
+		_, item, ok := strings.Cut(line, "[ ]")
+		if !ok {
+			continue
+		}
+		part, _, ok := strings.Cut(item, ":")
+		if !ok {
+			part, _, ok = strings.Cut(item, " — ")
+		}
+		if !ok || len(strings.Fields(part)) < 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // boldLeadSkill is the skill a line opens with in bold ("**Mechanical Repiar**: the

@@ -1,0 +1,134 @@
+package seduce
+
+import "testing"
+
+// Probe tables of the ninth round of issue 29, area B: English replies that state a
+// ruling in a family the parser did not read (parse_english9.go). Every sentence is
+// this round's own, labelled under README-set3's rules before the parser read it; each
+// table holds cases the rule must not fire on.
+
+// TestProbeNinthRoundAnsweredQuestion holds questions the reply answers itself, with a
+// stance word, an opinion frame or a label before the answer, asked with an inverted
+// modal or as a roll named alone with what it is for.
+func TestProbeNinthRoundAnsweredQuestion(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"honestly no", "Does wading the brook need a Swim roll? Honestly, no. It's ankle deep.", DecisionPass, ""},
+		{"frankly yes", "Would sneaking past the butler take a Stealth roll? Frankly, yes. He's wide awake.", DecisionRoll, "Stealth"},
+		{"truthfully no", "Does he need dice to light the lamp? Truthfully, no.", DecisionPass, ""},
+		{"i'd say no", "Do I need to roll to read the menu? I'd say no, it's in English.", DecisionPass, ""},
+		{"i mean no", "Does she have to roll? I mean, no. It's her own front door.", DecisionPass, ""},
+		{"lol no", "you want a roll to sit down? lol no. sit.", DecisionPass, ""},
+		{"to be honest yes", "Does this call for a Track roll? To be honest, yes: the rain has been at the prints.", DecisionRoll, "Track"},
+		{"should inverted no", "Should he need to roll? No. The ladder is bolted to the wall.", DecisionPass, ""},
+		{"should inverted yes", "Should she roll Climb? Yes. The drainpipe is loose.", DecisionRoll, "Climb"},
+		{"would inverted no", "Would they have to roll for the stairs? Nope, they just walk up.", DecisionPass, ""},
+		{"must inverted no", "Must he roll? Nah. It's a light switch.", DecisionPass, ""},
+		{"should they roll", "Should they roll? No, the door is wide open.", DecisionPass, ""},
+		{"roll to see if", "Roll to see if the tram is running? Nah. It's running. Hop on.", DecisionPass, ""},
+		{"a roll to open", "A roll to open a cupboard? Nope.", DecisionPass, ""},
+		{"skill roll for", "A Jump roll for a puddle? No. Step over it.", DecisionPass, ""},
+		{"dice for this", "Dice for this? Not at all.", DecisionPass, ""},
+		{"roll to yes skill after", "A roll to get across the ice? Yes, Dodge, it's cracking.", DecisionRoll, "Dodge"},
+		{"q and a labels", "**Q:** Does lifting the latch need a roll?\n**A:** No.", DecisionPass, ""},
+		{"question answer labels", "Question: does bandaging the cut take a check?\nAnswer: yes, First Aid.", DecisionRoll, "First Aid"},
+		// must not fire
+		{"answer that hedges", "Does she need a Swim roll? Honestly, I'm not sure.", DecisionUnparsed, ""},
+		{"answer on a condition", "Should he roll? Honestly, it depends on whether the dog wakes.", DecisionUnparsed, ""},
+		{"label then hedge", "Q: Does the gate need a roll?\nA: Depends on whether it's locked.", DecisionUnparsed, ""},
+		{"question left unanswered", "Should the rope snap? Then he falls.", DecisionUnparsed, ""},
+		{"a hard roll is no skill", "A hard roll for this? No.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeNinthRoundRequestIdioms holds a game master's requests in the table's idiom
+// ("throw me", "hit me with") and a ruling settled on ("landing on", "coming down on
+// the side of").
+func TestProbeNinthRoundRequestIdioms(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"throw me", "Throw me a Dodge roll, the cart's coming straight at you.", DecisionRoll, "Dodge"},
+		{"toss me", "Okay, toss me a Library Use check.", DecisionRoll, "Library Use"},
+		{"chuck me", "Chuck me a Listen roll, everyone.", DecisionRoll, "Listen"},
+		{"hit me with", "Hit me with a Psychology roll before she leaves.", DecisionRoll, "Psychology"},
+		{"sling me", "Sling me a Throw roll for the grenade.", DecisionRoll, "Throw"},
+		{"let me get", "Let me get a Locksmith roll for that padlock.", DecisionRoll, "Locksmith"},
+		{"landing on", "Tricky one, but I'm landing on a Medicine roll.", DecisionRoll, "Medicine"},
+		{"settling on", "I'm settling on a Track roll; the trail is a day old.", DecisionRoll, "Track"},
+		{"coming down on the side of", "I'm coming down on the side of a Swim roll here.", DecisionRoll, "Swim"},
+		{"plumping for", "After all that, I'm plumping for a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"landing on no roll", "I'm landing on no roll: the gate is open.", DecisionPass, ""},
+		// must not fire
+		{"throw me a rope", "The sailor throws me a rope and I climb aboard.", DecisionUnparsed, ""},
+		{"landing on the roof", "The crow is landing on the roof.", DecisionUnparsed, ""},
+		{"don't throw me a roll", "Don't throw me a Fighting roll, nobody's fighting. No roll.", DecisionPass, ""},
+	})
+}
+
+// TestProbeNinthRoundReportedResult holds rolls reported by their result ("came up",
+// "comes in at") and rolls the Keeper makes with a dice sound.
+func TestProbeNinthRoundReportedResult(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"came up", "Your Listen came up 09. You hear the key turn.", DecisionRoll, "Listen"},
+		{"comes in at", "Her Library Use comes in at 33, under her 60.", DecisionRoll, "Library Use"},
+		{"came out at", "His Climb check came out at 97. He slides back down.", DecisionRoll, "Climb"},
+		{"came up alone", "Spot Hidden came up 71, so you see nothing.", DecisionRoll, "Spot Hidden"},
+		{"sound then result", "Track for Morwenna... *clack clack* ... 22. You find the prints easily.", DecisionRoll, "Track"},
+		{"behind the screen no skill", "I'll roll this for you behind the screen... *rattle* ... 80. You don't notice anything.", DecisionRoll, ""},
+		// must not fire
+		{"came up times", "Spot Hidden came up 3 times last session, but tonight nobody rolls anything. No roll.", DecisionPass, ""},
+		{"sound without whose roll", "*clatter* ... 51. You slip into the alley.", DecisionUnparsed, ""},
+		{"npc roll", "Stealth for the cultist... *rattle* ... 12. You don't see him.", DecisionUnparsed, ""},
+		{"rolls eyes", "*rolls eyes* ... 5 minutes later you're at the docks.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeNinthRoundDiceIdioms holds dice idioms that rule no roll.
+func TestProbeNinthRoundDiceIdioms(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"stay in the cup", "The dice stay in the cup tonight; he just sits down.", DecisionPass, ""},
+		{"remain in the tray", "Dice remain in the tray for this. The door's unlocked.", DecisionPass, ""},
+		{"leave in the tower", "Leave your dice in the tower, she simply reads the letter.", DecisionPass, ""},
+		{"nothing here to roll for", "Nothing here to roll for. You walk in.", DecisionPass, ""},
+		{"nothing to throw them for", "Love the dice, but there's nothing to throw them for: the hatch is open.", DecisionPass, ""},
+		// must not fire
+		{"keep dice in hand", "Keep your dice in your hand, you'll need them: Climb roll.", DecisionRoll, "Climb"},
+		{"nothing to throw", "There's nothing to throw at the ghoul. Dodge roll.", DecisionRoll, "Dodge"},
+	})
+}
+
+// TestProbeNinthRoundFirmAfterDeliberation holds rulings that end a deliberation ("I
+// went back and forth, but …"), an uncertain outcome given as the reason to roll, a
+// ruling held against a player's pushback with the player's name after it, and a
+// verdict with its skill in parentheses.
+func TestProbeNinthRoundFirmAfterDeliberation(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"back and forth but no roll", "I went back and forth on it, but: automatic.", DecisionPass, ""},
+		{"torn but ruling", "I'm torn, but I'll call for a Stealth roll.", DecisionRoll, "Stealth"},
+		{"tough call but", "Tough call, but no roll. The ledge is wide.", DecisionPass, ""},
+		{"outcome either way", "Whether he lands it could go either way, which is why we roll: Jump.", DecisionRoll, "Jump"},
+		{"outcome toss-up so roll", "It's a toss-up whether the lock gives, so roll: Locksmith.", DecisionRoll, "Locksmith"},
+		{"still a roll name", "I hear you, but it's still a Swim roll, Priya.", DecisionRoll, "Swim"},
+		{"still name exclaimed", "Still a Dodge roll, Tomasz!", DecisionRoll, "Dodge"},
+		{"final answer parenthesis", "Tricky. Final answer: roll (Medicine).", DecisionRoll, "Medicine"},
+		{"verdict specialisation", "Verdict: roll (Fighting (Brawl)).", DecisionRoll, "Fighting"},
+		// must not fire
+		{"back and forth undecided", "I went back and forth on it, but I still can't decide.", DecisionUnparsed, ""},
+		{"back and forth then condition", "I went back and forth, but if the rope is wet, Climb.", DecisionUnparsed, ""},
+		{"either way about the ruling", "Whether it needs a roll could go either way. Roll Climb, or don't.", DecisionUnparsed, ""},
+		{"name that is a skill", "Make a roll, Listen.", DecisionRoll, "Listen"},
+	})
+}
+
+// TestProbeNinthRoundSkillForms holds skills written as a list's bold lead, misspelt or
+// outside the taxonomy, and task lists with no box ticked, read as lists.
+func TestProbeNinthRoundSkillForms(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"bold misspelt", "## Roll\n\n**Libary Use**: the archive is a mess.", DecisionRoll, "Library Use"},
+		{"bold off taxonomy", "**Sanity**, and it's going to hurt. Roll it.", DecisionRoll, "Sanity"},
+		{"unticked list", "- [ ] Open the door: no roll\n- [ ] Pick the safe: **Locksmith**", DecisionRoll, "Locksmith"},
+		{"unticked list passes", "- [ ] Walk to the car: no roll\n- [ ] Drive to the inn: no roll", DecisionPass, ""},
+		// must not fire
+		{"ticked box chooses", "- [x] Roll\n- [ ] No roll\n\nSkill: Listen", DecisionRoll, "Listen"},
+		{"nothing ticked two rulings", "- [ ] Roll\n- [ ] Automatic success", DecisionUnparsed, ""},
+		{"bold word no skill", "## Roll\n\n**Careful**: the beam is rotten.", DecisionRoll, ""},
+	})
+}
