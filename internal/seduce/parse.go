@@ -141,6 +141,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleThinkOnly, Span: cutSpan(strings.TrimSpace(text))}
 	}
 	if lead, ok := danglingDash(body); ok {
+		if p, ok := keptBeforeCut(body, tax, lex); ok {
+			return p // "Yes, a Track roll. … and if she fails, the—" (parse_english9.go)
+		}
 		// "## Ruling\n\n**Roll required — ": the reply stops where its ruling was to go on.
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleTruncated, Span: cutSpan(lead[max(0, len(lead)-60):])}
 	}
@@ -284,6 +287,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}
 	if len(votes) == 0 && truncatedRuling(body) {
+		if p, ok := keptBeforeCut(body, tax, lex); ok {
+			return p // "No roll needed. … longer than seems necess" (parse_english9.go)
+		}
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Span: cutSpan(body[max(0, len(body)-60):])}
 	}
 	if len(votes) == 0 && len(proseVotes) > 0 {

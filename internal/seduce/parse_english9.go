@@ -44,6 +44,11 @@ var requestIdioms = [][2]string{
 	{"plumping for ", "going with   "},
 	{"plump for ", "go with   "},
 	{"let me get ", "give me    "},
+	{"have to go with ", "        go with "},
+	{"has to go with ", "       go with "},
+	{"have to call for ", "        call for "},
+	{"has to call for ", "       call for "},
+	{"have to ask for ", "        ask for "},
 	{"let me have ", "give me     "},
 }
 
@@ -84,8 +89,12 @@ var answerLeads = []string{"honestly", "frankly", "truthfully", "really", "serio
 	"to be honest", "tbh", "to be fair", "no offence", "sorry", "i'm afraid"}
 
 // trimAnswerLead strips answerLeads (each followed by a comma or a space) from the
-// start of an answer, as often as they stand there.
+// start of an answer, as often as they stand there. A rhetorical "why would you?" is
+// the answer no.
 func trimAnswerLead(answer string) string {
+	if rhetoricalNo(answer) {
+		return "no"
+	}
 	for {
 		s := strings.TrimLeft(answer, " \t\n,")
 		cut := false
@@ -265,6 +274,38 @@ func deliberationEnded(rest, phrase string, lex *Lexicon, tax *Taxonomy) bool {
 	return t.n > 0 && t.hasRoll != t.hasPass && !t.hedgedRoll && !t.hedgedPass && !t.conditional
 }
 
+// rhetoricalNo says whether an answer is a short question that denies: "Why would
+// you?", "Why would anyone bother?", "What for?".
+func rhetoricalNo(answer string) bool {
+	s := strings.TrimSpace(answer)
+	if len(strings.Fields(s)) > 4 {
+		return false
+	}
+	for _, p := range []string{"why would ", "why should ", "why on earth would ", "why bother", "what for", "who would "} {
+		if strings.HasPrefix(s, p) || s+" " == p {
+			return true
+		}
+	}
+	return false
+}
+
+// notRulingOpen says whether the open phrase at at in folded leaves no ruling open: it
+// speaks of the action's outcome (outcomeOpen) or is meant literally ("the bottle on
+// the fence post").
+func notRulingOpen(folded string, at int, phrase string) bool {
+	if phrase == "on the fence" {
+		w := firstWord(folded[at+len(phrase):])
+		if rest := strings.TrimLeft(folded[at+len(phrase):], " "); rest != "" && isLetter(rest[0]) && !fenceFollows[w] {
+			return true // "on the fence post", "on the fence rail"
+		}
+	}
+	return outcomeOpen(folded, at, phrase)
+}
+
+// fenceFollows are words after "on the fence" that keep it the idiom of doubt.
+var fenceFollows = wordSet(`about on with here there regarding over between for i but so and this that
+	it whether if as when though still myself`)
+
 // outcomeOpens are open phrases that may speak of the action's outcome, not of the
 // ruling.
 var outcomeOpens = map[string]bool{"could go either way": true, "go either way": true,
@@ -443,3 +484,45 @@ func boldLeadSkill(body string, tax *Taxonomy) string {
 	}
 	return ""
 }
+
+// keptBeforeCut reads a reply cut off after a complete ruling ("Yes, this one needs a
+// Track roll. … and if she fails, the—"): the sentence cut off holds no ruling's word, no
+// contrast and no condition other than the roll's outcome, and what stands before it
+// rules. README-set3: a truncation after a complete ruling keeps the ruling.
+func keptBeforeCut(body string, tax *Taxonomy, lex *Lexicon) (Parsed, bool) {
+	start := lastSentenceStart(strings.TrimRight(body, " \t\r\n—–-"))
+	if start <= 0 || strings.TrimSpace(body[:start]) == "" {
+		return Parsed{}, false
+	}
+	cut := foldLower(body[start:])
+	if lex.headIdx.has(cut) || holdsAny(" "+cut+" ", cutTurns) {
+		return Parsed{}, false
+	}
+	if strings.Contains(" "+cut, " if ") && !outcomeIf(cut) {
+		return Parsed{}, false
+	}
+	p := parseReplyOnce(body[:start], tax, lex)
+	if p.Decision != DecisionRoll && p.Decision != DecisionPass {
+		return Parsed{}, false
+	}
+	return p, true
+}
+
+// cutTurns are words that may turn a ruling in the sentence a reply is cut off in.
+var cutTurns = []string{" but ", " unless ", " however", " though", " although", " otherwise",
+	" except", " instead", " actually", " wait", " or ", " maybe", " perhaps", " unl", " rather",
+	" on second", " then again", " correction", " scratch"}
+
+// outcomeIf says whether every "if" of s puts the roll's outcome ("if she fails").
+func outcomeIf(s string) bool {
+	for _, part := range strings.Split(" "+s, " if ")[1:] {
+		f := strings.Fields(part)
+		if len(f) < 2 || !outcomeVerbs[strings.Trim(f[1], ",.")] {
+			return false
+		}
+	}
+	return true
+}
+
+// outcomeVerbs are the verbs of a roll's outcome.
+var outcomeVerbs = wordSet(`fails fail succeeds succeed fumbles fumble misses miss passes pass botches botch blows`)

@@ -132,3 +132,25 @@ func TestProbeNinthRoundSkillForms(t *testing.T) {
 		{"bold word no skill", "## Roll\n\n**Careful**: the beam is rotten.", DecisionRoll, ""},
 	})
 }
+
+// TestProbeNinthRoundCutAfterRuling holds replies cut off after a complete ruling (the
+// ruling stands) and cut off where the ruling may still turn (unparsed), rhetorical
+// answers ("Why would you?"), "on the fence" meant literally, and "have to go with".
+func TestProbeNinthRoundCutAfterRuling(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"cut on a dash", "Roll Spot Hidden. The ledger is tucked behind the clock, and if he misses it, the—", DecisionRoll, "Spot Hidden"},
+		{"cut mid word", "No roll: she just buys the ticket. The clerk counts out her change more slowly than is strictly necess", DecisionPass, ""},
+		{"cut mid pass sentence", "A Listen roll, please. The wind is howling round the eaves and the floorboa", DecisionRoll, "Listen"},
+		{"why would you", "A roll to open the fridge? Why would you? It's your fridge.", DecisionPass, ""},
+		{"why bother", "Dice for climbing the porch steps? Why bother? Up you go.", DecisionPass, ""},
+		{"fence literal", "Spotting the cat on the fence rail in the dark? That's a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"have to go with", "I'm going to have to go with a Dodge roll on this one.", DecisionRoll, "Dodge"},
+		{"have to call for", "Sorry, I have to call for a Swim roll.", DecisionRoll, "Swim"},
+		// must not fire
+		{"cut in a contrast", "No roll needed. Although if the guard is awake, that's a Stealth ro", DecisionUnparsed, ""},
+		{"cut in a condition", "Automatic success. If the rope is frayed, though, she'd—", DecisionUnparsed, ""},
+		{"cut in the ruling", "The answer is no ro", DecisionUnparsed, ""},
+		{"fence idiom", "I'm on the fence about this one. Maybe a Climb roll.", DecisionUnparsed, ""},
+		{"why would because", "Should she roll? Why would she need to roll, with the rope frayed like that? Because it could snap. Yes: Climb.", DecisionRoll, "Climb"},
+	})
+}

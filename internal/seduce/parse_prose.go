@@ -981,7 +981,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue
 		}
-		if strings.Contains(lower[next[k][0]:next[k][1]], "?") {
+		if strings.Contains(lower[next[k][0]:next[k][1]], "?") && !rhetoricalNo(answer) {
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
 		}
