@@ -224,7 +224,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankSymbols(blank)
 	blankDiceIdiom(blank)
 	blankVariants(blank)
-	blankVocative(blank, tax) // "Still a Climb roll, Dave." (parse_english9.go)
+	blankEnglish9(blank, tax) // "Still a Climb roll, Dave.", "→ Throw roll" (parse_english9.go)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
@@ -448,6 +448,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
 		p.Skill = boldLeadSkill(body, tax) // "**Mechanical Repiar**: …" (parse_english9.go)
+	}
+	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
+		p.Skill = capitalMisspelt(orig, tax) // "roll their Libary Use" (parse_english9.go)
 	}
 	if p.Decision == DecisionRoll && first.prose && len(votes) == 0 {
 		if c := correctedSkill(orig, p.Skill, tax); c != "" {

@@ -1,6 +1,9 @@
 package seduce
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // English rulings the ninth round of issue 29 reads, each as a family rather than a
 // phrasing (area B: stated rulings the parser abstained on).
@@ -183,6 +186,9 @@ var rollRules9 = []cueRule{
 	// "Final answer: roll (Firearms (Rifle))": a roll and its skill in parentheses, the
 	// whole clause.
 	newCueRule(`^\s*(?:roll|check|test)\s*\(\s*(?P<skill>[a-z][a-z'’/ -]*(?:\([a-z /'’-]+\))?)\s*\)\s*$`),
+	// "Roll a d100 for me.": a roll with no skill, asked for by the dice alone, opening
+	// its clause.
+	newCueRule(`^\s*(?:(?:ok|okay|so|right|now|then|just|please|alright)[,]?\s+)*roll\s+(?:me\s+)?(?:an?\s+|one\s+)?(?:d100|1d100|d%|percentiles?|percentile\s+dice)\b`),
 	withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?(?:came|comes|come)\s+(?:up|in|out)(?:\s+(?:at|as|with))?\s+(?:an?\s+)?\d{1,3}(?:\s*(?:[.,!;:)—–-]|$)|\s+(?:against|vs|versus|under|over|on|for|and|so|which|that)\b)`), digits...),
 }
 
@@ -299,7 +305,15 @@ func notRulingOpen(folded string, at int, phrase string) bool {
 			return true // "on the fence post", "on the fence rail"
 		}
 	}
-	return outcomeOpen(folded, at, phrase)
+	return quotedAt(folded, at) || outcomeOpen(folded, at, phrase)
+}
+
+// quotedAt says whether at stands inside double quotes on its line: the words of
+// someone quoted ("> \"I lean on the bar and listen.\""), not the reply's own hedge.
+func quotedAt(s string, at int) bool {
+	from := strings.LastIndexByte(s[:at], '\n') + 1
+	n := strings.Count(s[from:at], "\"") + strings.Count(s[from:at], "“") - strings.Count(s[from:at], "”")
+	return n%2 == 1
 }
 
 // fenceFollows are words after "on the fence" that keep it the idiom of doubt.
@@ -456,18 +470,27 @@ func taskOptions(b []byte) bool {
 // skill; "" when no line opens so.
 func boldLeadSkill(body string, tax *Taxonomy) string {
 	for _, line := range strings.Split(body[:min(len(body), 2000)], "\n") {
-		s := strings.TrimLeft(line, " \t->#")
-		rest, ok := strings.CutPrefix(s, "**")
-		if !ok {
-			continue
-		}
-		end := strings.Index(rest, "**")
-		if end <= 0 || end > 40 {
-			continue
-		}
-		name := strings.Trim(rest[:end], " :")
-		if after := strings.TrimLeft(rest[end+2:], " "); after != "" && !strings.ContainsAny(after[:1], ":,—–-") {
-			continue
+		var name string
+		if h, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), "#"); ok {
+			// "### 🐾 Tracking": a header that is a skill's name alone
+			name = strings.TrimFunc(h, func(r rune) bool { return !unicode.IsLetter(r) && r != ')' })
+		} else {
+			s := strings.TrimLeft(line, " \t>")
+			for _, marker := range []string{"- ", "* ", "+ ", "• "} {
+				s = strings.TrimLeft(strings.TrimPrefix(s, marker), " \t")
+			}
+			rest, ok := strings.CutPrefix(s, "**")
+			if !ok {
+				continue
+			}
+			end := strings.Index(rest, "**")
+			if end <= 0 || end > 40 {
+				continue
+			}
+			name = strings.Trim(rest[:end], " :")
+			if after := strings.TrimLeft(rest[end+2:], " "); after != "" && !hasAnyPrefix(after, ":", ",", "—", "–", "-") {
+				continue
+			}
 		}
 		if n := len(strings.Fields(name)); n == 0 || n > 3 || !capitalised(name) {
 			continue
@@ -526,3 +549,67 @@ func outcomeIf(s string) bool {
 
 // outcomeVerbs are the verbs of a roll's outcome.
 var outcomeVerbs = wordSet(`fails fail succeeds succeed fumbles fumble misses miss passes pass botches botch blows`)
+
+// hasAnyPrefix says whether s starts with one of prefixes.
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// capitalMisspelt is the one skill a capitalised name in mid-sentence misspells ("Let's
+// have them roll their Libary Use"), or "": read only for a roll that named no skill
+// the taxonomy knows. Like capitalAlias it reads no word that opens a sentence.
+func capitalMisspelt(text string, tax *Taxonomy) string {
+	text = text[:min(len(text), 400)]
+	locs := skillWord.FindAllStringIndex(text, -1)
+	for i, loc := range locs {
+		if c := text[loc[0]]; c < 'A' || c > 'Z' || i == 0 || strings.ContainsAny(text[locs[i-1][1]:loc[0]], ".!?\n") {
+			continue
+		}
+		for n := min(2, len(locs)-i); n > 0; n-- {
+			end := locs[i+n-1][1]
+			name := text[loc[0]:end]
+			if !capitalised(name) || strings.ContainsAny(name, ",;:") {
+				continue
+			}
+			if _, ok := tax.Canonical(name); ok || otherSkillKey(name) != "" {
+				break
+			}
+			if c, ok := misspelt(name, tax); ok {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// arrows are pointers a list writes before its ruling ("- **→ Throw roll**"): no words.
+var arrows = []string{"→", "⇒", "⟶", "➔", "➜", "➡"}
+
+// blankEnglish9 blanks, in a reply's prose, a name said to a player after a ruling
+// (blankVocative), arrows, and the bullets that open list items ("- Throw roll"): a
+// list item is read as a clause of its own, like a line.
+func blankEnglish9(b []byte, tax *Taxonomy) {
+	blankVocative(b, tax)
+	for i := 0; i+1 < len(b); i++ {
+		if (i == 0 || b[i-1] == '\n') && (b[i] == '-' || b[i] == '+') && b[i+1] == ' ' {
+			b[i] = ' '
+		} else if (i == 0 || b[i-1] == '\n') && strings.HasPrefix(string(b[i:min(len(b), i+4)]), "• ") {
+			copy(b[i:], "   ")
+		}
+	}
+	for _, a := range arrows {
+		for from := 0; ; {
+			i := strings.Index(string(b[from:]), a)
+			if i < 0 {
+				break
+			}
+			copy(b[from+i:], blankOut(a))
+			from += i + len(a)
+		}
+	}
+}

@@ -154,3 +154,25 @@ func TestProbeNinthRoundCutAfterRuling(t *testing.T) {
 		{"why would because", "Should she roll? Why would she need to roll, with the rope frayed like that? Because it could snap. Yes: Climb.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeNinthRoundListsAndHeaders holds rulings in markdown lists and headers: a
+// bullet or an arrow before the ruling, a header that is the skill's name, a bold skill
+// before a dash, a misspelt skill in mid-sentence, the dice alone asked for, and a
+// quoted player's hedge that is not the reply's.
+func TestProbeNinthRoundListsAndHeaders(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"bullet roll", "- Distance: 4 m\n- Ground: wet\n- Jump roll", DecisionRoll, "Jump"},
+		{"arrow roll", "Bolted hatch, rusted.\n⇒ Mechanical Repair roll", DecisionRoll, "Mechanical Repair"},
+		{"bullet arrow bold", "- Light: none\n- **→ Listen roll**", DecisionRoll, "Listen"},
+		{"header alias", "## 🔎 Spot\nRoll it, the seam in the panelling is faint.", DecisionRoll, "Spot Hidden"},
+		{"header misspelt", "### Stelth\nRoll it, the guard is awake.", DecisionRoll, "Stealth"},
+		{"bold dash off taxonomy", "#### Check required\n- **Drive Auto** — the road is black ice", DecisionRoll, "Drive Auto"},
+		{"mid sentence misspelt", "Have her roll her Medecine before the fever climbs.", DecisionRoll, "Medicine"},
+		{"d100 alone", "Okay, roll a d100 for me. Don't ask why.", DecisionRoll, ""},
+		{"quoted hedge", "> \"I think I'll just lean against the wall and wait.\"\n\nNo roll, you wait.", DecisionPass, ""},
+		// must not fire
+		{"d100 explained", "In CoC you roll a d100 under your skill, but this needs no roll at all.", DecisionPass, ""},
+		{"own hedge unquoted", "I lean towards no roll, but I'm not sure.", DecisionUnparsed, ""},
+		{"bullet pass and roll", "- Cross the hall: no roll\n- Open the safe: Locksmith roll", DecisionRoll, "Locksmith"},
+	})
+}
