@@ -587,6 +587,27 @@ func capitalMisspelt(text string, tax *Taxonomy) string {
 	return ""
 }
 
+// skillItem says whether the list item that opens b names a skill first, with no roll
+// word after it ("- **Climb** — the loft has a ladder"): a list of skills, each with what is said of it, which may
+// be skills called for or set aside; its bullet is kept, so that no skill's name alone
+// is read as a ruling.
+func skillItem(b []byte, tax *Taxonomy) bool {
+	end := len(b)
+	if k := strings.IndexByte(string(b[:min(len(b), 200)]), '\n'); k >= 0 {
+		end = k
+	}
+	line := strings.TrimLeft(string(b[min(2, end):end]), " *_")
+	words := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '*' || r == '_' })
+	for n := min(3, len(words)); n > 0; n-- {
+		name := strings.Trim(strings.Join(words[:n], " "), ":,.—–")
+		if _, ok := tax.Canonical(name); ok && capitalised(name) {
+			// "- Throw roll" calls for it: a roll word after the name is a ruling
+			return n == len(words) || !rollNouns[strings.ToLower(strings.Trim(words[n], ".,!:"))]
+		}
+	}
+	return false
+}
+
 // arrows are pointers a list writes before its ruling ("- **→ Throw roll**"): no words.
 var arrows = []string{"→", "⇒", "⟶", "➔", "➜", "➡"}
 
@@ -596,9 +617,12 @@ var arrows = []string{"→", "⇒", "⟶", "➔", "➜", "➡"}
 func blankEnglish9(b []byte, tax *Taxonomy) {
 	blankVocative(b, tax)
 	for i := 0; i+1 < len(b); i++ {
-		if (i == 0 || b[i-1] == '\n') && (b[i] == '-' || b[i] == '+') && b[i+1] == ' ' {
+		if i > 0 && b[i-1] != '\n' || skillItem(b[i:], tax) {
+			continue
+		}
+		if (b[i] == '-' || b[i] == '+') && b[i+1] == ' ' {
 			b[i] = ' '
-		} else if (i == 0 || b[i-1] == '\n') && strings.HasPrefix(string(b[i:min(len(b), i+4)]), "• ") {
+		} else if strings.HasPrefix(string(b[i:min(len(b), i+4)]), "• ") {
 			copy(b[i:], "   ")
 		}
 	}

@@ -174,5 +174,7 @@ func TestProbeNinthRoundListsAndHeaders(t *testing.T) {
 		{"d100 explained", "In CoC you roll a d100 under your skill, but this needs no roll at all.", DecisionPass, ""},
 		{"own hedge unquoted", "I lean towards no roll, but I'm not sure.", DecisionUnparsed, ""},
 		{"bullet pass and roll", "- Cross the hall: no roll\n- Open the safe: Locksmith roll", DecisionRoll, "Locksmith"},
+		{"skills set aside in a list", "**Decision:** automatic\n\nSkills weighed and dropped:\n- **Swim** — the pool is waist deep.\n- **Dodge** — nothing is thrown.", DecisionPass, ""},
+		{"condition list stays open", "## Ruling\n\n- If the gate is open: automatic.\n- If it's chained: **Climb**.", DecisionUnparsed, ""},
 	})
 }
