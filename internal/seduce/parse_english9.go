@@ -518,7 +518,7 @@ func keptBeforeCut(body string, tax *Taxonomy, lex *Lexicon) (Parsed, bool) {
 		return Parsed{}, false
 	}
 	cut := foldLower(body[start:])
-	if lex.headIdx.has(cut) || holdsAny(" "+cut+" ", cutTurns) {
+	if lex.headIdx.has(cut) || lex.openIdx.has(cut) || lex.correctionIdx.has(cut) || holdsAny(" "+cut+" ", cutTurns) {
 		return Parsed{}, false
 	}
 	if strings.Contains(" "+cut, " if ") && !outcomeIf(cut) {
@@ -534,7 +534,8 @@ func keptBeforeCut(body string, tax *Taxonomy, lex *Lexicon) (Parsed, bool) {
 // cutTurns are words that may turn a ruling in the sentence a reply is cut off in.
 var cutTurns = []string{" but ", " unless ", " however", " though", " although", " otherwise",
 	" except", " instead", " actually", " wait", " or ", " maybe", " perhaps", " unl", " rather",
-	" on second", " then again", " correction", " scratch"}
+	" on second", " then again", " correction", " scratch", " tho", " not sure", " probably",
+	" i think", " hmm", " unsure", " depends", " if the", " if it", " if there"}
 
 // outcomeIf says whether every "if" of s puts the roll's outcome ("if she fails").
 func outcomeIf(s string) bool {
