@@ -178,3 +178,20 @@ func TestProbeNinthRoundListsAndHeaders(t *testing.T) {
 		{"condition list stays open", "## Ruling\n\n- If the gate is open: automatic.\n- If it's chained: **Climb**.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundNarratedYield holds narration of a thing giving way to the
+// action, told done with no subject of the player's (lexicon "narration"): "the gate
+// groans open", "the key turns". A failure, an attempt or a roll beside it keeps it
+// from ruling.
+func TestProbeNinthRoundNarratedYield(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"groans open", "The cellar door groans open. Cold air, and the smell of apples.", DecisionPass, ""},
+		{"key turns", "The key turns. Inside, dust sheets over everything.", DecisionPass, ""},
+		{"flies open", "The shutter flies open at a shove and moonlight floods the attic.", DecisionPass, ""},
+		{"turns it over", "He simply turns it over: the ace of spades.", DecisionPass, ""},
+		// must not fire
+		{"turns then sticks", "You try the key. It turns halfway and sticks.", DecisionUnparsed, ""},
+		{"key turns but shut", "The key turns, but the door stays shut.", DecisionUnparsed, ""},
+		{"yield then roll", "The latch lifts. Make a Listen roll for what's on the stairs.", DecisionRoll, "Listen"},
+	})
+}
