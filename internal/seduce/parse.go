@@ -387,6 +387,10 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// "Listen for Bertie... *clatter* ... 63. Against your 45": parse_english9.go
 			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}
+		if skill, at, to := calledForOne(body, tax); at >= 0 {
+			// "… a Library Use roll here; in fact, I'm calling for one.": parse_english9.go
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
+		}
 		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}

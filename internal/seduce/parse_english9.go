@@ -52,6 +52,12 @@ var requestIdioms = [][2]string{
 	{"have to call for ", "        call for "},
 	{"has to call for ", "       call for "},
 	{"have to ask for ", "        ask for "},
+	{"we need to bother with ", "we need                "},
+	{"you need to bother with ", "you need                "},
+	{"they need to bother with ", "they need                "},
+	{"i need to bother with ", "i need                "},
+	{"she needs to bother with ", "she needs                "},
+	{"he needs to bother with ", "he needs                "},
 	{"let me have ", "give me     "},
 }
 
@@ -637,4 +643,27 @@ func blankEnglish9(b []byte, tax *Taxonomy) {
 			from += i + len(a)
 		}
 	}
+}
+
+// callsForOne are the speaker's own calls for "one", a roll named just before: "I
+// wouldn't say no to a Library Use roll; in fact, I'm calling for one."
+var callsForOne = []string{"i'm calling for one", "i am calling for one", "i'm asking for one",
+	"i am asking for one", "i'll call for one", "i will call for one", "i'll ask for one",
+	"i will ask for one", "i'm requesting one", "i'm going to ask for one", "i'm going to call for one",
+	"i’m calling for one", "i’m asking for one", "i’ll call for one", "i’ll ask for one"}
+
+// calledForOne reads a call for "one" whose antecedent is a roll named in the 200 bytes
+// before it: the roll, with the skill named there. folded is body lowercased at the
+// same offsets (asciiLower).
+func calledForOne(body string, tax *Taxonomy) (skill string, at, to int) {
+	folded := asciiLower(body)
+	at, phrase := anyPhrase(folded, callsForOne)
+	if at < 0 {
+		return "", -1, -1
+	}
+	window := folded[max(0, at-200):at]
+	if !holdsAny(window, []string{" roll", " check", " test"}) {
+		return "", -1, -1
+	}
+	return firstSkill(body[max(0, at-200):at], tax, true), at, min(len(body), at+len(phrase))
 }

@@ -146,6 +146,9 @@ func TestProbeNinthRoundCutAfterRuling(t *testing.T) {
 		{"fence literal", "Spotting the cat on the fence rail in the dark? That's a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
 		{"have to go with", "I'm going to have to go with a Dodge roll on this one.", DecisionRoll, "Dodge"},
 		{"have to call for", "Sorry, I have to call for a Swim roll.", DecisionRoll, "Swim"},
+		{"need to bother with", "I don't think you need to bother with a Swim roll for a paddling pool.", DecisionPass, ""},
+		{"calling for one", "I'd happily see a Track roll here; in fact, I'm calling for one.", DecisionRoll, "Track"},
+		{"not calling for one", "Other tables might want a Climb roll. I'm not calling for one.", DecisionUnparsed, ""},
 		// must not fire
 		{"cut in a contrast", "No roll needed. Although if the guard is awake, that's a Stealth ro", DecisionUnparsed, ""},
 		{"cut in a condition", "Automatic success. If the rope is frayed, though, she'd—", DecisionUnparsed, ""},
