@@ -52,6 +52,9 @@ var requestIdioms = [][2]string{
 	{"have to call for ", "        call for "},
 	{"has to call for ", "       call for "},
 	{"have to ask for ", "        ask for "},
+	{"nope, still ", "      still "},
+	{"no, still ", "    still "},
+	{"sorry, still ", "       still "},
 	{"we need to bother with ", "we need                "},
 	{"you need to bother with ", "you need                "},
 	{"they need to bother with ", "they need                "},
@@ -195,6 +198,9 @@ var rollRules9 = []cueRule{
 	// "Roll a d100 for me.": a roll with no skill, asked for by the dice alone, opening
 	// its clause.
 	newCueRule(`^\s*(?:(?:ok|okay|so|right|now|then|just|please|alright)[,]?\s+)*roll\s+(?:me\s+)?(?:an?\s+|one\s+)?(?:d100|1d100|d%|percentiles?|percentile\s+dice)\b`),
+	// "that's something I'd test", "not something I'd roll for": the speaker's own
+	// habit of testing, said of this action (a negation before it denies it).
+	newCueRule(`\b(?:something|a\s+thing|one)\s+(?:i['’]d|i\s+would|i['’]ll|i\s+will|we['’]d)\s+(?:(?:ever|normally|usually|bother\s+to)\s+)?(?:test|roll\s+for|roll\s+on|ask\s+(?:a\s+)?roll\s+for|call\s+(?:a\s+)?roll\s+(?:for|on))\b`),
 	withWords(newCueRule(`(?:\b(?:your|the|his|her|their)\s+)?(?P<skill>[a-z(][a-z0-9'’/()%-]*(?:\s+[a-z(][a-z0-9'’/()%-]*){0,2}?)\s+(?:roll\s+|check\s+)?(?:came|comes|come)\s+(?:up|in|out)(?:\s+(?:at|as|with))?\s+(?:an?\s+)?\d{1,3}(?:\s*(?:[.,!;:)—–-]|$)|\s+(?:against|vs|versus|under|over|on|for|and|so|which|that)\b)`), digits...),
 }
 
@@ -666,4 +672,27 @@ func calledForOne(body string, tax *Taxonomy) (skill string, at, to int) {
 		return "", -1, -1
 	}
 	return firstSkill(body[max(0, at-200):at], tax, true), at, min(len(body), at+len(phrase))
+}
+
+// notEveryOne reads a rule of thumb that not every action needs a roll, and the reply
+// saying this is one of them: "Not every action needs a check, and this is one of
+// them." at is -1 when there is none.
+func notEveryOne(folded string) (at, to int) {
+	at, _ = anyPhrase(folded, []string{"not every", "not all"})
+	if at < 0 {
+		return -1, -1
+	}
+	end := min(len(folded), at+200)
+	if !holdsAny(folded[at:end], []string{" roll", " check", " dice", " test"}) {
+		return -1, -1
+	}
+	k, phrase := anyPhrase(folded[at:end], []string{"this is one of them", "this is one of those", "this one is one of them", "this is one of those times", "this is one of those cases"})
+	if k < 0 {
+		return -1, -1
+	}
+	to = at + k + len(phrase)
+	if rest := strings.TrimLeft(folded[to:], " "); rest != "" && !strings.ContainsAny(rest[:1], ".!;\n") {
+		return -1, -1 // "this is one of those that does": the phrase must end its sentence
+	}
+	return at, to
 }

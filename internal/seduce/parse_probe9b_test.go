@@ -147,6 +147,11 @@ func TestProbeNinthRoundCutAfterRuling(t *testing.T) {
 		{"have to go with", "I'm going to have to go with a Dodge roll on this one.", DecisionRoll, "Dodge"},
 		{"have to call for", "Sorry, I have to call for a Swim roll.", DecisionRoll, "Swim"},
 		{"need to bother with", "I don't think you need to bother with a Swim roll for a paddling pool.", DecisionPass, ""},
+		{"not something i'd test", "Tying her own bootlace is not something I'd test.", DecisionPass, ""},
+		{"something i'd roll for", "Forging a signature under the clerk's nose is something I'd roll for: Art/Craft.", DecisionRoll, ""},
+		{"not every and this is one", "Not every step needs dice, and this is one of them.", DecisionPass, ""},
+		{"nope still", "Nope, still a Jump roll. It's four metres.", DecisionRoll, "Jump"},
+		{"not every then one that does", "Not every step needs dice. This is one of those that does.", DecisionUnparsed, ""},
 		{"calling for one", "I'd happily see a Track roll here; in fact, I'm calling for one.", DecisionRoll, "Track"},
 		{"not calling for one", "Other tables might want a Climb roll. I'm not calling for one.", DecisionUnparsed, ""},
 		// must not fire
