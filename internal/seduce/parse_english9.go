@@ -338,6 +338,19 @@ var outcomeOpens = map[string]bool{"could go either way": true, "go either way":
 	"could go both ways": true, "toss-up": true, "toss up": true, "50/50": true,
 	"fifty-fifty": true, "fifty fifty": true}
 
+// rollsAgain says whether an answer "no" goes on to name a roll itself ("No, a roll
+// for the guard: Stealth"): the no swaps what the roll is for, and the answer speaks for
+// itself.
+func rollsAgain(answer string) bool {
+	_, rest, _ := strings.Cut(answer, " ")
+	for _, w := range strings.Fields(rest) {
+		if rollNouns[strings.Trim(w, ".,!:;")] {
+			return true
+		}
+	}
+	return false
+}
+
 // rollsForChance are words that give an uncertain outcome as the reason to roll:
 // "which is exactly why we roll", "that's what dice are for".
 var rollsForChance = []string{"why we roll", "why you roll", "why she rolls", "why he rolls",

@@ -36,6 +36,7 @@ func TestProbeNinthRoundAnsweredQuestion(t *testing.T) {
 		{"answer on a condition", "Should he roll? Honestly, it depends on whether the dog wakes.", DecisionUnparsed, ""},
 		{"label then hedge", "Q: Does the gate need a roll?\nA: Depends on whether it's locked.", DecisionUnparsed, ""},
 		{"question left unanswered", "Should the rope snap? Then he falls.", DecisionUnparsed, ""},
+		{"no then another roll", "A roll for the door? No, a roll for the dog behind it: Listen.", DecisionRoll, "Listen"},
 		{"a hard roll is no skill", "A hard roll for this? No.", DecisionUnparsed, ""},
 	})
 }

@@ -1016,7 +1016,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 				clauseCues(d, origClause, at, func() bool { return false }, tax, nil, "", &q) // "Do you need a roll? No."
 			}
 		}
-		if c, ok := askedRoll(clause, origClause, at, tax); q.n == 0 && ok {
+		if c, ok := askedRoll(clause, origClause, at, tax); q.n == 0 && ok && !(no && rollsAgain(answer)) {
 			q.add(c) // "Roll to see if the train's on time? Nah." (parse_english9.go)
 		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
