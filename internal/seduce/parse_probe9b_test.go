@@ -196,7 +196,7 @@ func TestProbeNinthRoundNarratedYield(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"groans open", "The cellar door groans open. Cold air, and the smell of apples.", DecisionPass, ""},
 		{"key turns", "The key turns. Inside, dust sheets over everything.", DecisionPass, ""},
-		{"flies open", "The shutter flies open at a shove and moonlight floods the attic.", DecisionPass, ""},
+		{"springs open", "The shutter springs open at a shove and moonlight floods the attic.", DecisionPass, ""},
 		{"turns it over", "He simply turns it over: the ace of spades.", DecisionPass, ""},
 		// must not fire
 		{"turns then sticks", "You try the key. It turns halfway and sticks.", DecisionUnparsed, ""},
