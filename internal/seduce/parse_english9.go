@@ -1,6 +1,7 @@
 package seduce
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 )
@@ -323,7 +324,8 @@ func notRulingOpen(folded string, at int, phrase string) bool {
 // quotedAt says whether at stands inside double quotes on its line: the words of
 // someone quoted ("> \"I lean on the bar and listen.\""), not the reply's own hedge.
 func quotedAt(s string, at int) bool {
-	from := strings.LastIndexByte(s[:at], '\n') + 1
+	lo := max(0, at-400) // bounded: a reply of one long line is read in linear time
+	from := lo + strings.LastIndexByte(s[lo:at], '\n') + 1
 	n := strings.Count(s[from:at], "\"") + strings.Count(s[from:at], "“") - strings.Count(s[from:at], "”")
 	return n%2 == 1
 }
@@ -365,9 +367,10 @@ func outcomeOpen(folded string, at int, phrase string) bool {
 	if !outcomeOpens[phrase] {
 		return false
 	}
-	from := strings.LastIndexAny(folded[:at], ".!?\n") + 1
-	end := len(folded)
-	if i := strings.IndexAny(folded[at:], ".!?\n"); i >= 0 {
+	lo, hi := max(0, at-400), min(len(folded), at+400) // bounded, as in quotedAt
+	from := lo + strings.LastIndexAny(folded[lo:at], ".!?\n") + 1
+	end := hi
+	if i := strings.IndexAny(folded[at:hi], ".!?\n"); i >= 0 {
 		end = at + i
 	}
 	if holdsAny(folded[at:end], rollsForChance) {
@@ -394,7 +397,7 @@ func keeperSounded(body string, tax *Taxonomy) (skill string, at, to int) {
 			return "", -1, -1
 		}
 		i += from
-		j := strings.IndexByte(body[i+1:], '*')
+		j := strings.IndexByte(body[i+1:min(len(body), i+32)], '*')
 		if j < 0 || j > 30 {
 			from = i + 1
 			continue
@@ -406,7 +409,7 @@ func keeperSounded(body string, tax *Taxonomy) (skill string, at, to int) {
 			continue
 		}
 		k := j + 1
-		for k < len(body) && strings.IndexByte(" .…\t", body[k]) >= 0 || strings.HasPrefix(body[k:], "…") {
+		for k < len(body) && (strings.IndexByte(" .\t", body[k]) >= 0 || strings.HasPrefix(body[k:], "…")) {
 			if strings.HasPrefix(body[k:], "…") {
 				k += len("…")
 				continue
@@ -423,7 +426,7 @@ func keeperSounded(body string, tax *Taxonomy) (skill string, at, to int) {
 		if d == k || d-k > 3 || d < len(body) && isLetter(body[d]) {
 			continue
 		}
-		tail := strings.ToLower(body[d:])
+		tail := strings.ToLower(body[d:min(len(body), d+400)])
 		if !strings.Contains(tail, "you") {
 			continue // the result is not told to the player
 		}
@@ -437,7 +440,7 @@ func keeperSounded(body string, tax *Taxonomy) (skill string, at, to int) {
 			continue
 		}
 		skill := firstSkill(window, tax, false)
-		if skill == "" && !holdsAny(strings.ToLower(body[:i]), keeperRolls) {
+		if skill == "" && !holdsAny(strings.ToLower(body[max(0, i-400):i]), keeperRolls) {
 			continue // a sound and a number, and no word of whose roll it is
 		}
 		return skill, lo + len(body[lo:i]) - len(window), d
@@ -654,7 +657,7 @@ func blankEnglish9(b []byte, tax *Taxonomy) {
 	}
 	for _, a := range arrows {
 		for from := 0; ; {
-			i := strings.Index(string(b[from:]), a)
+			i := bytes.Index(b[from:], []byte(a))
 			if i < 0 {
 				break
 			}
