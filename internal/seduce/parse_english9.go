@@ -646,7 +646,7 @@ var arrows = []string{"→", "⇒", "⟶", "➔", "➜", "➡"}
 func blankEnglish9(b []byte, tax *Taxonomy) {
 	blankVocative(b, tax)
 	for i := 0; i+1 < len(b); i++ {
-		if i > 0 && b[i-1] != '\n' || skillItem(b[i:], tax) {
+		if i > 0 && b[i-1] != '\n' || b[i] != '-' && b[i] != '+' && b[i] != 0xE2 || skillItem(b[i:], tax) {
 			continue
 		}
 		if (b[i] == '-' || b[i] == '+') && b[i+1] == ' ' {
@@ -678,6 +678,9 @@ var callsForOne = []string{"i'm calling for one", "i am calling for one", "i'm a
 // before it: the roll, with the skill named there. folded is body lowercased at the
 // same offsets (asciiLower).
 func calledForOne(body string, tax *Taxonomy) (skill string, at, to int) {
+	if !strings.Contains(body, "for one") && !strings.Contains(body, "requesting one") {
+		return "", -1, -1 // every phrase holds one of these
+	}
 	folded := asciiLower(body)
 	at, phrase := anyPhrase(folded, callsForOne)
 	if at < 0 {
