@@ -65,11 +65,35 @@ var requestIdioms = [][2]string{
 	{"let me have ", "give me     "},
 }
 
+// idiomGates are words one of which every idiom of requestIdioms holds.
+var idiomGates = [...]string{"me ", "us ", "ing on ", "side of ", "plump", "to go with ", "to call for ", "to ask for ", "to bother with ", ", still "}
+
 // foldRequestIdioms rewrites the idioms of requestIdioms in lowercased s where each
 // opens a word.
 func foldRequestIdioms(s string) string {
+	// Each idiom holds one of idiomGates: a text is searched for each idiom only when
+	// it holds that idiom's gate, a few passes instead of one for every idiom.
+	var present [len(idiomGates)]bool
+	anyGate := false
+	for k, g := range idiomGates {
+		present[k] = strings.Contains(s, g)
+		anyGate = anyGate || present[k]
+	}
+	if !anyGate {
+		return s
+	}
 	var b []byte
 	for _, p := range requestIdioms {
+		gated := false
+		for k, g := range idiomGates {
+			if present[k] && strings.Contains(p[0], g) {
+				gated = true
+				break
+			}
+		}
+		if !gated {
+			continue
+		}
 		for from := 0; ; {
 			i := strings.Index(s[from:], p[0])
 			if i < 0 {

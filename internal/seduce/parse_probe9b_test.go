@@ -1,6 +1,9 @@
 package seduce
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Probe tables of the ninth round of issue 29, area B: English replies that state a
 // ruling in a family the parser did not read (parse_english9.go). Every sentence is
@@ -203,4 +206,21 @@ func TestProbeNinthRoundNarratedYield(t *testing.T) {
 		{"key turns but shut", "The key turns, but the door stays shut.", DecisionUnparsed, ""},
 		{"yield then roll", "The latch lifts. Make a Listen roll for what's on the stairs.", DecisionRoll, "Listen"},
 	})
+}
+
+// TestRequestIdiomsFold holds every idiom of requestIdioms to its replacement's length
+// (offsets must hold) and to a gate of idiomGates (it is searched only then).
+func TestRequestIdiomsFold(t *testing.T) {
+	for _, p := range requestIdioms {
+		if len(p[0]) != len(p[1]) {
+			t.Errorf("idiom %q folds to %q of another length", p[0], p[1])
+		}
+		gated := false
+		for _, g := range idiomGates {
+			gated = gated || strings.Contains(p[0], g)
+		}
+		if !gated {
+			t.Errorf("idiom %q holds no gate of idiomGates", p[0])
+		}
+	}
 }
