@@ -1396,7 +1396,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		for len(voteRow) < len(r.votes) {
 			voteRow = append(voteRow, 0)
 		}
-		if l.loose && !readable(l.key, value, tax) {
+		if l.loose && (!readable(l.key, value, tax) || proseUnderHeader(value)) { // proseUnderHeader: parse_english9.go
 			continue
 		}
 		decided := true

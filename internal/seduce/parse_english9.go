@@ -53,6 +53,8 @@ var requestIdioms = [][2]string{
 	{"have to call for ", "        call for "},
 	{"has to call for ", "       call for "},
 	{"have to ask for ", "        ask for "},
+	{"so yes, ", "        "},
+	{"and yes, ", "         "},
 	{"nope, still ", "      still "},
 	{"no, still ", "    still "},
 	{"sorry, still ", "       still "},
@@ -66,7 +68,7 @@ var requestIdioms = [][2]string{
 }
 
 // idiomGates are words one of which every idiom of requestIdioms holds.
-var idiomGates = [...]string{"me ", "us ", "ing on ", "side of ", "plump", "to go with ", "to call for ", "to ask for ", "to bother with ", ", still "}
+var idiomGates = [...]string{"me ", "us ", "ing on ", "side of ", "plump", "to go with ", "to call for ", "to ask for ", "to bother with ", ", still ", "yes, "}
 
 // foldRequestIdioms rewrites the idioms of requestIdioms in lowercased s where each
 // opens a word.
@@ -738,4 +740,11 @@ func notEveryOne(folded string) (at, to int) {
 		return -1, -1 // "this is one of those that does": the phrase must end its sentence
 	}
 	return at, to
+}
+
+// proseUnderHeader says whether the line under a ruling's header is a sentence of its
+// own ("### Keeper ruling\n\nNobody gets over this gorge unless they roll Jump."):
+// more than six words, read as prose after a heading, not as the header's value.
+func proseUnderHeader(value string) bool {
+	return len(strings.Fields(value)) > 6
 }

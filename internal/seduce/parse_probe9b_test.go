@@ -208,6 +208,19 @@ func TestProbeNinthRoundNarratedYield(t *testing.T) {
 	})
 }
 
+// TestProbeNinthRoundHeaderProse holds a ruling's header followed by a sentence of its
+// own, read as prose, and a confirming "so yes," before a skill named alone.
+func TestProbeNinthRoundHeaderProse(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"header then sentence", "### Keeper's ruling\n\nThere is no way across that ice without a Dodge roll.", DecisionRoll, "Dodge"},
+		{"header then pass sentence", "## Ruling\n\nThe rope is sound and the wall is dry, so no roll.", DecisionPass, ""},
+		{"so yes skill", "It's a poison nobody in town has seen before. So yes, Medicine.", DecisionRoll, "Medicine"},
+		// must not fire
+		{"header then condition", "## Verdict\n\nIf the lantern is still lit, automatic; if it has gone out, Spot Hidden.", DecisionUnparsed, ""},
+		{"header short value", "## Decision\n\nRoll.\n\n## Skill\n\nClimb", DecisionRoll, "Climb"},
+	})
+}
+
 // TestRequestIdiomsFold holds every idiom of requestIdioms to its replacement's length
 // (offsets must hold) and to a gate of idiomGates (it is searched only then).
 func TestRequestIdiomsFold(t *testing.T) {
