@@ -387,6 +387,10 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// "Listen for Bertie... *clatter* ... 63. Against your 45": parse_english9.go
 			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}
+		if skill, at, to := lowerRollOther(body); at >= 0 {
+			// "roll luck lol": parse_english9.go
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
+		}
 		if at, to := notEveryOne(folded); at >= 0 {
 			// "Not every action needs a check, and this is one of them.": parse_english9.go
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:min(len(body), to)])}

@@ -2,6 +2,7 @@ package seduce
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -747,4 +748,32 @@ func notEveryOne(folded string) (at, to int) {
 // more than six words, read as prose after a heading, not as the header's value.
 func proseUnderHeader(value string) bool {
 	return len(strings.Fields(value)) > 6
+}
+
+// lowerRolls are CoC rolls outside the taxonomy that a casual reply writes in lower
+// case after "roll": "roll luck lol", "ok roll sanity".
+var lowerRolls = []string{"luck", "sanity", "idea"}
+
+// lowerRollOther reads a sentence that opens with "roll" and one of lowerRolls, in a
+// reply that rules nothing else: the roll, with the name as written. at is -1 when
+// there is none.
+func lowerRollOther(body string) (skill string, at, to int) {
+	folded := asciiLower(body[:min(len(body), 400)])
+	for from := 0; from < len(folded); {
+		i := strings.Index(folded[from:], "roll ")
+		if i < 0 {
+			return "", -1, -1
+		}
+		i += from
+		from = i + len("roll ")
+		if lead := strings.TrimRight(folded[:i], " "); lead != "" && !strings.ContainsAny(lead[len(lead)-1:], ".!:\n") && !strings.HasSuffix(lead, "ok") && !strings.HasSuffix(lead, "okay") {
+			continue // "roll" opens a sentence, or follows "ok"
+		}
+		w := firstWord(folded[from:])
+		if !slices.Contains(lowerRolls, w) || !strings.HasPrefix(folded[from:], w) {
+			continue
+		}
+		return body[from : from+len(w)], i, from + len(w)
+	}
+	return "", -1, -1
 }

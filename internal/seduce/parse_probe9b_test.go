@@ -133,6 +133,10 @@ func TestProbeNinthRoundSkillForms(t *testing.T) {
 		// must not fire
 		{"ticked box chooses", "- [x] Roll\n- [ ] No roll\n\nSkill: Listen", DecisionRoll, "Listen"},
 		{"nothing ticked two rulings", "- [ ] Roll\n- [ ] Automatic success", DecisionUnparsed, ""},
+		{"lower case luck", "roll luck, and pray", DecisionRoll, "luck"},
+		{"ok roll sanity", "ok roll sanity. 0/1d4", DecisionRoll, "sanity"},
+		// must not fire
+		{"luck in passing", "no need to roll luck here, the door's open. No roll.", DecisionPass, ""},
 		{"bold word no skill", "## Roll\n\n**Careful**: the beam is rotten.", DecisionRoll, ""},
 	})
 }
