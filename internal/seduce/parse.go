@@ -141,6 +141,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleThinkOnly, Span: cutSpan(strings.TrimSpace(text))}
 	}
 	if lead, ok := danglingDash(body); ok {
+		if p, ok := keptBeforeCut(body, tax, lex); ok {
+			return p // "Yes, a Track roll. … and if she fails, the—" (parse_english9.go)
+		}
 		// "## Ruling\n\n**Roll required — ": the reply stops where its ruling was to go on.
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleTruncated, Span: cutSpan(lead[max(0, len(lead)-60):])}
 	}
@@ -221,6 +224,7 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	blankSymbols(blank)
 	blankDiceIdiom(blank)
 	blankVariants(blank)
+	blankEnglish9(blank, tax) // "Still a Climb roll, Dave.", "→ Throw roll" (parse_english9.go)
 	endStrikes(blank)
 	for i, c := range blank {
 		if c == '*' || c == '#' || c == '`' || c == '_' || c == '~' || c == '[' || c == ']' {
@@ -283,12 +287,16 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional}
 	}
 	if len(votes) == 0 && truncatedRuling(body) {
+		if p, ok := keptBeforeCut(body, tax, lex); ok {
+			return p // "No roll needed. … longer than seems necess" (parse_english9.go)
+		}
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleTruncated, Span: cutSpan(body[max(0, len(body)-60):])}
 	}
 	if len(votes) == 0 && len(proseVotes) > 0 {
 		// Only prose rules: a phrase that hands the choice back leaves it open.
 		folded := foldLower(body)
-		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) && !leanOverruled(folded[at:], phrase, lex) {
+		if at, phrase := openPastDetail(folded, lex); at >= 0 && !finalWord.MatchString(folded[at:]) && !decidedAfter.MatchString(folded[at:]) && !leanOverruled(folded[at:], phrase, lex) &&
+			!deliberationEnded(folded[at:], phrase, lex, tax) { // parse_english9.go
 			if t.hasRoll && !t.hasPass && skillChoice.MatchString(folded) {
 				// "Roll Jump, or maybe Climb. Hard to say which.": the roll is sure, the
 				// skill left open.
@@ -385,6 +393,22 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// "Spot Hidden for Ada: 31 vs 55", "Gimme Tracking, Bree": see keeperRoll.
 			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
 		}
+		if skill, at, to := keeperSounded(body, tax); at >= 0 {
+			// "Listen for Bertie... *clatter* ... 63. Against your 45": parse_english9.go
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
+		}
+		if skill, at, to := lowerRollOther(body); at >= 0 {
+			// "roll luck lol": parse_english9.go
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
+		}
+		if at, to := notEveryOne(folded); at >= 0 {
+			// "Not every action needs a check, and this is one of them.": parse_english9.go
+			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:min(len(body), to)])}
+		}
+		if skill, at, to := calledForOne(body, tax); at >= 0 {
+			// "… a Library Use roll here; in fact, I'm calling for one.": parse_english9.go
+			return Parsed{Decision: DecisionRoll, How: HowProse, Rule: RuleProse, Skill: skill, Span: cutSpan(body[at:to])}
+		}
 		if at, to := narratedSuccess(folded); at >= 0 && !narrationBlocked(narrationScan(folded), body, tax) && hasComplement(folded, to) {
 			return Parsed{Decision: DecisionPass, How: HowProse, Rule: RuleNarrated, Span: cutSpan(body[at:to])}
 		}
@@ -443,6 +467,12 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
 		p.Skill = capitalOtherSkill(orig) // "We'll need a roll — Drive Auto"
+	}
+	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
+		p.Skill = boldLeadSkill(body, tax) // "**Mechanical Repiar**: …" (parse_english9.go)
+	}
+	if p.Skill == "" && first.prose && p.Decision == DecisionRoll {
+		p.Skill = capitalMisspelt(orig, tax) // "roll their Libary Use" (parse_english9.go)
 	}
 	if p.Decision == DecisionRoll && first.prose && len(votes) == 0 {
 		if c := correctedSkill(orig, p.Skill, tax); c != "" {
@@ -745,7 +775,7 @@ var (
 // blankUnchecked blanks the unticked items of a task list ("- [ ] Automatic success"),
 // so that only the ticked one rules.
 func blankUnchecked(b []byte) {
-	if strings.Contains(string(b), "[ ]") {
+	if strings.Contains(string(b), "[ ]") && taskOptions(b) { // parse_english9.go
 		for _, loc := range uncheckedBox.FindAllIndex(b, -1) {
 			copy(b[loc[0]:loc[1]], blankOut(string(b[loc[0]:loc[1]])))
 		}
@@ -1380,7 +1410,7 @@ func parseLines(text string, tax *Taxonomy) (ruling, [][2]int) {
 		for len(voteRow) < len(r.votes) {
 			voteRow = append(voteRow, 0)
 		}
-		if l.loose && !readable(l.key, value, tax) {
+		if l.loose && (!readable(l.key, value, tax) || proseUnderHeader(value)) { // proseUnderHeader: parse_english9.go
 			continue
 		}
 		decided := true

@@ -981,7 +981,7 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue
 		}
-		if strings.Contains(lower[next[k][0]:next[k][1]], "?") {
+		if strings.Contains(lower[next[k][0]:next[k][1]], "?") && !rhetoricalNo(answer) {
 			from = next[k][1]
 			continue // "A roll? For this? Yes."
 		}
@@ -989,16 +989,21 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			from = next[k][1]
 			continue // "Do you need to roll to hear the bell? Come on. No."
 		}
+		if answerLabel(answer, lower[next[k][0]:next[k][1]]) {
+			from = next[k][1]
+			continue // "**Q:** … **A:** No." (parse_english9.go)
+		}
 		if rollKind.MatchString(clause) {
 			return // "Opposed roll? No.": which kind of roll, not whether to roll
 		}
+		answer = trimAnswerLead(answer) // "Honestly, no." (parse_english9.go)
 		no := answerNo.MatchString(answer) || answerNoLex.MatchString(answer)
 		yes := !no && (answerYes.MatchString(answer) || answerYesLex.MatchString(answer))
 		if !yes && !no {
 			return
 		}
 		var q cueTally
-		clauseCues(askedIf.ReplaceAllStringFunc(clause, blankOut), origClause, at, func() bool { return false }, tax, nil, "", &q)
+		clauseCues(interrogative(askedIf.ReplaceAllStringFunc(clause, blankOut)), origClause, at, func() bool { return false }, tax, nil, "", &q)
 		if q.n == 0 && lex != nil {
 			// "Serve un tiro? Sì: Furtività.", "Teste de Rastrear? Não."
 			lex.lexCues(clause, origClause, at, tax, &q, func() bool { return false })
@@ -1010,6 +1015,9 @@ func answered(clause, origClause string, at int, lower, orig string, next [][]in
 			if d := declarative(clause); d != clause {
 				clauseCues(d, origClause, at, func() bool { return false }, tax, nil, "", &q) // "Do you need a roll? No."
 			}
+		}
+		if c, ok := askedRoll(clause, origClause, at, tax); q.n == 0 && ok && !(no && rollsAgain(answer)) {
+			q.add(c) // "Roll to see if the train's on time? Nah." (parse_english9.go)
 		}
 		if q.n == 0 || q.hasRoll == q.hasPass {
 			return
@@ -1454,6 +1462,8 @@ var (
 // ("anything but automatic" is a roll).
 func joinIdioms(s string) string {
 	s = maskRollIdioms(s) // "Rock and roll, folks" (parse_precision8.go)
+	// "Throw me a Fighting roll" (parse_english9.go)
+	s = foldRequestIdioms(s)
 	if strings.Contains(s, "anything but ") {
 		s = strings.ReplaceAll(s, "anything but ", "anything-but ")
 	}
@@ -1751,7 +1761,9 @@ func clauseCues(clause, orig string, at int, part func() bool, tax *Taxonomy, st
 	find(doubleNegationAfter, DecisionRoll)
 	find(moreDoubleNegation, DecisionRoll)
 	find(passRules, DecisionPass)
+	find(passRules9, DecisionPass) // parse_english9.go
 	find(rollRules, DecisionRoll)
+	find(rollRules9, DecisionRoll) // parse_english9.go
 }
 
 // sentenceNegation is a negation that takes a whole statement in its scope: "there's no

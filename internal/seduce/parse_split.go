@@ -93,7 +93,7 @@ func openPastDetail(folded string, lex *Lexicon) (int, string) {
 			return -1, ""
 		}
 		at += from
-		if !detailOpen(folded, at, phrase) && !decidesFor(folded, at, phrase) {
+		if !detailOpen(folded, at, phrase) && !decidesFor(folded, at, phrase) && !notRulingOpen(folded, at, phrase) { // parse_english9.go
 			return at, phrase
 		}
 		from = at + len(phrase)
