@@ -469,6 +469,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		if g, ok := precisionGate(body, p, first, &t, lex); ok {
 			return g // round 7's precision gates (parse_gates.go)
 		}
+		if g, ok := precisionGate9(body, p, first, &t, tax, lex); ok {
+			return g // round 9's precision gates (parse_precision9.go)
+		}
 	} else if g, ok := jokedAfter(body, votes); ok {
 		return g
 	}

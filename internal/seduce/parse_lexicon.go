@@ -93,6 +93,10 @@ import (
 //	              "kortom"): in a long reply whose rulings disagree, the words from one
 //	              that opens a sentence to the end, ruling firmly alone, are its verdict
 //	              (parse_verdict.go)
+//	grant         predicates that grant a ruling as acceptable too ("wouldn't be crazy
+//	              either", "wäre auch vertretbar", "serait aussi défendable"): a clause
+//	              that grants the other ruling after the reply's ruling leaves the reply
+//	              unparsed (parse_precision9.go)
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -130,6 +134,7 @@ type Lexicon struct {
 	narration    []string
 	conclusion   []string
 	others       []string
+	grant        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -145,6 +150,8 @@ type Lexicon struct {
 	openIdx, refusalIdx, undeterminedIdx, correctionIdx *phraseIndex
 	// headIdx indexes heads, looked for in the clauses no rule read.
 	headIdx *phraseIndex
+	// grantIdx indexes grant, with each apostrophe also written curly.
+	grantIdx *phraseIndex
 	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
 	// say nothing of what a ruling is about.
 	phraseWords map[string]bool
@@ -188,6 +195,7 @@ type lexiconFile struct {
 	Narration    []string          `json:"narration"`
 	Conclusion   []string          `json:"conclusion"`
 	Others       []string          `json:"others"`
+	Grant        []string          `json:"grant"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -245,7 +253,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed, &c.grant} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -287,7 +295,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
 		{"narration", f.Narration, &l.narration}, {"conclusion", f.Conclusion, &l.conclusion},
-		{"others", f.Others, &l.others},
+		{"others", f.Others, &l.others}, {"grant", f.Grant, &l.grant},
 		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
 		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
 		{"succeed", f.Succeed, &l.succeed},
@@ -333,6 +341,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.openIdx, l.refusalIdx = newPhraseIndex(l.open), newPhraseIndex(l.refusal)
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
+	l.grantIdx = newPhraseIndex(withCurlyApostrophes(l.grant))
 	l.phraseWords = l.wordsOfPhrases()
 	l.indexAnchors()
 	return nil
@@ -558,7 +567,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if d == DecisionRoll && !contrast && !neg && l.quantifiedSubject(clause, i) {
 					cd, neg = DecisionPass, true // "Nessuna parte di questa azione richiede dadi"
 				}
-				if without && (negs.outside(clause, l, from, i+len(p)) || nobodyWithout.MatchString(clause[:from])) {
+				if without && (negs.outside(clause, l, from, i+len(p)) && l.negatedInClause(clause, from, i+len(p)) || nobodyWithout.MatchString(clause[:from])) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}
 				skillFrom := i

@@ -1,0 +1,229 @@
+package seduce
+
+import (
+	"slices"
+	"strings"
+)
+
+// Precision gates of round 9 (issue 29): shapes in which a prose ruling read by the
+// grammar is not the reply's ruling, which leave the reply unparsed rather than guessed.
+//
+//   - Granted: a ruling, then a clause that grants the other ruling as acceptable too
+//     ("Leaning automatic success, though a Swim roll wouldn't be crazy either", "I'd say
+//     roll, but I wouldn't argue with anyone who said otherwise", "Eher keine Probe, aber
+//     ein Schwimmen-Wurf wäre auch vertretbar"): the reply leans, and concedes the other
+//     side; it rules neither. A grant before the ruling it gives way to ("A Climb roll
+//     wouldn't be crazy, but it's a stepladder: no roll") is a concession, and the ruling
+//     stands; so does a grant taken back in its own sentence ("…, but I'd still make
+//     them roll").
+
+// grantTurns are words that, after a grant in its sentence, turn back from it: "I
+// wouldn't argue with a player who wanted to skip it, but I'd still make them roll".
+var grantTurns = []string{"but", "yet", "still", "though i", "however", "anyway", "regardless", "nonetheless", "nevertheless",
+	"aber", "trotzdem", "dennoch", "mais", "quand même", "pero", "igual", "ma", "comunque", "mas", "mesmo assim", "maar", "toch", "ale", "jednak", "mimo to"}
+
+// grantOpens are the words that open the clause of a grant within its sentence: the
+// words before them are the ruling the grant concedes against.
+var grantOpens = []string{"but", "though", "although", "however", "while", "whilst", "yet", "that said", "mind you", "then again",
+	"aber", "obwohl", "obgleich", "wobei", "mais", "bien que", "quoique", "cela dit", "pero", "aunque", "si bien", "ma", "anche se", "però",
+	"mas", "embora", "porém", "maar", "hoewel", "al", "ale", "choć", "chociaż", "jednak"}
+
+// additives grant a ruling as one more choice beside another: "also", "too", "either".
+var additives = []string{"also", "too", "either", "as well", "just as", "equally", "auch", "ebenso", "genauso", "aussi", "également",
+	"tout aussi", "también", "tampoco", "igual", "igualmente", "anche", "altrettanto", "também", "tampouco", "ook", "evengoed", "net zo",
+	"też", "również", "równie"}
+
+// otherWayWords point at the other ruling without naming it: "anyone who said
+// otherwise", "a Keeper who went the other way".
+var otherWayWords = []string{"otherwise", "the other way", "the opposite", "the other call", "the other ruling", "other way round",
+	"autrement", "l'inverse", "anders", "andersherum", "lo contrario", "il contrario", "o contrário", "andersom", "inaczej"}
+
+// rollAnaphors are a roll named by "one" after a pass: "a Keeper who wanted one".
+var rollAnaphors = []string{"wanted one", "wants one", "want one", "asked for one", "asks for one", "called for one", "calls for one",
+	"insisted on one", "insists on one", "demanded one", "prefers one", "preferred one", "prefer one"}
+
+// skipWords lean to no roll: the roll skipped, waived or narrated past.
+var skipWords = []string{"skip", "skips", "skipped", "skipping", "waive", "waived", "waiving", "narrate", "narrated", "narrating",
+	"let it slide", "let it go", "letting it go", "letting it slide", "let them through", "let her through", "let him through",
+	"wave it through", "waved it through", "waving it through", "waving them through", "for free", "just let", "automat"}
+
+// granted says whether the reply, ruled p by the prose cue first, grants the other
+// ruling after it (see the head of this file), and where the grant's clause starts.
+func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxonomy, lex *Lexicon) (int, bool) {
+	if p.Decision != DecisionRoll && p.Decision != DecisionPass {
+		return 0, false
+	}
+	for from := 0; from < len(folded); {
+		i, phrase := lex.grantIdx.first(folded[from:])
+		if i < 0 {
+			return 0, false
+		}
+		at := from + i
+		from = at + len(phrase)
+		start, end := sentenceAround(folded, at, at+len(phrase))
+		if k := strings.LastIndexAny(folded[start:at], ";:—–("); k >= 0 {
+			start += k + 1
+		}
+		if k, _ := lastPhrase(folded[start:at], grantOpens); k >= 0 {
+			start += k
+		}
+		if k, _ := anyPhrase(folded[from:end], grantTurns); k >= 0 {
+			continue // "…, but I'd still make them roll"
+		}
+		scope := folded[start:at] + strings.Repeat(" ", len(phrase)) + folded[from:end]
+		x := grantLeans(scope, orig[start:end], tax, lex)
+		if first.from >= start && first.from < end && x == p.Decision {
+			// "Tirerei Nuotare, ma anche il successo automatico andrebbe bene": the ruling
+			// read is only granted; it stands if the rest of the reply makes it.
+			rest := orig[:start] + blankOut(orig[start:end]) + orig[end:]
+			q := proseTally(rest, tax, lex)
+			if p.Decision == DecisionRoll && q.hasRoll || p.Decision == DecisionPass && q.hasPass {
+				continue
+			}
+			if q.hasRoll || q.hasPass || hasPhrase(folded[start:end], additives) {
+				// "Automatic success would also be fine.": granted as one choice of two.
+				return start, true
+			}
+			continue // "Nobody at my table would fault you for calling for a Jump roll."
+		}
+		if x == DecisionUnparsed && hasPhrase(scope, otherWayWords) {
+			x = other(p.Decision)
+		}
+		if x == DecisionUnparsed {
+			continue
+		}
+		// The ruling the grant concedes against stands before the grant's clause.
+		against := other(x)
+		if p.Decision == against && first.from < start ||
+			against == DecisionRoll && t.hasRoll && t.rollCue.from < start ||
+			against == DecisionPass && t.hasPass && t.passCue.from < start {
+			return start, true
+		}
+	}
+	return 0, false
+}
+
+// grantLeans is the ruling the words of a grant's clause name (folded, and as written
+// in orig), or DecisionUnparsed when they name neither or both.
+func grantLeans(scope, orig string, tax *Taxonomy, lex *Lexicon) Decision {
+	pass := towardPass.MatchString(scope) || hasPhrase(scope, skipWords) || hasPhrase(scope, lex.pass)
+	if pass {
+		// "skipping the roll", "no roll": the roll word is the pass's own.
+		b, o := []byte(scope), []byte(orig)
+		blank := func(from, to int) {
+			copy(b[from:to], blankOut(scope[from:to]))
+			copy(o[from:to], blankOut(scope[from:to]))
+		}
+		for _, m := range deniedRoll.FindAllStringIndex(scope, -1) {
+			blank(m[0], m[1])
+		}
+		for _, w := range []string{"skip", "skipping", "waive", "waiving"} {
+			if k := phraseAt(scope, w, 0); k >= 0 {
+				blank(k, k+len(w)+len(rollObject(scope[k+len(w):])))
+			}
+		}
+		scope, orig = string(b), string(o)
+	}
+	roll := towardRoll.MatchString(scope) || hasPhrase(scope, rollAnaphors) || lex.namesRoll(scope) ||
+		firstSkill(orig, tax, false) != "" || lex.lexSkill(scope, orig, 0, tax) != ""
+	switch {
+	case roll && !pass:
+		return DecisionRoll
+	case pass && !roll:
+		return DecisionPass
+	}
+	return DecisionUnparsed
+}
+
+// rollObject is the object of a verb of skipping that opens s, up to its roll word:
+// " the Climb roll" of "skipping the Climb roll"; "" when s opens with none.
+func rollObject(s string) string {
+	words := strings.Fields(s[:min(len(s), 40)])
+	n := 0
+	for k, w := range words {
+		if k > 3 {
+			break
+		}
+		n = strings.Index(s[n:], w) + n + len(w)
+		switch strings.Trim(w, ".,;:!?") {
+		case "roll", "rolls", "check", "checks", "dice", "test", "it":
+			return s[:n]
+		}
+	}
+	return ""
+}
+
+// lastPhrase is where the last of phrases occurs in s as whole words, or -1.
+func lastPhrase(s string, phrases []string) (at int, phrase string) {
+	at = -1
+	for _, p := range phrases {
+		for i := phraseAt(s, p, 0); i >= 0; i = phraseAt(s, p, i+1) {
+			if i > at {
+				at, phrase = i, p
+			}
+		}
+	}
+	return at, phrase
+}
+
+// precisionGate9 reads the signs above for the prose ruling p whose deciding vote is
+// first, after the gates of rounds 7 and 8 found nothing.
+func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonomy, lex *Lexicon) (Parsed, bool) {
+	if !first.prose {
+		return p, false
+	}
+	folded := foldLower(body)
+	if at, ok := granted(folded, body, p, first, t, tax, lex); ok {
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
+	}
+	return p, false
+}
+
+// withCurlyApostrophes is phrases, and each phrase that holds an apostrophe once more
+// with it written curly (’), as replies often write it.
+func withCurlyApostrophes(phrases []string) []string {
+	out := phrases
+	for _, p := range phrases {
+		if strings.Contains(p, "'") {
+			if out == nil || len(out) == len(phrases) && &out[0] == &phrases[0] {
+				out = append([]string(nil), phrases...)
+			}
+			out = append(out, strings.ReplaceAll(p, "'", "’"))
+		}
+	}
+	return out
+}
+
+// concessives open a clause that grants something against the one before: a negation
+// in it has no scope over a "without" before it.
+var concessives = []string{"although", "though", "aunque", "si bien", "obwohl", "obgleich", "wobei", "bien que", "quoique",
+	"anche se", "sebbene", "benché", "embora", "ainda que", "hoewel", "ofschoon", "choć", "chociaż", "mientras que", "alors que"}
+
+// negatedInClause says whether a negation word of l stands in the clause (folded) of
+// the phrase at [from, to), outside it: no but word or concessive stands between them.
+// "Sin tirada, pero una tirada de Nadar tampoco sería descabellada": the "tampoco" is
+// another clause's, and the "sin" is no roll.
+func (l *Lexicon) negatedInClause(clause string, from, to int) bool {
+	lo, hi := 0, len(clause)
+	for _, list := range [][]string{l.but, concessives} {
+		for _, p := range list {
+			for i := phraseAt(clause, p, 0); i >= 0; i = phraseAt(clause, p, i+1) {
+				if i+len(p) <= from {
+					lo = max(lo, i+len(p))
+				} else if i >= to {
+					hi = min(hi, i)
+				}
+			}
+		}
+	}
+	for _, w := range wordsAt(clause[lo:hi]) {
+		at := lo + w.at
+		if at >= from && at < to {
+			continue
+		}
+		if slices.Contains(l.negation, strings.Trim(w.text, "-,.;:!?¿¡'’\"")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,44 @@
+package seduce
+
+import "testing"
+
+// Probe tables of the ninth round of issue 29 for precision (helper A): sentences of
+// this round's own, labelled under README-set3's rules before the parser read them,
+// each rule's family with the cases it must not fire on.
+
+// TestProbeNinthRoundGrant holds rulings followed by a clause that grants the other
+// ruling as acceptable too: the reply leans and concedes the other side, so it rules
+// neither. A grant before the ruling it gives way to is a concession (the ruling
+// stands), and a grant of the same ruling, or one taken back in its own sentence,
+// changes nothing.
+func TestProbeNinthRoundGrant(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"leaning pass though roll not crazy", "Leaning no roll, though a Jump roll wouldn't be crazy either.", DecisionUnparsed, ""},
+		{"roll though skipping fair", "Roll Stealth, I think, though skipping the roll would be fair as well.", DecisionUnparsed, ""},
+		{"roll nobody could fault skipping", "Roll Stealth, though nobody could fault you for skipping it.", DecisionUnparsed, ""},
+		{"pass wouldn't fight a roll", "No roll, though I wouldn't fight anyone who asked for a Jump roll.", DecisionUnparsed, ""},
+		{"pass that said roll not out of line", "Automatic success. That said, a Climb roll wouldn't be out of line.", DecisionUnparsed, ""},
+		{"roll case for letting it go", "Call it a Dodge roll, though I can see the case for letting it go.", DecisionUnparsed, ""},
+		{"pass roll would also work", "No dice needed, though a Luck roll would also work.", DecisionUnparsed, ""},
+		{"roll wouldn't argue letting them", "Make it a Track roll, though I wouldn't argue if you just let them find the trail.", DecisionUnparsed, ""},
+		{"roll otherwise", "I'd call for Spot Hidden, but I wouldn't blame a Keeper who went the other way.", DecisionUnparsed, ""},
+		{"pass wouldn't object to rolling", "Automatic, but I wouldn't object if your table prefers to roll.", DecisionUnparsed, ""},
+		{"pass one anaphor", "No roll. I'd not argue with a Keeper who wanted one, though.", DecisionUnparsed, ""},
+		{"curly apostrophe", "No roll here, though a Listen roll wouldn’t be wrong either.", DecisionUnparsed, ""},
+		{"only granted also", "Automatic success would also be fine.", DecisionUnparsed, ""},
+		{"de aber auch vertretbar", "Eher keine Probe, aber ein Klettern-Wurf wäre auch vertretbar.", DecisionUnparsed, ""},
+		{"fr mais aussi défendable", "Plutôt pas de jet, mais un jet de Sauter serait aussi défendable.", DecisionUnparsed, ""},
+		{"es pero tampoco descabellada", "Sin tirada, pero una tirada de Escuchar tampoco sería descabellada.", DecisionUnparsed, ""},
+		{"it ma anche andrebbe bene", "Tirerei Ascoltare, ma anche il successo automatico andrebbe bene.", DecisionUnparsed, ""},
+		{"nl maar ook te verdedigen", "Ik zou geen worp vragen, maar een Klimmen-worp is ook te verdedigen.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"concession then ruling", "A Climb roll wouldn't be crazy, but it's a stepladder: no roll.", DecisionPass, ""},
+		{"grant of the same pass", "No roll. And honestly, nobody could fault you for that.", DecisionPass, ""},
+		{"grant of the same roll", "Roll Climb. Nobody could fault you for asking for it.", DecisionRoll, "Climb"},
+		{"other skill granted", "Roll Climb; a Jump roll would also be fine if you prefer, it's the same action.", DecisionRoll, "Climb"},
+		{"grant taken back", "Roll Listen. I wouldn't argue with a player who wanted to skip it, but I'd still make them roll.", DecisionRoll, "Listen"},
+		{"no argument on the pass", "No roll needed, and I wouldn't argue with anyone on that.", DecisionPass, ""},
+		{"grant alone with no additive", "Nobody would fault you for calling for a Spot Hidden roll here.", DecisionRoll, "Spot Hidden"},
+	})
+}
