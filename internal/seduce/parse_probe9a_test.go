@@ -42,3 +42,22 @@ func TestProbeNinthRoundGrant(t *testing.T) {
 		{"grant alone with no additive", "Nobody would fault you for calling for a Spot Hidden roll here.", DecisionRoll, "Spot Hidden"},
 	})
 }
+
+// TestProbeNinthRoundNotHavingYouRoll holds the speaker refusing to call for a roll
+// with a causative or asking verb in any form ("I'm not having you roll", "not letting
+// you roll", "not asking you to roll", "nobody's rolling"): the negation reaches the
+// roll through the verb's object, and the reply is a pass. A roll the speaker does
+// call for, or a "without" the negation denies, stays a roll.
+func TestProbeNinthRoundNotHavingYouRoll(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"not having you", "I'm not having you roll Jump over a crack in the pavement.", DecisionPass, ""},
+		{"not letting you", "I'm not letting you roll Spot Hidden for a lit billboard, you just see it.", DecisionPass, ""},
+		{"not asking you to", "I'm not asking you to roll Climb for three steps.", DecisionPass, ""},
+		{"won't have you rolling", "I won't have you rolling Listen for a shout in your ear.", DecisionPass, ""},
+		{"nobody's rolling", "Nobody's rolling Swim in ankle-deep water.", DecisionPass, ""},
+		{"no way having you", "No way am I having you roll for opening a window.", DecisionPass, ""},
+		{"not having you, without", "I'm not having you stroll past the guards without a Stealth roll.", DecisionRoll, "Stealth"},
+		{"not letting you skip", "I'm not letting you skip this one: roll Track.", DecisionRoll, "Track"},
+		{"not letting, then another roll", "I'm not letting you roll Stealth; you roll Dodge, the dog already saw you.", DecisionRoll, "Dodge"},
+	})
+}
