@@ -122,7 +122,7 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if lex == nil {
 		lex = DefaultLexicon()
 	}
-	return closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex)
+	return heldRuling(text, closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex), tax, lex)
 }
 
 // parseReplyOnce is ParseReplyWith without the closing verdict.
@@ -146,6 +146,11 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if loc := findEcho(body); loc != nil {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEcho, Span: cutSpan(body[loc[0]:loc[1]])}
+	}
+	if strings.Contains(body, "~~") {
+		if p, ok := struckRulings(body, tax, lex); ok {
+			return p // "**Decision:** ~~Roll~~ Automatic success" (parse_precision9.go)
+		}
 	}
 	var votes []vote
 	var unreadable *vote

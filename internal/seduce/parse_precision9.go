@@ -227,3 +227,188 @@ func (l *Lexicon) negatedInClause(clause string, from, to int) bool {
 	}
 	return false
 }
+
+// Struck rulings (round 9). Struck-through words are words the reply wrote: formatting
+// is not meaning. A struck ruling before a standing ruling of the other kind is the
+// reply correcting its ruling in view ("**Decision:** ~~Roll~~ Automatic success",
+// "~~No roll needed~~ **Roll Jump**"): two rulings, unparsed. A struck ruling after the
+// standing one is an alternative named and set aside ("**Decision: NO ROLL** ~~Roll
+// Listen~~ — the scream is loud"): the standing ruling holds. A struck ruling of the
+// same kind, or a struck skill's name ("Roll ~~Spot Hidden~~ Listen"), is withdrawn.
+
+// struckRulings reads body's struck-through words as above: the reply's reading and
+// true when a struck ruling decides it, or false to read body the usual way.
+func struckRulings(body string, tax *Taxonomy, lex *Lexicon) (Parsed, bool) {
+	spans := struckSpans(body)
+	if len(spans) == 0 {
+		return Parsed{}, false
+	}
+	standing := []byte(body)
+	for _, s := range spans {
+		copy(standing[s[0]:s[1]], blankOut(body[s[0]:s[1]]))
+	}
+	sp := parseReplyOnce(string(standing), tax, lex)
+	if sp.Decision != DecisionRoll && sp.Decision != DecisionPass {
+		kinds := map[Decision]string{}
+		for _, s := range spans {
+			struck := strings.Trim(body[s[0]+2:s[1]-2], " *_")
+			if d := struckDecision(struck, tax, lex); d != "" {
+				kinds[d] = struck
+			}
+		}
+		if len(kinds) == 2 {
+			// "**Decision:** ~~roll~~ ~~automatic success~~": both struck, none stands
+			return Parsed{Decision: DecisionUnparsed, How: HowLines, Rule: RuleContradiction,
+				Span: cutSpan(kinds[DecisionRoll]) + " | " + cutSpan(kinds[DecisionPass])}, true
+		}
+		return Parsed{}, false
+	}
+	for _, s := range spans {
+		struck := strings.Trim(body[s[0]+2:s[1]-2], " *_")
+		d := struckDecision(struck, tax, lex)
+		if d == "" || d == sp.Decision {
+			continue
+		}
+		if before := parseReplyOnce(string(standing[:s[0]]), tax, lex); before.Decision != sp.Decision {
+			// the standing ruling comes after the struck one: a correction in view
+			return Parsed{Decision: DecisionUnparsed, How: sp.How, Rule: RuleContradiction, Span: cutSpan(struck) + " | " + strings.Join(strings.Fields(sp.Span), " ")}, true
+		}
+	}
+	return sp, true
+}
+
+// struckSpans are the ~~struck~~ spans of body, marks included, each within one line.
+func struckSpans(body string) [][2]int {
+	var spans [][2]int
+	for from := 0; ; {
+		i := strings.Index(body[from:], "~~")
+		if i < 0 {
+			return spans
+		}
+		i += from
+		j := strings.Index(body[i+2:], "~~")
+		if j < 0 {
+			return spans
+		}
+		j += i + 2
+		if strings.Contains(body[i:j], "\n") {
+			from = i + 2
+			continue
+		}
+		spans = append(spans, [2]int{i, j + 2})
+		from = j + 2
+	}
+}
+
+// struckDecision is the ruling struck-through words make ("Roll", "Automatic success",
+// "Needs a Climb roll"), or "" for a name or other words.
+func struckDecision(struck string, tax *Taxonomy, lex *Lexicon) Decision {
+	if !struckRuling.MatchString(struck) {
+		return ""
+	}
+	if d := decisionWord(struck, tax); d == DecisionRoll || d == DecisionPass {
+		return d
+	}
+	if t := proseTally(struck, tax, lex); t.n > 0 {
+		if d, _, _, _ := t.outcome(false); d == DecisionRoll || d == DecisionPass {
+			return d
+		}
+	}
+	return ""
+}
+
+// Held rulings (round 9). A ruling hedged, or set beside the other ruling conceded or
+// granted, and then held in the reply's last words by a word of holding or certainty
+// ("I'd say a roll is needed, although you could make a case that it's automatic. I'll
+// stick with the roll though.", "Probably a First Aid roll. Definitely a First Aid
+// roll, actually.") is that ruling: the reply settles its own doubt. The held words
+// must rule firmly on their own, and what comes before them must have offered the same
+// ruling and ruled the other way only unsure; a ruling held after a firm ruling the
+// other way is a self-correction, and stays unparsed.
+
+// holdWords open the words that hold a ruling.
+var holdWords = []string{"i'll stick with", "i will stick with", "i'm sticking with", "i am sticking with", "i'll stay with",
+	"i'm staying with", "i'll keep", "i'm keeping", "i'll hold", "i'm holding", "i'll stand by", "i stand by", "my ruling stands",
+	"the ruling stands", "definitely", "certainly", "for sure", "i'm sure", "i am sure", "i'm confident", "i am confident",
+	"i'm certain", "i am certain", "no doubt", "without a doubt", "still,",
+	"ich bleibe bei", "bleibe ich bei", "definitiv", "je maintiens", "je reste sur", "définitivement", "sans aucun doute",
+	"me quedo con", "mantengo", "definitivamente", "sin duda", "resto con", "mantengo", "sicuramente", "senza dubbio",
+	"fico com", "mantenho", "sem dúvida", "ik blijf bij", "zeker weten", "zostaję przy", "zdecydowanie", "na pewno"}
+
+// heldRuling reads a reply that p, its reading, leaves hedged or open, for a ruling
+// held in its last words (see above).
+func heldRuling(text string, p Parsed, tax *Taxonomy, lex *Lexicon) Parsed {
+	if p.Decision != DecisionUnparsed || p.Rule != RuleHedge && p.Rule != RuleConditional {
+		return p
+	}
+	body := strings.TrimSpace(stripReasoning(text))
+	if len(body) > verdictMaxBytes {
+		return p
+	}
+	folded := strings.ReplaceAll(foldLower(body), "’", "'")
+	if len(folded) != len(body) {
+		return p // offsets would not line up
+	}
+	at, phrase := lastPhrase(folded, holdWords)
+	if at <= 0 {
+		return p
+	}
+	start, _ := sentenceAround(folded, at, at)
+	if start == 0 {
+		return p // the held words are the whole first sentence: nothing was hedged before
+	}
+	if lex.openIdx.has(folded[start:]) || lex.correctionIdx.has(folded[:start]) {
+		return p
+	}
+	v := heldWords(body, folded, start, at, phrase, tax, lex)
+	if v.Decision != DecisionRoll && v.Decision != DecisionPass || v.Rule == RuleNarrated {
+		return p
+	}
+	prefix := folded[:start]
+	q := proseTally(body[:start], tax, lex)
+	offered := v.Decision == DecisionRoll && (q.hasRoll || q.hedgedRoll || towardRoll.MatchString(deniedRoll.ReplaceAllString(prefix, " "))) ||
+		v.Decision == DecisionPass && (q.hasPass || q.hedgedPass || towardPass.MatchString(prefix))
+	firmOther := v.Decision == DecisionRoll && q.hasPass && !q.allPassPart || v.Decision == DecisionPass && q.hasRoll
+	if !offered || firmOther {
+		return p
+	}
+	if v.Decision == DecisionRoll && v.Skill == "" {
+		v.Skill = q.rollSkill
+		if v.Skill == "" {
+			v.Skill = firstSkill(body[:start], tax, false)
+		}
+	}
+	return v
+}
+
+// heldWords is the ruling the words that hold one make: the reply from the sentence
+// that holds the hold word at [at, at+len(phrase)) of folded, or that clause alone
+// ("Definitely a First Aid roll, actually, given the blood loss"), or the ruling a verb
+// of holding takes as its object ("I'll stick with the roll though").
+func heldWords(body, folded string, start, at int, phrase string, tax *Taxonomy, lex *Lexicon) Parsed {
+	if v := parseReplyOnce(body[start:], tax, lex); v.Decision == DecisionRoll || v.Decision == DecisionPass {
+		return v
+	}
+	end := len(folded)
+	if k := strings.IndexAny(folded[at+len(phrase):], ",;:—–.!?("); k >= 0 {
+		end = at + len(phrase) + k
+	}
+	if v := parseReplyOnce(body[start:end], tax, lex); v.Decision == DecisionRoll || v.Decision == DecisionPass {
+		return v
+	}
+	obj := strings.Fields(folded[at+len(phrase) : end])
+	for len(obj) > 0 && (obj[0] == "the" || obj[0] == "a" || obj[0] == "an" || obj[0] == "my") {
+		obj = obj[1:]
+	}
+	for len(obj) > 0 && (obj[len(obj)-1] == "though" || obj[len(obj)-1] == "then" || obj[len(obj)-1] == "anyway") {
+		obj = obj[:len(obj)-1]
+	}
+	if len(obj) == 0 || len(obj) > 3 {
+		return Parsed{Decision: DecisionUnparsed}
+	}
+	switch d := decisionWord(strings.Join(obj, " "), tax); d {
+	case DecisionRoll, DecisionPass:
+		return Parsed{Decision: d, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:end])}
+	}
+	return Parsed{Decision: DecisionUnparsed}
+}

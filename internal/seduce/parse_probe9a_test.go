@@ -61,3 +61,45 @@ func TestProbeNinthRoundNotHavingYouRoll(t *testing.T) {
 		{"not letting, then another roll", "I'm not letting you roll Stealth; you roll Dodge, the dog already saw you.", DecisionRoll, "Dodge"},
 	})
 }
+
+// TestProbeNinthRoundStruck holds struck-through rulings: a struck ruling before a
+// different standing ruling is a self-correction in view (unparsed), one after the
+// standing ruling an alternative set aside, and a struck name or a struck ruling of the
+// same kind is withdrawn.
+func TestProbeNinthRoundStruck(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"label struck pass then roll", "**Decision:** ~~Automatic success~~ Roll (Jump)", DecisionUnparsed, ""},
+		{"label struck no roll then roll", "Ruling: ~~No roll~~ Roll — Listen", DecisionUnparsed, ""},
+		{"label struck roll then no roll", "**Verdict:** ~~roll~~ no roll\n\nThe gate is open.", DecisionUnparsed, ""},
+		{"prose struck then other", "~~Automatic.~~ Roll Spot Hidden.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"struck alternative after", "**Decision:** no roll\n\n~~Roll Climb~~ — there's a lift.", DecisionPass, ""},
+		{"struck after on the line", "Decision: automatic success ~~roll~~", DecisionPass, ""},
+		{"struck same kind", "**Decision:** ~~roll~~ roll (Track)", DecisionRoll, "Track"},
+		{"struck name in label", "**Decision:** Roll ~~Climb~~ Jump", DecisionRoll, "Jump"},
+		{"struck name in prose", "Roll ~~Listen~~ Spot Hidden.", DecisionRoll, "Spot Hidden"},
+		{"both struck", "**Decision:** ~~roll~~ ~~automatic success~~\n\nNo idea.", DecisionUnparsed, ""},
+	})
+}
+
+// TestProbeNinthRoundHeld holds a ruling hedged, or set beside the other ruling granted
+// or argued, then held in the reply's last words by a word of holding or certainty: the
+// held ruling. A ruling held after a firm ruling the other way, or after a correction,
+// is a self-correction; words of certainty about something else hold nothing.
+func TestProbeNinthRoundHeld(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"stick with after case for other", "Roll Dodge, though you could argue the blow is slow enough to be automatic. I'm sticking with the roll.", DecisionRoll, "Dodge"},
+		{"definitely after probably", "Probably a Track roll. Definitely a Track roll, actually, with rain on the trail.", DecisionRoll, "Track"},
+		{"yes definitely after maybe", "Maybe a Listen roll. Yes, definitely a Listen roll.", DecisionRoll, "Listen"},
+		{"still no roll after grant", "No roll, though a Jump roll wouldn't be crazy. Still, no roll.", DecisionPass, ""},
+		{"stick with no roll after grant", "No roll, though I wouldn't fight anyone who asked for a Climb roll. I'll stick with no roll.", DecisionPass, ""},
+
+		// must not fire
+		{"held after correction", "Roll Climb. Actually no, no roll. I'll stick with no roll.", DecisionUnparsed, ""},
+		{"held after firm other", "Roll Climb. No roll. Definitely no roll.", DecisionUnparsed, ""},
+		{"certainty about something else", "Perhaps a Jump roll. I'm confident the gap is wide.", DecisionUnparsed, ""},
+		{"still a grant", "I'd lean no roll. Still, a Climb roll would be fair.", DecisionUnparsed, ""},
+		{"held the other way from a lean", "Probably a Climb roll. Definitely no roll, actually: there's a ladder.", DecisionUnparsed, ""},
+	})
+}
