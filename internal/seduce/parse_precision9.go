@@ -173,6 +173,15 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		return p, false
 	}
 	folded := foldLower(body)
+	roll, hasRoll := t.rollCue, t.hasRoll
+	if !hasRoll && t.hasBare && p.Decision == DecisionPass {
+		roll, hasRoll = t.bare, true // "When it's in: Swim."
+	}
+	if (p.Rule == RuleAnyPart || p.Decision == DecisionPass) && hasRoll && t.hasPass &&
+		branches(branchHead(folded, roll.from), branchHead(folded, t.passCue.from)) {
+		// "When the tide is out: no roll. When it's in: Swim.": a ruling for each state
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: cutSpan(body[t.passCue.from:t.passCue.to]) + " | " + cutSpan(body[roll.from:roll.to])}, true
+	}
 	if at, ok := granted(folded, body, p, first, t, tax, lex); ok {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
 	}
@@ -411,4 +420,126 @@ func heldWords(body, folded string, start, at int, phrase string, tax *Taxonomy,
 		return Parsed{Decision: d, How: HowProse, Rule: RuleProse, Span: cutSpan(body[at:end])}
 	}
 	return Parsed{Decision: DecisionUnparsed}
+}
+
+// condLead says whether lead, the words before a colon or dash, is a condition on the
+// world that holds the ruling after it: "If this is in the game, then yes: Locksmith
+// roll", and as a list item's head ("- If it's gone out: **Spot Hidden**") or in a
+// lexicon's language ("Si elle est éteinte : jet de Trouver Objet Caché", "Wenn sie aus
+// ist: Verborgenes erkennen").
+func condLead(lead string, lex *Lexicon) bool {
+	l := strings.TrimLeft(lead, " \t-*•+>#")
+	if k := strings.IndexAny(l, ".)"); k > 0 && k <= 3 && strings.Trim(l[:k], "0123456789abcdefghi") == "" {
+		l = strings.TrimLeft(l[k+1:], " \t") // "1. If …", "b) If …"
+	}
+	if leadingCond.MatchString(l) {
+		return !intent.MatchString(l) && !modalShould.MatchString(l)
+	}
+	if lex == nil {
+		return false
+	}
+	for _, c := range lex.condition {
+		if c == "ob" || c == "selon que" {
+			continue // "whether": a question, not a condition
+		}
+		if strings.HasPrefix(l, c) && (len(l) == len(c) || !isLetter(l[len(c)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// Branches (round 9). A roll for one part of the action and none for another is a
+// roll; but a roll and no roll each headed by a state of the world are branches, the
+// ruling left open on which state holds: "When the tide is out: no roll. When it's in:
+// Swim.", "With a rope — no roll. Without one — Climb.", "- Door locked: Locksmith
+// roll\n- Door unlocked: no roll". The heads are branches when both open with a word
+// of condition or time ("if", "when", "whenever", "once", "with", "without", "in
+// case"), one the other's with a "not", "no", "un-" or "without" put in, or when one
+// opens with a condition and the other with "otherwise", "if not" or "else".
+
+// branchOpeners open a head that names a state of the world.
+var branchOpeners = []string{"if", "when", "whenever", "once", "with", "without", "in case", "assuming", "provided", "while",
+	"otherwise", "if not", "else", "failing that", "wenn", "falls", "mit", "ohne", "sonst", "quand", "lorsque", "avec", "sans",
+	"sinon", "cuando", "con", "sin", "si no", "quando", "senza", "altrimenti", "com", "sem", "senão", "caso contrário", "wanneer",
+	"met", "zonder", "anders", "gdy", "kiedy", "z", "bez", "inaczej"}
+
+// branchHead is the head before the cue at at in folded: the words from the start of
+// its line or sentence, list marks aside, up to a colon, dash, arrow or comma that ends
+// them right before the cue; "" when the cue has none.
+func branchHead(folded string, at int) string {
+	start := strings.LastIndexAny(folded[:at], ".!?;\n") + 1
+	head := strings.TrimRight(folded[start:at], " \t*_")
+	ends := false
+	for _, mark := range []string{":", "—", "–", "→", "->", "=>", ","} {
+		if strings.HasSuffix(head, mark) {
+			head, ends = strings.TrimSuffix(head, mark), true
+			break
+		}
+	}
+	if !ends {
+		return ""
+	}
+	head = strings.Trim(head, " \t-*•+>#_")
+	if k := strings.IndexAny(head, ".)"); k > 0 && k <= 3 && strings.Trim(head[:k], "0123456789abcdefghi") == "" {
+		head = strings.TrimLeft(head[k+1:], " \t")
+	}
+	if head == "" || len(head) > 80 || strings.ContainsAny(head, ":,") {
+		return ""
+	}
+	return head
+}
+
+// branches says whether heads a and b name states of the world that rule apart (see
+// above).
+func branches(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	_, oa := anyPhrase(a, branchOpeners)
+	_, ob := anyPhrase(b, branchOpeners)
+	if oa != "" && ob != "" && strings.HasPrefix(a, oa) && strings.HasPrefix(b, ob) {
+		// "when she climbs …", "when she jumps …": times of the action, its parts; a
+		// time is a state of the world when its head says how things are
+		return !timeWords[oa] && !timeWords[ob] || stateHead(a) && stateHead(b)
+	}
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	if len(wb) != len(wa) && len(wb) != len(wa)+1 || len(wa) == 0 || len(wa) > 6 {
+		return false
+	}
+	// one head the other's, denied: "door locked" and "door unlocked", "lantern lit" and
+	// "lantern not lit"
+	diff := 0
+	for i, j := 0, 0; i < len(wa) || j < len(wb); {
+		switch {
+		case i < len(wa) && j < len(wb) && wa[i] == wb[j]:
+			i, j = i+1, j+1
+		case j < len(wb) && (wb[j] == "not" || wb[j] == "no" || wb[j] == "without" || wb[j] == "nicht" || wb[j] == "pas" || wb[j] == "non" || wb[j] == "niet" || wb[j] == "nie") && len(wb) == len(wa)+1:
+			j, diff = j+1, diff+1
+		case i < len(wa) && j < len(wb) && (wb[j] == "un"+wa[i] || wa[i] == "un"+wb[j] || wb[j] == "in"+wa[i] || wa[i] == "in"+wb[j]):
+			i, j, diff = i+1, j+1, diff+1
+		default:
+			return false
+		}
+	}
+	return diff == 1
+}
+
+// timeWords open a head that may name a moment of the action rather than a state.
+var timeWords = map[string]bool{"when": true, "whenever": true, "once": true, "while": true, "quand": true, "lorsque": true,
+	"cuando": true, "quando": true, "wanneer": true, "gdy": true, "kiedy": true, "wenn": true}
+
+// stateHead says whether a head says how things are: it holds a verb of being or having.
+func stateHead(head string) bool {
+	for _, w := range strings.Fields(strings.ReplaceAll(head, "’", "'")) {
+		switch w {
+		case "is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "has", "have", "hasn't", "haven't", "gets",
+			"it's", "he's", "she's", "they're", "there's", "est", "sont", "ist", "sind", "está", "es", "están", "è", "sono", "é", "estiver", "zijn", "jest":
+			return true
+		}
+	}
+	return false
 }

@@ -103,3 +103,27 @@ func TestProbeNinthRoundHeld(t *testing.T) {
 		{"held the other way from a lean", "Probably a Climb roll. Definitely no roll, actually: there's a ladder.", DecisionUnparsed, ""},
 	})
 }
+
+// TestProbeNinthRoundBranches holds rulings each headed by a state of the world: a
+// condition that heads a list item or a lexicon's clause holds the ruling after its
+// colon, and a roll and no roll under heads that name two states ("when it's wet",
+// "with a rope" and "without one", "gate open" and "gate not open") are branches left
+// open. Heads that name parts or moments of the action keep the roll for that part.
+func TestProbeNinthRoundBranches(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"list if branches", "### Ruling\n\n- If the rope holds: automatic.\n- If it snaps: **Climb**.", DecisionUnparsed, ""},
+		{"numbered if", "1. If the dog wakes: Stealth.", DecisionUnparsed, ""},
+		{"when state branches", "When the bridge is up: no roll. When it's down: Jump roll.", DecisionUnparsed, ""},
+		{"with without", "With a torch: no roll. Without one: Spot Hidden.", DecisionUnparsed, ""},
+		{"antonym heads", "- Drawer locked: Locksmith roll\n- Drawer unlocked: no roll", DecisionUnparsed, ""},
+		{"fr si branches", "Si le pont est baissé : pas de jet. S'il est levé : jet de Sauter.", DecisionUnparsed, ""},
+		{"de wenn skill alone", "Wenn die Tür offen ist: automatisch. Wenn sie zu ist: Schlosserei.", DecisionUnparsed, ""},
+		{"es si branch", "Con la cuerda: automático. Si se rompe: tirada de Trepar.", DecisionUnparsed, ""},
+
+		// must not fire: parts and moments of the action
+		{"when action parts", "When he crosses the yard: no roll. When he climbs the wall: Climb roll.", DecisionRoll, "Climb"},
+		{"gerund parts", "- Crossing the hall: automatic.\n- Forcing the lock: **Locksmith**.", DecisionRoll, "Locksmith"},
+		{"without a sound part", "Walking to the door: automatic. Without a sound: Stealth roll.", DecisionRoll, "Stealth"},
+		{"with the key part", "- With the key: the door opens, no roll.\n- The safe inside: Locksmith roll.", DecisionRoll, "Locksmith"},
+	})
+}
