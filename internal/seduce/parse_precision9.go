@@ -182,6 +182,10 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		// "When the tide is out: no roll. When it's in: Swim.": a ruling for each state
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: cutSpan(body[t.passCue.from:t.passCue.to]) + " | " + cutSpan(body[roll.from:roll.to])}, true
 	}
+	if at, ok := flipFlop(folded, body, p, first, tax, lex); ok {
+		// "Würfeln? Nein. Oder doch, Ausweichen (Dodge)? Hm, eher doch nicht ..."
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
+	}
 	if at, ok := granted(folded, body, p, first, t, tax, lex); ok {
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
 	}
@@ -542,4 +546,48 @@ func stateHead(head string) bool {
 		}
 	}
 	return false
+}
+
+// Flip-flops (round 9). A ruling, then an "or" that offers the other ruling ("Kein
+// Wurf. Oder doch, Ausweichen?", "No roll. Or maybe Climb?", "Pas de jet. Ou plutôt :
+// jet de Grimper."), is the reply going back on its ruling. Unless a firm ruling
+// settles it after the offer ("Nein, kein Wurf.", "No, no roll."), with no word of doubt
+// ("Hm, eher doch nicht ...", "maybe not", "I think"), the reply rules neither.
+
+// orOffers open an offer of another ruling after one.
+var orOffers = []string{"or maybe", "or perhaps", "or rather", "or actually", "or wait", "or, wait", "or yes", "or is it", "or should",
+	"or does", "or do", "or better", "oder doch", "oder vielleicht", "oder besser", "oder eher", "oder lieber", "ou plutôt", "ou peut-être",
+	"ou bien", "ou si", "o mejor", "o quizá", "o quizás", "o tal vez", "o sí", "anzi", "o forse", "oppure", "ou melhor", "ou talvez",
+	"ou será", "of toch", "of misschien", "of liever", "albo jednak", "a może", "czy może"}
+
+// doubtWords are words of doubt in what settles an offer: a settling that holds one
+// settles nothing.
+var doubtWords = []string{"maybe", "perhaps", "rather", "i think", "i guess", "probably", "hm", "hmm", "eh", "...", "…", "eher",
+	"vielleicht", "wohl", "lieber", "peut-être", "plutôt", "quizá", "quizás", "tal vez", "más bien", "forse", "magari", "mah",
+	"talvez", "acho", "misschien", "liever", "może", "raczej", "chyba"}
+
+// flipFlop says whether the reply offers the other ruling after its prose ruling p, cue
+// first, with nothing firm after to settle it; and where the offer starts.
+func flipFlop(folded, orig string, p Parsed, first vote, tax *Taxonomy, lex *Lexicon) (int, bool) {
+	rest := folded[first.to:]
+	k, phrase := anyPhrase(rest, orOffers)
+	if k < 0 {
+		return 0, false
+	}
+	at := first.to + k
+	if s := strings.LastIndexAny(folded[:at], ".!?\n¿"); strings.TrimSpace(folded[s+1:at]) != "" && !strings.HasSuffix(strings.TrimSpace(folded[:at]), ",") {
+		return 0, false // "roll or not, it's the same to me": no sentence of its own
+	}
+	end := len(folded)
+	if e := strings.IndexAny(folded[at+len(phrase):], ".!?\n"); e >= 0 {
+		end = at + len(phrase) + e
+	}
+	if grantLeans(folded[at+len(phrase):end], orig[at+len(phrase):end], tax, lex) != other(p.Decision) {
+		return 0, false
+	}
+	settle := strings.TrimSpace(strings.TrimLeft(folded[end:], ".!?"))
+	if settle == "" || hasPhrase(settle, doubtWords) || strings.HasSuffix(settle, "...") || strings.HasSuffix(settle, "…") {
+		return at, true
+	}
+	return 0, false
 }

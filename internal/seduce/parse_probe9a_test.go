@@ -127,3 +127,25 @@ func TestProbeNinthRoundBranches(t *testing.T) {
 		{"with the key part", "- With the key: the door opens, no roll.\n- The safe inside: Locksmith roll.", DecisionRoll, "Locksmith"},
 	})
 }
+
+// TestProbeNinthRoundFlipFlop holds a ruling, then an "or" that offers the other
+// ruling with nothing firm after it to settle the matter, in the lexicons' languages:
+// the reply rules neither. A firm ruling after the offer, or an offer of no other
+// ruling, leaves the reply as it ruled.
+func TestProbeNinthRoundFlipFlop(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de oder doch eher nicht", "Probe? Nein. Oder doch, Springen? Hm, eher doch nicht ...", DecisionUnparsed, ""},
+		{"de oder doch alone", "Kein Wurf. Oder doch: Schwimmen.", DecisionUnparsed, ""},
+		{"en or maybe then doubt", "No roll. Or maybe a Listen roll? Hmm, probably not...", DecisionUnparsed, ""},
+		{"en or wait i think", "No dice. Or, wait, a Spot Hidden roll? Nah, no dice... I think.", DecisionUnparsed, ""},
+		{"fr ou plutôt", "Pas de jet. Ou plutôt : jet de Nager.", DecisionUnparsed, ""},
+		{"it anzi mah", "Nessun tiro. Anzi, un tiro di Nuotare? Mah, no.", DecisionUnparsed, ""},
+		{"nl of toch", "Geen worp. Of misschien Zwemmen? Ik weet het niet...", DecisionUnparsed, ""},
+
+		// must not fire
+		{"firm settle", "No roll. Or is it Climb? No, no roll: there's a ladder.", DecisionPass, ""},
+		{"fr firm settle", "Pas de jet. Ou plutôt si, un jet de Grimper ? Non, pas de jet.", DecisionPass, ""},
+		{"nl toch niet", "Geen worp. Of toch wel, Klimmen? Nee, toch niet.", DecisionPass, ""},
+		{"offer names no ruling", "Kein Wurf. Oder doch? Nein, kein Wurf.", DecisionPass, ""},
+	})
+}
