@@ -182,6 +182,14 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		// "When the tide is out: no roll. When it's in: Swim.": a ruling for each state
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: cutSpan(body[t.passCue.from:t.passCue.to]) + " | " + cutSpan(body[roll.from:roll.to])}, true
 	}
+	if leanOpens(folded, first.from, first.to) && !finalWord.MatchString(folded[first.to:]) && !decidedAfter.MatchString(folded[first.to:]) {
+		// "Leaning Firearms roll.", "Lean: Stealth roll."
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[sentenceStart(folded, first.from):first.to])}, true
+	}
+	if oddsGiven(folded, body) {
+		// "70% no roll, 30% Spot Hidden", "I'm 80% sure it's a roll"
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
+	}
 	if at, ok := flipFlop(folded, body, p, first, tax, lex); ok {
 		// "Würfeln? Nein. Oder doch, Ausweichen (Dodge)? Hm, eher doch nicht ..."
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
@@ -591,3 +599,77 @@ func flipFlop(folded, orig string, p Parsed, first vote, tax *Taxonomy, lex *Lex
 	}
 	return 0, false
 }
+
+// Leans and odds (round 9). A ruling in a sentence that opens with "Leaning" or "Lean:"
+// ("Leaning Firearms roll.", "Lean: Stealth roll.") is a lean, unless a word of deciding
+// after it settles the matter; a ruling given odds ("70% no roll, 30% Spot Hidden", "I'm
+// 80% sure it's a roll") is a hedge.
+
+// notLeanAfter are the words after "leaning" that make it a body leaning, not a ruling.
+var notLeanAfter = map[string]bool{"on": true, "against": true, "over": true, "in": true, "into": true, "out": true,
+	"back": true, "forward": true, "forwards": true, "heavily": true, "hard": true, "closer": true, "across": true, "down": true}
+
+// leanOpens says whether the sentence that holds the cue [at, to) of folded opens
+// with a lean.
+func leanOpens(folded string, at, to int) bool {
+	s := strings.TrimLeft(folded[sentenceStart(folded, at):to], " \t*_#>-")
+	if strings.HasPrefix(s, "lean:") || strings.HasPrefix(s, "lean —") || strings.HasPrefix(s, "lean -") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "leaning")
+	if !ok || rest != "" && isLetter(rest[0]) {
+		return false
+	}
+	next := strings.Fields(strings.TrimLeft(rest, " :*_—–-"))
+	return len(next) == 0 || !notLeanAfter[next[0]]
+}
+
+// oddsGiven says whether folded gives its ruling odds: two percentages that make a
+// hundred, or a percentage short of a hundred of being sure.
+func oddsGiven(folded, body string) bool {
+	if !strings.Contains(folded, "%") {
+		return false
+	}
+	var pcts []int
+	for i := strings.IndexByte(folded, '%'); i >= 0; {
+		j := i
+		for j > 0 && folded[j-1] == ' ' {
+			j--
+		}
+		k := j
+		for k > 0 && folded[k-1] >= '0' && folded[k-1] <= '9' {
+			k--
+		}
+		if k < j && j-k <= 3 {
+			n := 0
+			for _, c := range folded[k:j] {
+				n = n*10 + int(c-'0')
+			}
+			named := strings.TrimLeft(body[i+1:min(len(body), i+4)], " ") // "30% Spot Hidden"
+			if after := strings.Fields(folded[i+1 : min(len(folded), i+24)]); len(after) > 0 && (oddsOf[strings.Trim(after[0], ",.;:")] || named != "" && named[0] >= 'A' && named[0] <= 'Z') {
+				pcts = append(pcts, n) // "70% no roll", not "60% skill" or "40% of the time"
+			}
+			after := strings.Fields(folded[i+1 : min(len(folded), i+24)])
+			if n < 100 && len(after) > 0 && (after[0] == "sure" || after[0] == "certain" || after[0] == "confident" || after[0] == "likely" || after[0] == "chance") {
+				return true
+			}
+		}
+		next := strings.IndexByte(folded[i+1:], '%')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	for a := range pcts {
+		for b := a + 1; b < len(pcts); b++ {
+			if pcts[a]+pcts[b] == 100 && pcts[a] > 0 && pcts[b] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oddsOf are the words after a percentage that make it odds on a ruling.
+var oddsOf = map[string]bool{"no": true, "roll": true, "rolls": true, "automatic": true, "auto": true, "pass": true, "dice": true,
+	"check": true, "yes": true, "a": true, "an": true, "it's": true, "skip": true, "let": true, "narrate": true, "for": true, "on": true}

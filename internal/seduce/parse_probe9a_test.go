@@ -149,3 +149,31 @@ func TestProbeNinthRoundFlipFlop(t *testing.T) {
 		{"offer names no ruling", "Kein Wurf. Oder doch? Nein, kein Wurf.", DecisionPass, ""},
 	})
 }
+
+// TestProbeNinthRoundLeans holds leans in their other words and languages, and rulings
+// given odds: hedges. A lean settled by a word of deciding, a body leaning on
+// something, a sure percentage and a skill's value are no hedge.
+func TestProbeNinthRoundLeans(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"leaning skill", "Leaning Track roll.", DecisionUnparsed, ""},
+		{"lean colon", "Lean: no roll.", DecisionUnparsed, ""},
+		{"leaning label", "**Leaning:** Listen roll.", DecisionUnparsed, ""},
+		{"leaning automatic", "Leaning automatic; the ladder looks fine.", DecisionUnparsed, ""},
+		{"slight lean", "Slight lean: no roll.", DecisionUnparsed, ""},
+		{"gut feeling", "Gut feeling: roll Spot Hidden.", DecisionUnparsed, ""},
+		{"odds pair", "60/40 on a Climb roll.", DecisionUnparsed, ""},
+		{"percent pair", "65% automatic, 35% Jump roll.", DecisionUnparsed, ""},
+		{"percent sure", "I'm 75% sure it's a Swim roll.", DecisionUnparsed, ""},
+		{"de eher", "Eher keine Probe, die Tür ist offen.", DecisionUnparsed, ""},
+		{"it propenderei", "Propenderei per un tiro di Ascoltare.", DecisionUnparsed, ""},
+		{"pt tendo", "Tendo para um teste de Escutar.", DecisionUnparsed, ""},
+		{"nl neig", "Ik neig naar een worp op Luisteren.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"lean settled", "Leaning no roll. Final answer: no roll.", DecisionPass, ""},
+		{"body leaning", "Leaning on the railing is fine, no roll needed.", DecisionPass, ""},
+		{"body leaning then roll", "Leaning against the door won't open it: Locksmith roll.", DecisionRoll, "Locksmith"},
+		{"sure percent", "I'm 100% sure it's a Climb roll.", DecisionRoll, "Climb"},
+		{"skill value", "Roll Spot Hidden (your 60% skill). The other 40% of the time, nothing.", DecisionRoll, "Spot Hidden"},
+	})
+}
