@@ -186,6 +186,18 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		// "Leaning Firearms roll.", "Lean: Stealth roll."
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[sentenceStart(folded, first.from):first.to])}, true
 	}
+	if pastRuling(folded, first.from) {
+		// "Last session I made them roll Climb for this exact wall.": the rest of the
+		// reply, that sentence set aside, rules if anything does.
+		start, end := sentenceAround(folded, first.from, first.to)
+		if k := strings.IndexAny(folded[first.to:end], ",;—–"); k >= 0 {
+			end = first.to + k // "…, but since the door is open now, no roll": the clause only
+		}
+		if rest := parseReplyOnce(body[:start]+blankOut(body[start:end])+body[end:], tax, lex); rest.Decision != DecisionUnparsed || rest.Rule != RuleNone {
+			return rest, true
+		}
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[start:first.to])}, true
+	}
 	if oddsGiven(folded, body) {
 		// "70% no roll, 30% Spot Hidden", "I'm 80% sure it's a roll"
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
@@ -673,3 +685,31 @@ func oddsGiven(folded, body string) bool {
 // oddsOf are the words after a percentage that make it odds on a ruling.
 var oddsOf = map[string]bool{"no": true, "roll": true, "rolls": true, "automatic": true, "auto": true, "pass": true, "dice": true,
 	"check": true, "yes": true, "a": true, "an": true, "it's": true, "skip": true, "let": true, "narrate": true, "for": true, "on": true}
+
+// Another time (round 9). A ruling the speaker made in another session ("Last session I
+// made them roll Climb for this exact wall", "The other week I had her roll Swim") is
+// told, not made: it is no ruling of this reply's.
+
+// pastTimes set a clause in another session than this one.
+var pastTimes = []string{"last session", "last time", "last week", "last game", "last month", "last night", "last campaign",
+	"previous session", "previous game", "earlier session", "the other day", "the other week", "the other night", "once before",
+	"years ago", "in the past", "back when"}
+
+// pastRulingVerbs are verbs of ruling in the past tense.
+var pastRulingVerbs = []string{"made", "had", "asked", "called", "required", "let", "gave", "rolled", "demanded", "insisted", "waved", "allowed"}
+
+// pastRuling says whether the cue [from, to) of folded is a ruling made in another
+// session: a past time and a past verb of ruling stand before it in its sentence.
+func pastRuling(folded string, from int) bool {
+	s := folded[sentenceStart(folded, from):from]
+	k, _ := anyPhrase(s, pastTimes)
+	if k < 0 || strings.ContainsAny(s[k:], ",;—–") || phraseAt(s[k:], "but", 0) >= 0 {
+		return false // "Last session I'd have called for a Listen roll, but … no roll"
+	}
+	for _, w := range strings.Fields(s[k:]) {
+		if slices.Contains(pastRulingVerbs, strings.Trim(w, ",;:")) {
+			return true
+		}
+	}
+	return false
+}

@@ -177,3 +177,22 @@ func TestProbeNinthRoundLeans(t *testing.T) {
 		{"skill value", "Roll Spot Hidden (your 60% skill). The other 40% of the time, nothing.", DecisionRoll, "Spot Hidden"},
 	})
 }
+
+// TestProbeNinthRoundDoubtAndPast holds doubt put as "not necessarily", "not
+// convinced", "I don't know that", "first instinct" (hedges), and a ruling told from
+// another session (no ruling of this reply's, which the rest of the reply may make).
+func TestProbeNinthRoundDoubtAndPast(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"wouldn't necessarily", "I wouldn't necessarily ask for a Swim roll.", DecisionUnparsed, ""},
+		{"not necessarily", "Not necessarily a Listen roll.", DecisionUnparsed, ""},
+		{"not convinced", "I'm not convinced this needs a Climb roll.", DecisionUnparsed, ""},
+		{"don't know that", "I don't know that it needs dice.", DecisionUnparsed, ""},
+		{"first instinct", "A Spot Hidden roll would be my first instinct.", DecisionUnparsed, ""},
+		{"past session alone", "Last session I had them roll Track through this same forest.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"instinct overruled", "My first instinct is no roll, but on reflection, Climb roll.", DecisionRoll, "Climb"},
+		{"past then present", "Last time I made you roll Swim for this river. Today it's frozen solid: no roll.", DecisionPass, ""},
+		{"same as last time", "Same as last time: roll Locksmith.", DecisionRoll, "Locksmith"},
+	})
+}
