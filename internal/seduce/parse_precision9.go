@@ -198,6 +198,10 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		}
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[start:first.to])}, true
 	}
+	if at, ok := framed(folded, body, p, t, tax, lex); ok {
+		// "I'd rather not call for dice, but the rules say Climb."
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
+	}
 	if oddsGiven(folded, body) {
 		// "70% no roll, 30% Spot Hidden", "I'm 80% sure it's a roll"
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
@@ -712,4 +716,39 @@ func pastRuling(folded string, from int) bool {
 		}
 	}
 	return false
+}
+
+// Frames (round 9). A ruling and the other ruling put in the rules' mouth ("I'd rather
+// not call for dice, but the rules say Climb", "Honestly no dice, but by the book it's
+// Climb", "No roll, although technically Climb applies") are two frames on one action,
+// the rules' and the speaker's: the reply rules neither.
+
+// ruleFrames put what follows them in the rules' mouth.
+var ruleFrames = []string{"the rules say", "the rules want", "the rules call for", "the rules require", "the rules would say",
+	"rules say", "the book says", "the book would say", "by the book", "raw,", "raw it's", "by raw", "per raw", "rules as written",
+	"technically", "strictly speaking", "by the rules", "per the rules", "officially", "by the letter", "the rulebook says",
+	"the core rules say", "by the rules as written"}
+
+// framed says whether the reply, ruled p, puts the other ruling in the rules' mouth.
+func framed(folded, orig string, p Parsed, t *cueTally, tax *Taxonomy, lex *Lexicon) (int, bool) {
+	k, phrase := anyPhrase(folded, ruleFrames)
+	if k < 0 {
+		return 0, false
+	}
+	start, end := sentenceAround(folded, k, k+len(phrase))
+	if j, _ := lastPhrase(folded[start:k], grantOpens); j >= 0 {
+		start += j
+	}
+	scope := folded[start:k] + strings.Repeat(" ", len(phrase)) + folded[k+len(phrase):end]
+	x := grantLeans(scope, orig[start:end], tax, lex)
+	if x == DecisionUnparsed && p.Decision == DecisionPass && firstSkill(orig[k+len(phrase):end], tax, false) != "" {
+		x = DecisionRoll // "but the rules say Climb"
+	}
+	switch {
+	case x == DecisionUnparsed:
+		return 0, false
+	case p.Decision == other(x), x == DecisionRoll && t.hasPass && !t.allPassPart, x == DecisionPass && t.hasRoll:
+		return k, true
+	}
+	return 0, false
 }

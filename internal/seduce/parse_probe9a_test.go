@@ -196,3 +196,20 @@ func TestProbeNinthRoundDoubtAndPast(t *testing.T) {
 		{"same as last time", "Same as last time: roll Locksmith.", DecisionRoll, "Locksmith"},
 	})
 }
+
+// TestProbeNinthRoundFrames holds a ruling beside the other ruling put in the rules'
+// mouth ("the rules say", "by the book", "technically"): two frames on one action,
+// unparsed. The rules' frame agreeing with the ruling, or alone, rules.
+func TestProbeNinthRoundFrames(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"rather not but rules say", "I'd rather not call for dice, but the rules say Listen.", DecisionUnparsed, ""},
+		{"skip except book", "I'd skip the roll, except the book says Track.", DecisionUnparsed, ""},
+		{"no dice by the book", "Honestly no dice, but by the book it's a Swim roll.", DecisionUnparsed, ""},
+		{"technically applies", "No roll, although technically Jump applies.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"book agrees", "By the book it's a Climb roll, and I'd call for it anyway.", DecisionRoll, "Climb"},
+		{"book alone", "Technically this is a Stealth roll.", DecisionRoll, "Stealth"},
+		{"pass with book agreeing", "No roll; by the rules, a ladder needs none.", DecisionPass, ""},
+	})
+}
