@@ -198,7 +198,7 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		}
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[start:first.to])}, true
 	}
-	if at, ok := framed(folded, body, p, t, tax, lex); ok {
+	if at, ok := framed(folded, body, p, first.from, t, tax, lex); ok {
 		// "I'd rather not call for dice, but the rules say Climb."
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
 	}
@@ -729,12 +729,22 @@ var ruleFrames = []string{"the rules say", "the rules want", "the rules call for
 	"technically", "strictly speaking", "by the rules", "per the rules", "officially", "by the letter", "the rulebook says",
 	"the core rules say", "by the rules as written"}
 
-// framed says whether the reply, ruled p, puts the other ruling in the rules' mouth.
-func framed(folded, orig string, p Parsed, t *cueTally, tax *Taxonomy, lex *Lexicon) (int, bool) {
-	k, phrase := anyPhrase(folded, ruleFrames)
+// contrastFrames set the rules' letter against practice: the roll in one is the rules'
+// only, not conceded.
+var contrastFrames = map[string]bool{"technically": true, "strictly speaking": true, "by the letter": true, "by the book": true,
+	"raw,": true, "raw it's": true, "by raw": true, "per raw": true, "rules as written": true, "by the rules as written": true}
+
+// framed says whether the reply, ruled p by a cue at from, puts the other ruling in
+// the rules' mouth after it.
+func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy, lex *Lexicon) (int, bool) {
+	if p.Rule == RuleAnyPart && t.hasPass {
+		from = min(from, t.passCue.from)
+	}
+	k, phrase := anyPhrase(folded[from:], ruleFrames)
 	if k < 0 {
 		return 0, false
 	}
+	k += from
 	start, end := sentenceAround(folded, k, k+len(phrase))
 	if j, _ := lastPhrase(folded[start:k], grantOpens); j >= 0 {
 		start += j
@@ -744,11 +754,10 @@ func framed(folded, orig string, p Parsed, t *cueTally, tax *Taxonomy, lex *Lexi
 	if x == DecisionUnparsed && p.Decision == DecisionPass && firstSkill(orig[k+len(phrase):end], tax, false) != "" {
 		x = DecisionRoll // "but the rules say Climb"
 	}
-	switch {
-	case x == DecisionUnparsed:
-		return 0, false
-	case p.Decision == other(x), x == DecisionRoll && t.hasPass && !t.allPassPart, x == DecisionPass && t.hasRoll:
+	if p.Rule == RuleAnyPart && x == DecisionRoll && t.hasPass && t.passCue.from < start && t.rollCue.from >= start && contrastFrames[phrase] {
+		// "Honestly no dice, but by the book it's Climb.": the roll is the rules'; not
+		// "…, but that's what the rules want: Fighting", the rules' roll conceded
 		return k, true
 	}
-	return 0, false
+	return k, x != DecisionUnparsed && p.Decision == other(x) && k > from
 }

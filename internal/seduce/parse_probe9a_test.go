@@ -211,5 +211,6 @@ func TestProbeNinthRoundFrames(t *testing.T) {
 		{"book agrees", "By the book it's a Climb roll, and I'd call for it anyway.", DecisionRoll, "Climb"},
 		{"book alone", "Technically this is a Stealth roll.", DecisionRoll, "Stealth"},
 		{"pass with book agreeing", "No roll; by the rules, a ladder needs none.", DecisionPass, ""},
+		{"rules' roll conceded", "I don't love opposed rolls for a shove, but that's what the rules want: Fighting.", DecisionRoll, "Fighting"},
 	})
 }
