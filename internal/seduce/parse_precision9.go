@@ -202,6 +202,10 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		// "I'd rather not call for dice, but the rules say Climb."
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to]) + " | " + cutSpan(body[at:])}, true
 	}
+	if p.Decision == DecisionRoll && mocked(folded, first.from) {
+		// "Sure, and I'll have you roll Swim in the bath too."
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to])}, true
+	}
 	if oddsGiven(folded, body) {
 		// "70% no roll, 30% Spot Hidden", "I'm 80% sure it's a roll"
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
@@ -760,4 +764,29 @@ func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy,
 		return k, true
 	}
 	return k, x != DecisionUnparsed && p.Decision == other(x) && k > from
+}
+
+// Mockery (round 9). A roll in a sentence that opens with sarcastic assent ("Oh sure,",
+// "Sure, and", "Yeah, right,") or that escalates ("while we're at it", "next you'll
+// want") is a roll mocked, not called for.
+
+// mockOpens open a sentence of sarcastic assent.
+var mockOpens = []string{"oh sure", "sure, and", "yeah, right", "yeah right", "oh yeah, and", "right, and", "oh yes, and",
+	"oh, absolutely", "oh, definitely", "oh, of course"}
+
+// mockWords escalate a roll into mockery anywhere in its sentence.
+var mockWords = []string{"while we're at it", "while we’re at it", "next you'll want", "next you’ll want", "next you'll ask",
+	"next you’ll ask", "next you'll be asking", "might as well roll for", "may as well roll for"}
+
+// mocked says whether the cue at from sits in a sentence of mockery.
+func mocked(folded string, from int) bool {
+	start, end := sentenceAround(folded, from, from)
+	s := strings.TrimLeft(folded[start:end], " \t*_\"“")
+	for _, o := range mockOpens {
+		if strings.HasPrefix(s, o) {
+			// "Oh sure, I see why you'd ask, but no: it's a Climb roll": the assent turned
+			return phraseAt(folded[start:from], "but", 0) < 0
+		}
+	}
+	return hasPhrase(s, mockWords)
 }

@@ -214,3 +214,19 @@ func TestProbeNinthRoundFrames(t *testing.T) {
 		{"rules' roll conceded", "I don't love opposed rolls for a shove, but that's what the rules want: Fighting.", DecisionRoll, "Fighting"},
 	})
 }
+
+// TestProbeNinthRoundMockery holds a roll in a sentence of sarcastic assent or
+// escalation: mocked, not called for. Assent that turns ("…, but no: it's a Climb
+// roll") or plain assent before a reason calls for the roll.
+func TestProbeNinthRoundMockery(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"sure and too", "Sure, and I'll have you roll Listen for your own heartbeat too.", DecisionUnparsed, ""},
+		{"oh sure", "Oh sure, roll Climb for the kerb.", DecisionUnparsed, ""},
+		{"yeah right", "Yeah, right, a Swim roll for a puddle, and a Jump roll for the crack.", DecisionUnparsed, ""},
+		{"while we're at it", "Let's roll Spot Hidden for the sun while we're at it.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"assent with reason", "Sure, roll Stealth: the guards are alert.", DecisionRoll, "Stealth"},
+		{"assent turned", "Oh sure, I see why you'd ask, but no: it's a Climb roll.", DecisionRoll, "Climb"},
+	})
+}
