@@ -340,6 +340,11 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// answer, and the other ruling offered unsure beside it.
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
 		}
+		if at, ok := granted(foldLower(body), body, Parsed{Decision: votes[0].d}, votes[0], &t, tax, lex); ok && !anyOf(votes, other(votes[0].d)) {
+			// "**Decision:** Roll (Climb) … Though automatic success wouldn't be crazy
+			// either.": the answer, and the other ruling granted (parse_precision9.go)
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[at:])}, votes)
+		}
 	}
 	if len(votes)+len(proseVotes) > 0 && holdsAny(body, confidenceWords) && lowConfidence.MatchString(body) {
 		// "Ruling: Roll Listen. Confidence: low": the reply says it is unsure of its ruling.

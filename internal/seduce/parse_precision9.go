@@ -45,7 +45,8 @@ var rollAnaphors = []string{"wanted one", "wants one", "want one", "asked for on
 // skipWords lean to no roll: the roll skipped, waived or narrated past.
 var skipWords = []string{"skip", "skips", "skipped", "skipping", "waive", "waived", "waiving", "narrate", "narrated", "narrating",
 	"let it slide", "let it go", "letting it go", "letting it slide", "let them through", "let her through", "let him through",
-	"wave it through", "waved it through", "waving it through", "waving them through", "for free", "just let", "automat"}
+	"wave it through", "waved it through", "waving it through", "waving them through", "for free", "just let", "automat",
+	"letting them", "letting her", "letting him", "letting it", "letting you", "freely"}
 
 // granted says whether the reply, ruled p by the prose cue first, grants the other
 // ruling after it (see the head of this file), and where the grant's clause starts.

@@ -230,3 +230,20 @@ func TestProbeNinthRoundMockery(t *testing.T) {
 		{"assent turned", "Oh sure, I see why you'd ask, but no: it's a Climb roll.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeNinthRoundGrantStructured holds a structured answer (JSON, a label) and a
+// grant of the other ruling after it or in its reason: a hedge, as in prose.
+func TestProbeNinthRoundGrantStructured(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"label then grant", "**Decision:** Roll (Track)\n\nThough letting them follow it freely wouldn't be crazy either.", DecisionUnparsed, ""},
+		{"json then grant", `{"decision": "roll", "skill": "Dodge", "reason": "Fast blade."} That said, I wouldn't argue with anyone who skipped it.`, DecisionUnparsed, ""},
+		{"json reason grant", `{"decision": "automatic_success", "skill": null, "reason": "Easy, though a Climb roll wouldn't be unreasonable."}`, DecisionUnparsed, ""},
+		{"label then i'd not fight", "## Ruling: No roll\n\nI'd not fight a table that wanted a Listen roll, though.", DecisionUnparsed, ""},
+		{"no harm in the other", "No roll. No harm in a Spot Hidden roll if they insist, though.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"label then same side", "**Decision:** No roll\n\nNobody could fault you for that.", DecisionPass, ""},
+		{"no harm in asking", "Roll Spot Hidden; there's no harm in asking.", DecisionRoll, "Spot Hidden"},
+		{"wouldn't hurt to remind", "Roll Climb. It wouldn't hurt to remind them the wall is wet.", DecisionRoll, "Climb"},
+	})
+}
