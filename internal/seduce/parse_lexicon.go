@@ -554,7 +554,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 						}
 					}
 				}
-				raised := d == DecisionRoll && !contrast && !neg && negRaised(clause[:i]) && !l.skippedBefore(clause[:i])
+				raised := d == DecisionRoll && !contrast && !neg && (negRaised(clause[:i]) || l.negatedRequest(clause[:i])) && !l.skippedBefore(clause[:i])
 				if raised {
 					cd, neg = DecisionPass, true // "no creo que haga falta tirar"
 				}

@@ -791,3 +791,59 @@ func mocked(folded string, from int) bool {
 	}
 	return hasPhrase(s, mockWords)
 }
+
+// Negated requests (round 9). A negation before a verb of asking or making, in a
+// lexicon's language, denies the roll that verb takes as its object, however many words
+// stand between: "No voy a pedirte una tirada de Nadar", "Non ti chiederò un tiro di
+// Nuotare", "Não vou pedir um teste de Natação", "No te voy a hacer tirar Nadar", as
+// "I won't ask you for a Swim roll" does in English.
+
+// requestStems begin the verbs of asking, requiring or making a roll in the lexicons'
+// languages; requestWords are forms too short to find by a stem.
+var (
+	requestStems = []string{"ped", "chied", "richied", "exig", "demand", "verlang", "wymag", "każ", "kaz", "prosz", "pros"}
+	requestWords = map[string]bool{"hacer": true, "hacerte": true, "haceros": true, "haré": true, "hago": true, "faccio": true,
+		"fare": true, "farò": true, "farti": true, "fazer": true, "farei": true, "faço": true, "faire": true, "ferai": true,
+		"fais": true, "lasse": true, "lassen": true, "vragen": true, "vraag": true, "laten": true, "laat": true}
+)
+
+// implicativeStems begin verbs whose negation affirms what follows them: not to
+// hesitate, not to forget, not to fail to ask, nothing to stop you ("Nada te impide
+// hacer una tirada").
+var implicativeStems = []string{"dud", "vacil", "esit", "hésit", "zöger", "hesit", "aarzel", "wah", "olvid", "dimentic", "oubli",
+	"vergess", "esquec", "vergeet", "vergat", "zapom", "omit", "manqu", "impid", "imped", "empêch", "verhind", "hindert", "belet",
+	"powstrzym", "uniemożliw", "evit", "éviter"}
+
+// negatedRequest says whether before, the words of a clause (folded) before a roll
+// phrase of l, ends in a negation, a verb of asking or making within three words after
+// it, and the verb's object: at most four words, no comma between.
+func (l *Lexicon) negatedRequest(before string) bool {
+	words := wordsAt(before[lastWordsStart(before, 9):])
+	verb := -1
+	for k := len(words) - 1; k >= 0 && k >= len(words)-5; k-- {
+		w := strings.Trim(words[k].text, "'’")
+		if strings.ContainsAny(words[k].text, ",;:") {
+			return false
+		}
+		if requestWords[w] || slices.ContainsFunc(requestStems, func(s string) bool { return strings.HasPrefix(w, s) }) {
+			verb = k
+			break
+		}
+	}
+	if verb < 0 {
+		return false
+	}
+	for k := verb - 1; k >= 0 && k >= verb-4; k-- {
+		w := strings.Trim(words[k].text, "'’")
+		if strings.ContainsAny(words[k].text, ",;:") || slices.ContainsFunc(implicativeStems, func(s string) bool { return strings.HasPrefix(w, s) }) {
+			return false // "No dudaré en pedirte una tirada": not to hesitate is to ask
+		}
+		if (strings.HasPrefix(w, "deix") || strings.HasPrefix(w, "dej")) && k+1 < len(words) && words[k+1].text == "de" {
+			return false // "Não vou deixar de pedir um teste": not to stop asking is to ask
+		}
+		if slices.Contains(l.negation, w) || w == "ne" || w == "no" {
+			return true
+		}
+	}
+	return false
+}

@@ -247,3 +247,23 @@ func TestProbeNinthRoundGrantStructured(t *testing.T) {
 		{"wouldn't hurt to remind", "Roll Climb. It wouldn't hurt to remind them the wall is wet.", DecisionRoll, "Climb"},
 	})
 }
+
+// TestProbeNinthRoundNegatedRequest holds a negation before a verb of asking or making
+// in the lexicons' languages, which denies the roll the verb takes however many words
+// stand between: a pass. A comma or colon between, or a verb whose negation affirms
+// ("no dudaré en", "não vou deixar de"), leaves the roll called for.
+func TestProbeNinthRoundNegatedRequest(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"es no voy a pedirte", "No voy a pedirte una tirada de Escuchar para oír un grito.", DecisionPass, ""},
+		{"es no te voy a hacer tirar", "No te voy a hacer tirar Saltar por un bordillo.", DecisionPass, ""},
+		{"it non ti chiederò", "Non ti chiederò un tiro di Ascoltare per uno sparo.", DecisionPass, ""},
+		{"pt não vou pedir", "Não vou pedir um teste de Escutar para um grito.", DecisionPass, ""},
+
+		// must not fire
+		{"es comma", "No, te voy a pedir una tirada de Escuchar.", DecisionRoll, "Listen"},
+		{"es no dudaré", "No dudaré en pedirte una tirada de Escuchar.", DecisionRoll, "Listen"},
+		{"it non esiterò", "Non esiterò a chiederti un tiro di Ascoltare.", DecisionRoll, "Listen"},
+		{"pt não vou deixar de", "Não vou deixar de pedir um teste de Escutar.", DecisionRoll, "Listen"},
+		{"es colon", "No es un grito cualquiera: te pido una tirada de Escuchar.", DecisionRoll, "Listen"},
+	})
+}
