@@ -3,6 +3,7 @@ package seduce
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Precision gates of round 9 (issue 29): shapes in which a prose ruling read by the
@@ -589,6 +590,12 @@ var orOffers = []string{"or maybe", "or perhaps", "or rather", "or actually", "o
 	"ou bien", "ou si", "o mejor", "o quizá", "o quizás", "o tal vez", "o sí", "anzi", "o forse", "oppure", "ou melhor", "ou talvez",
 	"ou será", "of toch", "of misschien", "of liever", "albo jednak", "a może", "czy może"}
 
+// orOfferIdx and ruleFrameIdx index orOffers and ruleFrames, searched in whole replies.
+var (
+	orOfferIdx   = sync.OnceValue(func() *phraseIndex { return newPhraseIndex(orOffers) })
+	ruleFrameIdx = sync.OnceValue(func() *phraseIndex { return newPhraseIndex(ruleFrames) })
+)
+
 // doubtWords are words of doubt in what settles an offer: a settling that holds one
 // settles nothing.
 var doubtWords = []string{"maybe", "perhaps", "rather", "i think", "i guess", "probably", "hm", "hmm", "eh", "...", "…", "eher",
@@ -599,7 +606,7 @@ var doubtWords = []string{"maybe", "perhaps", "rather", "i think", "i guess", "p
 // first, with nothing firm after to settle it; and where the offer starts.
 func flipFlop(folded, orig string, p Parsed, first vote, tax *Taxonomy, lex *Lexicon) (int, bool) {
 	rest := folded[first.to:]
-	k, phrase := anyPhrase(rest, orOffers)
+	k, phrase := orOfferIdx().first(rest)
 	if k < 0 {
 		return 0, false
 	}
@@ -745,7 +752,7 @@ func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy,
 	if p.Rule == RuleAnyPart && t.hasPass {
 		from = min(from, t.passCue.from)
 	}
-	k, phrase := anyPhrase(folded[from:], ruleFrames)
+	k, phrase := ruleFrameIdx().first(folded[from:])
 	if k < 0 {
 		return 0, false
 	}
