@@ -47,7 +47,7 @@ var rollAnaphors = []string{"wanted one", "wants one", "want one", "asked for on
 var skipWords = []string{"skip", "skips", "skipped", "skipping", "waive", "waived", "waiving", "narrate", "narrated", "narrating",
 	"let it slide", "let it go", "letting it go", "letting it slide", "let them through", "let her through", "let him through",
 	"wave it through", "waved it through", "waving it through", "waving them through", "for free", "just let", "automat",
-	"letting them", "letting her", "letting him", "letting it", "letting you", "freely"}
+	"letting them", "letting her", "letting him", "letting it", "letting you", "freely", "without it", "without one"}
 
 // granted says whether the reply, ruled p by the prose cue first, grants the other
 // ruling after it (see the head of this file), and where the grant's clause starts.
@@ -72,7 +72,7 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 		if k, _ := anyPhrase(folded[from:end], grantTurns); k >= 0 {
 			continue // "…, but I'd still make them roll"
 		}
-		scope := folded[start:at] + strings.Repeat(" ", len(phrase)) + folded[from:end]
+		scope := folded[start:end]
 		x := grantLeans(scope, orig[start:end], tax, lex)
 		if first.from >= start && first.from < end && x == p.Decision {
 			// "Tirerei Nuotare, ma anche il successo automatico andrebbe bene": the ruling

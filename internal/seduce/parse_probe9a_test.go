@@ -31,6 +31,11 @@ func TestProbeNinthRoundGrant(t *testing.T) {
 		{"es pero tampoco descabellada", "Sin tirada, pero una tirada de Escuchar tampoco sería descabellada.", DecisionUnparsed, ""},
 		{"it ma anche andrebbe bene", "Tirerei Ascoltare, ma anche il successo automatico andrebbe bene.", DecisionUnparsed, ""},
 		{"nl maar ook te verdedigen", "Ik zou geen worp vragen, maar een Klimmen-worp is ook te verdedigen.", DecisionUnparsed, ""},
+		{"could live without it", "Roll Track, but I could live without it.", DecisionUnparsed, ""},
+		{"i get why", "No roll; I get why someone would want a Spot Hidden roll, though.", DecisionUnparsed, ""},
+		{"they'd have a point", "No roll. Others might call for Swim, and they'd have a point.", DecisionUnparsed, ""},
+		{"good case for the other", "Roll Listen, though there's a good case for no roll.", DecisionUnparsed, ""},
+		{"skipping is reasonable", "Roll Dodge, but skipping it is reasonable.", DecisionUnparsed, ""},
 
 		// must not fire
 		{"concession then ruling", "A Climb roll wouldn't be crazy, but it's a stepladder: no roll.", DecisionPass, ""},
