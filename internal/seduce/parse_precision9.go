@@ -47,7 +47,10 @@ var rollAnaphors = []string{"wanted one", "wants one", "want one", "asked for on
 var skipWords = []string{"skip", "skips", "skipped", "skipping", "waive", "waived", "waiving", "narrate", "narrated", "narrating",
 	"let it slide", "let it go", "letting it go", "letting it slide", "let them through", "let her through", "let him through",
 	"wave it through", "waved it through", "waving it through", "waving them through", "for free", "just let", "automat",
-	"letting them", "letting her", "letting him", "letting it", "letting you", "freely", "without it", "without one"}
+	"letting them", "letting her", "letting him", "letting it", "letting you", "freely", "without it", "without one",
+	"durchwinken", "durchgehen lassen", "s'en passer", "s’en passer", "laisser passer", "dejarlo pasar", "dejar pasar",
+	"lasciar correre", "lasciar perdere", "lasciarlo passare", "deixar passar", "deixar pra lá", "laten gebeuren", "laten gaan",
+	"odpuścić", "przepuścić"}
 
 // granted says whether the reply, ruled p by the prose cue first, grants the other
 // ruling after it (see the head of this file), and where the grant's clause starts.

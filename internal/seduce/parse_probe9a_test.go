@@ -272,3 +272,26 @@ func TestProbeNinthRoundNegatedRequest(t *testing.T) {
 		{"es colon", "No es un grito cualquiera: te pido una tirada de Escuchar.", DecisionRoll, "Listen"},
 	})
 }
+
+// TestProbeNinthRoundGrantLanguages holds a roll, then a grant of letting the action
+// through in the lexicons' languages ("obwohl man es auch einfach durchwinken könnte",
+// "mais on pourrait aussi bien s'en passer"), and a pass, then a roll granted: hedges.
+// "Could also" of something that is no other ruling grants nothing.
+func TestProbeNinthRoundGrantLanguages(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"de durchwinken", "Würfel auf Horchen, obwohl man es auch einfach durchwinken könnte.", DecisionUnparsed, ""},
+		{"de liegt nicht falsch", "Keine Probe nötig, aber wer auf Klettern würfeln lassen will, liegt nicht falsch.", DecisionUnparsed, ""},
+		{"fr s'en passer", "Jet d'Écouter, mais on pourrait aussi bien s'en passer.", DecisionUnparsed, ""},
+		{"es dejarlo pasar", "Tirada de Escuchar, aunque también podrías dejarlo pasar sin más.", DecisionUnparsed, ""},
+		{"it lasciar correre", "Tiro di Ascoltare, ma si potrebbe anche lasciar correre.", DecisionUnparsed, ""},
+		{"pt deixar passar", "Teste de Escutar, mas deixar passar também funcionaria.", DecisionUnparsed, ""},
+		{"nl laten gebeuren", "Worp op Luisteren, maar je kunt het ook gewoon laten gebeuren.", DecisionUnparsed, ""},
+		{"pl odpuścić", "Rzut na Nasłuchiwanie, ale można też to odpuścić.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"could also same side", "Roll Climb. You could also use Jump if you prefer.", DecisionRoll, "Climb"},
+		{"could also other thing", "No roll. You could also just walk around the puddle.", DecisionPass, ""},
+		{"de kannst auch", "Kein Wurf, du kannst auch einfach rübergehen.", DecisionPass, ""},
+		{"fr aussi bien", "Pas de jet, tu pourrais aussi bien faire le tour.", DecisionPass, ""},
+	})
+}
