@@ -211,6 +211,10 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		// "Sure, and I'll have you roll Swim in the bath too."
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleContradiction, Span: cutSpan(body[first.from:first.to])}, true
 	}
+	if p.Decision == DecisionRoll && rollOrNot(folded, first.from) {
+		// "Either roll Climb or don't bother", "Roll Climb (or not, honestly)."
+		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
+	}
 	if oddsGiven(folded, body) {
 		// "70% no roll, 30% Spot Hidden", "I'm 80% sure it's a roll"
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleHedge, Span: cutSpan(body[first.from:first.to])}, true
@@ -853,6 +857,33 @@ func (l *Lexicon) negatedRequest(before string) bool {
 		}
 		if slices.Contains(l.negation, w) || w == "ne" || w == "no" {
 			return true
+		}
+	}
+	return false
+}
+
+// Roll or not (round 9). A roll offered with its own denial as the alternative in the
+// same sentence ("Either roll Climb or don't bother", "Roll Climb (or not, honestly)",
+// "roll Listen or just let it go") rules neither.
+
+// orNot are the words after an "or" that deny the roll before it.
+var orNot = []string{"don't", "don’t", "dont", "not", "skip", "no roll", "no dice", "no check", "just let", "let it", "wave",
+	"narrate", "nothing", "none", "no need", "forget"}
+
+// rollOrNot says whether the roll cue starting at to of folded is followed, in its
+// sentence, by an "or" that offers not rolling.
+func rollOrNot(folded string, to int) bool {
+	_, end := sentenceAround(folded, to, to)
+	s := folded[to:end]
+	for k := phraseAt(s, "or", 0); k >= 0; k = phraseAt(s, "or", k+2) {
+		rest := strings.TrimLeft(s[k+2:], " ,(")
+		for _, w := range []string{"maybe ", "perhaps ", "just ", "you know, ", "honestly, "} {
+			rest = strings.TrimPrefix(rest, w)
+		}
+		for _, n := range orNot {
+			if strings.HasPrefix(rest, n) && (len(rest) == len(n) || !isLetter(rest[len(n)])) {
+				return true
+			}
 		}
 	}
 	return false

@@ -295,3 +295,22 @@ func TestProbeNinthRoundGrantLanguages(t *testing.T) {
 		{"fr aussi bien", "Pas de jet, tu pourrais aussi bien faire le tour.", DecisionPass, ""},
 	})
 }
+
+// TestProbeNinthRoundRollOrNot holds a roll offered with not rolling as the
+// alternative, and doubt about the ruling put as second-guessing or "your pick":
+// hedges. A roll whose alternative is the failure ("Roll Dodge or take the hit") is
+// called for.
+func TestProbeNinthRoundRollOrNot(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"either or don't bother", "Either roll Track or don't bother, your pick.", DecisionUnparsed, ""},
+		{"paren or not", "Roll Listen (or not, honestly).", DecisionUnparsed, ""},
+		{"or just let it go", "Roll Stealth, or just let it go, whatever.", DecisionUnparsed, ""},
+		{"second-guessing", "No roll (though I'm second-guessing myself).", DecisionUnparsed, ""},
+		{"could be wrong", "Roll Climb. I could be wrong, though.", DecisionUnparsed, ""},
+
+		// must not fire
+		{"or take the hit", "Roll Dodge or take the hit.", DecisionRoll, "Dodge"},
+		{"or drown", "Make a Swim roll or drown.", DecisionRoll, "Swim"},
+		{"or the guard hears", "Roll Stealth, or the guard hears you.", DecisionRoll, "Stealth"},
+	})
+}
