@@ -122,7 +122,8 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if lex == nil {
 		lex = DefaultLexicon()
 	}
-	return heldRuling(text, closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex), tax, lex)
+	p := heldRuling(text, closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex), tax, lex)
+	return doubtedAnswer(text, p, lex) // parse_precision9.go
 }
 
 // parseReplyOnce is ParseReplyWith without the closing verdict.
@@ -621,7 +622,7 @@ func leansOther(folded, orig string, d Decision, tax *Taxonomy) bool {
 var unsureTail = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|arguably|(?:could|might|may)\s+(?:well\s+)?(?:argue|make\s+(?:a|the)\s+case))\b`)
 
 // lowConfidence is a label that gives the reply's confidence in its ruling as low.
-var lowConfidence = regexp.MustCompile(`(?im)^[\s*_#>-]*(?:confidence|certainty)(?:\s+level)?[\s*_]*[:=][\s*_]*(?:low|very\s+low|unsure|uncertain|not\s+sure|poor|minimal|shaky|[0-4]?\d\s*%)`)
+var lowConfidence = regexp.MustCompile(`(?im)^[\s*_#>-]*(?:confidence|certainty)(?:\s+level)?[\s*_]*[:=][\s*_]*(?:low|very\s+low|unsure|uncertain|not\s+sure|poor|minimal|shaky|[0-4]?\d\s*%|0?\.[0-4]\d*\b)`)
 
 // confidenceWords are the words every match of lowConfidence holds one of.
 var confidenceWords = []string{"onfidence", "ertainty"}

@@ -888,3 +888,86 @@ func rollOrNot(folded string, to int) bool {
 	}
 	return false
 }
+
+// Answers that doubt themselves (round 9). A structured answer rules nothing when it
+// says in its own fields that it is unsure: a confidence field below one half ("confidence":
+// 0.4, "confidence": "low"), a decision value that names both rulings ("Decision: roll /
+// automatic success"), or a reason that leaves the ruling open in a lexicon's words
+// ("reason": "Leaning roll; could go either way").
+
+// doubtedAnswer reads p, the reading of text, for the signs above.
+func doubtedAnswer(text string, p Parsed, lex *Lexicon) Parsed {
+	if p.Decision != DecisionRoll && p.Decision != DecisionPass || p.How != HowJSON && p.How != HowLines {
+		return p
+	}
+	unsure := Parsed{Decision: DecisionUnparsed, How: p.How, Rule: RuleHedge, Skill: p.Skill, Span: p.Span}
+	if p.How == HowJSON && (lowConfidenceField(text) || p.Reason != "" && lex.openIdx.has(foldLower(p.Reason))) {
+		return unsure
+	}
+	if p.How == HowLines && bothInValue(foldLower(p.Span)) {
+		return unsure
+	}
+	return p
+}
+
+// lowConfidenceField says whether text holds a JSON "confidence" field whose value is
+// below one half (0.4, 40) or a word of low confidence.
+func lowConfidenceField(text string) bool {
+	folded := foldLower(text)
+	k := strings.Index(folded, `"confidence"`)
+	if k < 0 {
+		return false
+	}
+	v := strings.TrimLeft(folded[k+len(`"confidence"`):], " \t\n:")
+	v = strings.TrimLeft(v, `"`)
+	for _, w := range []string{"low", "very low", "unsure", "uncertain", "not sure", "medium-low", "poor"} {
+		if strings.HasPrefix(v, w) {
+			return true
+		}
+	}
+	end := 0
+	for end < len(v) && (v[end] >= '0' && v[end] <= '9' || v[end] == '.') {
+		end++
+	}
+	if end == 0 {
+		return false
+	}
+	n, dot, scale := 0.0, false, 1.0
+	for _, c := range v[:end] {
+		if c == '.' {
+			dot = true
+			continue
+		}
+		if dot {
+			scale /= 10
+			n += float64(c-'0') * scale
+		} else {
+			n = n*10 + float64(c-'0')
+		}
+	}
+	if n > 1 {
+		n /= 100 // a percentage
+	}
+	return n < 0.5
+}
+
+// bothInValue says whether a label's value names both rulings side by side ("roll /
+// automatic success", "roll or no roll").
+func bothInValue(span string) bool {
+	i := strings.IndexAny(span, ":=")
+	if i < 0 {
+		return false
+	}
+	v := span[i+1:]
+	for _, sep := range []string{"/", " or ", "|"} {
+		if k := strings.Index(v, sep); k >= 0 {
+			a, b := v[:k], v[k+len(sep):]
+			ra, rb := towardRoll.MatchString(deniedRoll.ReplaceAllString(a, " ")), towardRoll.MatchString(deniedRoll.ReplaceAllString(b, " "))
+			pa, pb := towardPass.MatchString(a), towardPass.MatchString(b)
+			if ra && pb && !pa || pa && rb && !ra {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -314,3 +314,21 @@ func TestProbeNinthRoundRollOrNot(t *testing.T) {
 		{"or the guard hears", "Roll Stealth, or the guard hears you.", DecisionRoll, "Stealth"},
 	})
 }
+
+// TestProbeNinthRoundDoubtedAnswer holds structured answers that doubt themselves in
+// their own fields: a confidence below one half, a decision value naming both rulings,
+// a reason that leaves the ruling open. A confident field or a plain reason rules.
+func TestProbeNinthRoundDoubtedAnswer(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"json confidence number", `{"decision": "roll", "skill": "Swim", "reason": "Current.", "confidence": 0.35}`, DecisionUnparsed, ""},
+		{"json confidence word", `{"decision": "automatic_success", "skill": null, "reason": "Easy.", "confidence": "low"}`, DecisionUnparsed, ""},
+		{"json reason open", `{"decision": "roll", "skill": "Jump", "reason": "Leaning roll; could go either way."}`, DecisionUnparsed, ""},
+		{"label both", "Decision: roll / automatic success\nSkill: Jump", DecisionUnparsed, ""},
+		{"label confidence decimal", "Decision: roll\nSkill: Jump\nConfidence: 0.3", DecisionUnparsed, ""},
+
+		// must not fire
+		{"json confident", `{"decision": "roll", "skill": "Swim", "reason": "Current.", "confidence": 0.9}`, DecisionRoll, "Swim"},
+		{"json percent confident", `{"decision": "roll", "skill": "Swim", "reason": "Current.", "confidence": 85}`, DecisionRoll, "Swim"},
+		{"label skill or skill", "Decision: roll\nSkill: Jump or Climb", DecisionRoll, ""},
+	})
+}
