@@ -904,8 +904,8 @@ func doubtedAnswer(text string, p Parsed, lex *Lexicon) Parsed {
 	if p.How == HowJSON && (lowConfidenceField(text) || p.Reason != "" && lex.openIdx.has(foldLower(p.Reason))) {
 		return unsure
 	}
-	if p.How == HowLines && bothInValue(foldLower(p.Span)) {
-		return unsure
+	if p.How == HowLines && (bothInValue(foldLower(p.Span)) || hedgedValue(foldLower(p.Span))) {
+		return unsure // "Roll: yes (probably)", "Roll: likely (Climb)"
 	}
 	return p
 }
@@ -970,4 +970,25 @@ func bothInValue(span string) bool {
 		}
 	}
 	return false
+}
+
+// valueHedges are words that make a label's value unsure.
+var valueHedges = []string{"probably", "likely", "maybe", "possibly", "perhaps", "i think", "i guess", "sort of", "kind of", "kinda",
+	"sorta", "(?)", "?)"}
+
+// hedgedValue says whether a label's value (after its colon) holds a word that makes it
+// unsure.
+func hedgedValue(span string) bool {
+	i := strings.IndexAny(span, ":=")
+	if i < 0 {
+		return false
+	}
+	v := span[i+1:]
+	if k := strings.IndexAny(v, ".;—–\n"); k >= 0 {
+		v = v[:k] // the decision's own words, not its reason: "roll — the guard is probably awake"
+	}
+	if k := strings.Index(v, " because "); k >= 0 {
+		v = v[:k]
+	}
+	return hasPhrase(v, valueHedges)
 }

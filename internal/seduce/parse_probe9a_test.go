@@ -332,3 +332,19 @@ func TestProbeNinthRoundDoubtedAnswer(t *testing.T) {
 		{"label skill or skill", "Decision: roll\nSkill: Jump or Climb", DecisionRoll, ""},
 	})
 }
+
+// TestProbeNinthRoundHedgeTags holds a ruling answered or tagged unsure ("Yes and no",
+// "Not really, but kind of", ", sort of", a label's "yes (probably)"): hedges.
+func TestProbeNinthRoundHedgeTags(t *testing.T) {
+	runRuleCases(t, []ruleCase{
+		{"yes and no", "Does she need a roll? Yes and no.", DecisionUnparsed, ""},
+		{"not really but kind of", "A Swim roll? Not really, but kind of.", DecisionUnparsed, ""},
+		{"sort of tag", "Roll Track, sort of.", DecisionUnparsed, ""},
+		{"label probably", "Roll: yes (probably)\nSkill: Listen", DecisionUnparsed, ""},
+		{"label likely", "Roll needed: likely (Spot Hidden)", DecisionUnparsed, ""},
+
+		// must not fire
+		{"kind of as a noun", "This kind of wall needs a Climb roll.", DecisionRoll, "Climb"},
+		{"label firm", "Roll: yes (Listen)", DecisionRoll, "Listen"},
+	})
+}
