@@ -746,7 +746,10 @@ func pastRuling(folded string, from int) bool {
 var ruleFrames = []string{"the rules say", "the rules want", "the rules call for", "the rules require", "the rules would say",
 	"rules say", "the book says", "the book would say", "by the book", "raw,", "raw it's", "by raw", "per raw", "rules as written",
 	"technically", "strictly speaking", "by the rules", "per the rules", "officially", "by the letter", "the rulebook says",
-	"the core rules say", "by the rules as written"}
+	"the core rules say", "by the rules as written", "the scenario calls for", "the scenario says", "the scenario wants",
+	"the module calls for", "the module says", "the module wants", "the adventure calls for", "the adventure says",
+	"the book calls for", "the text says", "the text calls for", "per the scenario", "according to the scenario",
+	"according to the module", "according to the rules", "the published adventure"}
 
 // contrastFrames set the rules' letter against practice: the roll in one is the rules'
 // only, not conceded.
@@ -758,6 +761,15 @@ var contrastFrames = map[string]bool{"technically": true, "strictly speaking": t
 func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy, lex *Lexicon) (int, bool) {
 	if p.Rule == RuleAnyPart && t.hasPass {
 		from = min(from, t.passCue.from)
+	}
+	if k, phrase := ruleFrameIdx().first(folded[sentenceStart(folded, from):min(len(folded), from+24)]); k >= 0 && sentenceStart(folded, from)+k <= from {
+		// "The scenario calls for a Spot Hidden roll, but I'd skip it.": the ruling read
+		// is the frame's, and the speaker's own words after a but lean the other way
+		k += sentenceStart(folded, from)
+		_, end := sentenceAround(folded, k, k+len(phrase))
+		if b := phraseAt(folded[from:end], "but", 0); b >= 0 && grantLeans(folded[from+b:end], orig[from+b:end], tax, lex) == other(p.Decision) {
+			return k, true
+		}
 	}
 	k, phrase := ruleFrameIdx().first(folded[from:])
 	if k < 0 {

@@ -211,10 +211,14 @@ func TestProbeNinthRoundFrames(t *testing.T) {
 		{"skip except book", "I'd skip the roll, except the book says Track.", DecisionUnparsed, ""},
 		{"no dice by the book", "Honestly no dice, but by the book it's a Swim roll.", DecisionUnparsed, ""},
 		{"technically applies", "No roll, although technically Jump applies.", DecisionUnparsed, ""},
+		{"scenario then skip", "The scenario calls for a Library Use roll, but I'd skip it.", DecisionUnparsed, ""},
 
 		// must not fire
 		{"book agrees", "By the book it's a Climb roll, and I'd call for it anyway.", DecisionRoll, "Climb"},
 		{"book alone", "Technically this is a Stealth roll.", DecisionRoll, "Stealth"},
+		{"scenario alone", "The scenario calls for a Spot Hidden roll.", DecisionRoll, "Spot Hidden"},
+		{"frame conceded then ruling", "The module says a Climb roll, but I'd let it slide.", DecisionPass, ""},
+		{"scenario then agree", "The scenario calls for a Spot Hidden roll, but that's right here: roll it.", DecisionRoll, "Spot Hidden"},
 		{"pass with book agreeing", "No roll; by the rules, a ladder needs none.", DecisionPass, ""},
 		{"rules' roll conceded", "I don't love opposed rolls for a shove, but that's what the rules want: Fighting.", DecisionRoll, "Fighting"},
 	})
