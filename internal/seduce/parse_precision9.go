@@ -97,11 +97,17 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 		if x == DecisionUnparsed {
 			continue
 		}
-		// The ruling the grant concedes against stands before the grant's clause.
+		// The ruling the grant concedes against stands before the grant's clause, and is
+		// not made again after it ("… In the end, roll Stealth.").
 		against := other(x)
 		if p.Decision == against && first.from < start ||
 			against == DecisionRoll && t.hasRoll && t.rollCue.from < start ||
 			against == DecisionPass && t.hasPass && t.passCue.from < start {
+			if strings.TrimSpace(orig[end:]) != "" {
+				if q := proseTally(orig[end:], tax, lex); against == DecisionRoll && q.hasRoll && !q.hasPass || against == DecisionPass && q.hasPass && !q.hasRoll {
+					continue
+				}
+			}
 			return start, true
 		}
 	}

@@ -45,6 +45,7 @@ func TestProbeNinthRoundGrant(t *testing.T) {
 		{"grant taken back", "Roll Listen. I wouldn't argue with a player who wanted to skip it, but I'd still make them roll.", DecisionRoll, "Listen"},
 		{"no argument on the pass", "No roll needed, and I wouldn't argue with anyone on that.", DecisionPass, ""},
 		{"grant alone with no additive", "Nobody would fault you for calling for a Spot Hidden roll here.", DecisionRoll, "Spot Hidden"},
+		{"ruling made again after the grant", "Roll Track, though nobody could fault you for skipping it. In the end, roll Track.", DecisionRoll, "Track"},
 	})
 }
 
