@@ -1690,7 +1690,7 @@ func labelPairs(text string) []labelPair {
 			}
 			if header != nil && len(cells) == len(header) {
 				row := 0
-				if classifyKey(header[0]) == keyOther && cells[0] != "" {
+				if classifyKey(header[0]) == keyOther && cells[0] != "" && !branchRow(header[0], cells[0]) {
 					rows++
 					row = rows
 				}

@@ -1010,3 +1010,15 @@ func hedgedValue(span string) bool {
 	}
 	return hasPhrase(v, valueHedges)
 }
+
+// branchHeaders head a table's first column with states of the world, not parts of
+// the action.
+var branchHeaders = map[string]bool{"condition": true, "conditions": true, "situation": true, "situations": true, "if": true,
+	"case": true, "cases": true, "circumstance": true, "circumstances": true, "when": true, "state": true, "scenario": true}
+
+// branchRow says whether a table row, its first column headed head, names a state of
+// the world rather than a part of the action ("| If it's gone out | Spot Hidden |", a
+// column headed "Condition"): its ruling is a branch, not a part's.
+func branchRow(head, cell string) bool {
+	return branchHeaders[strings.Trim(foldLower(strings.TrimSpace(head)), " *_:?")] || condLead(foldLower(strings.TrimSpace(cell)), DefaultLexicon())
+}

@@ -126,7 +126,11 @@ func TestProbeNinthRoundBranches(t *testing.T) {
 		{"de wenn skill alone", "Wenn die Tür offen ist: automatisch. Wenn sie zu ist: Schlosserei.", DecisionUnparsed, ""},
 		{"es si branch", "Con la cuerda: automático. Si se rompe: tirada de Trepar.", DecisionUnparsed, ""},
 
+		{"table if rows", "| Situation | Ruling |\n|---|---|\n| If the rope holds | Automatic |\n| If it snaps | Climb |", DecisionUnparsed, ""},
+		{"table condition column", "| Condition | Roll? |\n|---|---|\n| Calm sea | No |\n| Storm | Yes (Swim) |", DecisionUnparsed, ""},
+
 		// must not fire: parts and moments of the action
+		{"table part rows", "| Part | Roll? |\n|---|---|\n| Walk to the boat | No |\n| Dive for the chest | Yes (Swim) |", DecisionRoll, "Swim"},
 		{"when action parts", "When he crosses the yard: no roll. When he climbs the wall: Climb roll.", DecisionRoll, "Climb"},
 		{"gerund parts", "- Crossing the hall: automatic.\n- Forcing the lock: **Locksmith**.", DecisionRoll, "Locksmith"},
 		{"without a sound part", "Walking to the door: automatic. Without a sound: Stealth roll.", DecisionRoll, "Stealth"},
