@@ -52,13 +52,20 @@ var skipWords = []string{"skip", "skips", "skipped", "skipping", "waive", "waive
 	"lasciar correre", "lasciar perdere", "lasciarlo passare", "deixar passar", "deixar pra lá", "laten gebeuren", "laten gaan",
 	"odpuścić", "przepuścić"}
 
+// grantTries and grantReach bound the work on a long reply: the first few grants are
+// read, each within a few hundred bytes of its sentence.
+const (
+	grantTries = 4
+	grantReach = 400
+)
+
 // granted says whether the reply, ruled p by the prose cue first, grants the other
 // ruling after it (see the head of this file), and where the grant's clause starts.
 func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxonomy, lex *Lexicon) (int, bool) {
 	if p.Decision != DecisionRoll && p.Decision != DecisionPass {
 		return 0, false
 	}
-	for from := 0; from < len(folded); {
+	for from, tries := 0, 0; from < len(folded) && tries < grantTries; tries++ {
 		i, phrase := lex.grantIdx.first(folded[from:])
 		if i < 0 {
 			return 0, false
@@ -66,6 +73,7 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 		at := from + i
 		from = at + len(phrase)
 		start, end := sentenceAround(folded, at, at+len(phrase))
+		start, end = max(start, at-grantReach), min(end, from+grantReach)
 		if k := strings.LastIndexAny(folded[start:at], ";:—–("); k >= 0 {
 			start += k + 1
 		}
@@ -77,7 +85,7 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 		}
 		scope := folded[start:end]
 		x := grantLeans(scope, orig[start:end], tax, lex)
-		if first.from >= start && first.from < end && x == p.Decision {
+		if first.from >= start && first.from < end && x == p.Decision && len(orig) <= verdictMaxBytes {
 			// "Tirerei Nuotare, ma anche il successo automatico andrebbe bene": the ruling
 			// read is only granted; it stands if the rest of the reply makes it.
 			rest := orig[:start] + blankOut(orig[start:end]) + orig[end:]
@@ -104,7 +112,7 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 			against == DecisionRoll && t.hasRoll && t.rollCue.from < start ||
 			against == DecisionPass && t.hasPass && t.passCue.from < start {
 			if strings.TrimSpace(orig[end:]) != "" {
-				if q := proseTally(orig[end:], tax, lex); against == DecisionRoll && q.hasRoll && !q.hasPass || against == DecisionPass && q.hasPass && !q.hasRoll {
+				if q := proseTally(orig[end:min(len(orig), end+verdictMaxBytes/4)], tax, lex); against == DecisionRoll && q.hasRoll && !q.hasPass || against == DecisionPass && q.hasPass && !q.hasRoll {
 					continue
 				}
 			}
@@ -260,10 +268,13 @@ var concessives = []string{"although", "though", "aunque", "si bien", "obwohl", 
 // "Sin tirada, pero una tirada de Nadar tampoco sería descabellada": the "tampoco" is
 // another clause's, and the "sin" is no roll.
 func (l *Lexicon) negatedInClause(clause string, from, to int) bool {
-	lo, hi := 0, len(clause)
+	lo, hi := max(0, from-polarityReach), min(len(clause), to+polarityReach)
+	for lo > 0 && isLetter(clause[lo]) {
+		lo-- // start at a word's start
+	}
 	for _, list := range [][]string{l.but, concessives} {
 		for _, p := range list {
-			for i := phraseAt(clause, p, 0); i >= 0; i = phraseAt(clause, p, i+1) {
+			for i := phraseAt(clause[:hi], p, lo); i >= 0; i = phraseAt(clause[:hi], p, i+1) {
 				if i+len(p) <= from {
 					lo = max(lo, i+len(p))
 				} else if i >= to {
@@ -296,8 +307,8 @@ func (l *Lexicon) negatedInClause(clause string, from, to int) bool {
 // true when a struck ruling decides it, or false to read body the usual way.
 func struckRulings(body string, tax *Taxonomy, lex *Lexicon) (Parsed, bool) {
 	spans := struckSpans(body)
-	if len(spans) == 0 {
-		return Parsed{}, false
+	if len(spans) == 0 || len(spans) > 8 || len(body) > verdictMaxBytes {
+		return Parsed{}, false // a long reply, or many strikes: read the usual way
 	}
 	standing := []byte(body)
 	for _, s := range spans {
@@ -631,6 +642,7 @@ func flipFlop(folded, orig string, p Parsed, first vote, tax *Taxonomy, lex *Lex
 	if e := strings.IndexAny(folded[at+len(phrase):], ".!?\n"); e >= 0 {
 		end = at + len(phrase) + e
 	}
+	end = min(end, at+len(phrase)+grantReach)
 	if grantLeans(folded[at+len(phrase):end], orig[at+len(phrase):end], tax, lex) != other(p.Decision) {
 		return 0, false
 	}
@@ -773,6 +785,7 @@ func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy,
 		// is the frame's, and the speaker's own words after a but lean the other way
 		k += sentenceStart(folded, from)
 		_, end := sentenceAround(folded, k, k+len(phrase))
+		end = min(end, from+grantReach)
 		if b := phraseAt(folded[from:end], "but", 0); b >= 0 && grantLeans(folded[from+b:end], orig[from+b:end], tax, lex) == other(p.Decision) {
 			return k, true
 		}
@@ -783,6 +796,7 @@ func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy,
 	}
 	k += from
 	start, end := sentenceAround(folded, k, k+len(phrase))
+	start, end = max(start, k-grantReach), min(end, k+len(phrase)+grantReach)
 	if j, _ := lastPhrase(folded[start:k], grantOpens); j >= 0 {
 		start += j
 	}
