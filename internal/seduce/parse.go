@@ -122,7 +122,8 @@ func ParseReplyWith(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	if lex == nil {
 		lex = DefaultLexicon()
 	}
-	return closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex)
+	p := heldRuling(text, closingVerdict(text, parseReplyOnce(text, tax, lex), tax, lex), tax, lex)
+	return doubtedAnswer(text, p, lex) // parse_precision9.go
 }
 
 // parseReplyOnce is ParseReplyWith without the closing verdict.
@@ -149,6 +150,11 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 	}
 	if loc := findEcho(body); loc != nil {
 		return Parsed{Decision: DecisionUnparsed, How: HowNone, Rule: RuleEcho, Span: cutSpan(body[loc[0]:loc[1]])}
+	}
+	if strings.Contains(body, "~~") {
+		if p, ok := struckRulings(body, tax, lex); ok {
+			return p // "**Decision:** ~~Roll~~ Automatic success" (parse_precision9.go)
+		}
 	}
 	var votes []vote
 	var unreadable *vote
@@ -343,6 +349,11 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 			// answer, and the other ruling offered unsure beside it.
 			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[end:])}, votes)
 		}
+		if at, ok := granted(foldLower(body), body, Parsed{Decision: votes[0].d}, votes[0], &t, tax, lex); ok && !anyOf(votes, other(votes[0].d)) {
+			// "**Decision:** Roll (Climb) … Though automatic success wouldn't be crazy
+			// either.": the answer, and the other ruling granted (parse_precision9.go)
+			return withSkill(Parsed{Decision: DecisionUnparsed, How: votes[0].how, Rule: RuleHedge, Span: cutSpan(body[at:])}, votes)
+		}
 	}
 	if len(votes)+len(proseVotes) > 0 && holdsAny(body, confidenceWords) && lowConfidence.MatchString(body) {
 		// "Ruling: Roll Listen. Confidence: low": the reply says it is unsure of its ruling.
@@ -509,6 +520,9 @@ func parseReplyOnce(text string, tax *Taxonomy, lex *Lexicon) Parsed {
 		if g, ok := precisionGate(body, p, first, &t, lex); ok {
 			return g // round 7's precision gates (parse_gates.go)
 		}
+		if g, ok := precisionGate9(body, p, first, &t, tax, lex); ok {
+			return g // round 9's precision gates (parse_precision9.go)
+		}
 	} else if g, ok := jokedAfter(body, votes); ok {
 		return g
 	}
@@ -648,7 +662,7 @@ func leansOther(folded, orig string, d Decision, tax *Taxonomy) bool {
 var unsureTail = regexp.MustCompile(`\b(?:perhaps|maybe|possibly|arguably|(?:could|might|may)\s+(?:well\s+)?(?:argue|make\s+(?:a|the)\s+case))\b`)
 
 // lowConfidence is a label that gives the reply's confidence in its ruling as low.
-var lowConfidence = regexp.MustCompile(`(?im)^[\s*_#>-]*(?:confidence|certainty)(?:\s+level)?[\s*_]*[:=][\s*_]*(?:low|very\s+low|unsure|uncertain|not\s+sure|poor|minimal|shaky|[0-4]?\d\s*%)`)
+var lowConfidence = regexp.MustCompile(`(?im)^[\s*_#>-]*(?:confidence|certainty)(?:\s+level)?[\s*_]*[:=][\s*_]*(?:low|very\s+low|unsure|uncertain|not\s+sure|poor|minimal|shaky|[0-4]?\d\s*%|0?\.[0-4]\d*\b)`)
 
 // confidenceWords are the words every match of lowConfidence holds one of.
 var confidenceWords = []string{"onfidence", "ertainty"}
@@ -1716,7 +1730,7 @@ func labelPairs(text string) []labelPair {
 			}
 			if header != nil && len(cells) == len(header) {
 				row := 0
-				if classifyKey(header[0]) == keyOther && cells[0] != "" {
+				if classifyKey(header[0]) == keyOther && cells[0] != "" && !branchRow(header[0], cells[0]) {
 					rows++
 					row = rows
 				}

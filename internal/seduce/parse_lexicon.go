@@ -99,6 +99,10 @@ import (
 //	              (parse_refusal9.go)
 //	deferee       whom a ruling is handed to, as a frame's place holds it: the Keeper,
 //	              the table, the group ("your keeper", "eurer spielleitung", "ton gardien")
+//	grant         predicates that grant a ruling as acceptable too ("wouldn't be crazy
+//	              either", "wäre auch vertretbar", "serait aussi défendable"): a clause
+//	              that grants the other ruling after the reply's ruling leaves the reply
+//	              unparsed (parse_precision9.go)
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -138,6 +142,7 @@ type Lexicon struct {
 	others       []string
 	deferTo      []string
 	deferee      []string
+	grant        []string
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -155,6 +160,8 @@ type Lexicon struct {
 	headIdx *phraseIndex
 	// defereeIdx indexes deferees, looked for in a reply that rules nothing.
 	defereeIdx *phraseIndex
+	// grantIdx indexes grant, with each apostrophe also written curly.
+	grantIdx *phraseIndex
 	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
 	// say nothing of what a ruling is about.
 	phraseWords map[string]bool
@@ -200,6 +207,7 @@ type lexiconFile struct {
 	Others       []string          `json:"others"`
 	Defer        []string          `json:"defer"`
 	Deferee      []string          `json:"deferee"`
+	Grant        []string          `json:"grant"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -257,7 +265,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed, &c.deferTo, &c.deferee} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed, &c.deferTo, &c.deferee, &c.grant} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -299,7 +307,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"but", f.But, &l.but}, {"neither", f.Neither, &l.neither}, {"rollverb", f.RollVerb, &l.rollVerb},
 		{"otherwise", f.Otherwise, &l.otherwise}, {"heads", f.Heads, &l.heads},
 		{"narration", f.Narration, &l.narration}, {"conclusion", f.Conclusion, &l.conclusion},
-		{"others", f.Others, &l.others},
+		{"others", f.Others, &l.others}, {"grant", f.Grant, &l.grant},
 		{"quantifier", f.Quantifier, &l.quantifier}, {"player", f.Player, &l.player},
 		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
 		{"succeed", f.Succeed, &l.succeed},
@@ -347,6 +355,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.undeterminedIdx, l.correctionIdx = newPhraseIndex(l.undetermined), newPhraseIndex(l.correction)
 	l.headIdx = newPhraseIndex(l.heads)
 	l.defereeIdx = newPhraseIndex(l.deferee)
+	l.grantIdx = newPhraseIndex(withCurlyApostrophes(l.grant))
 	l.phraseWords = l.wordsOfPhrases()
 	l.indexAnchors()
 	return nil
@@ -559,7 +568,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 						}
 					}
 				}
-				raised := d == DecisionRoll && !contrast && !neg && negRaised(clause[:i]) && !l.skippedBefore(clause[:i])
+				raised := d == DecisionRoll && !contrast && !neg && (negRaised(clause[:i]) || l.negatedRequest(clause[:i])) && !l.skippedBefore(clause[:i])
 				if raised {
 					cd, neg = DecisionPass, true // "no creo que haga falta tirar"
 				}
@@ -572,7 +581,7 @@ func (l *Lexicon) lexCues(clause, orig string, at int, tax *Taxonomy, t *cueTall
 				if d == DecisionRoll && !contrast && !neg && l.quantifiedSubject(clause, i) {
 					cd, neg = DecisionPass, true // "Nessuna parte di questa azione richiede dadi"
 				}
-				if without && (negs.outside(clause, l, from, i+len(p)) || nobodyWithout.MatchString(clause[:from])) {
+				if without && (negs.outside(clause, l, from, i+len(p)) && l.negatedInClause(clause, from, i+len(p)) || nobodyWithout.MatchString(clause[:from])) {
 					cd = DecisionRoll // "sin una tirada de Trepar no llegas arriba"
 				}
 				skillFrom := i

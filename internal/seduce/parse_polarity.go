@@ -34,6 +34,7 @@ var negators = map[string]bool{
 	"doubt": true, "doubts": true, "doubtful": true, "refuse": true, "refuses": true,
 	"refused": true, "refusing": true, "decline": true, "declines": true, "declining": true,
 	"no-one": true, "rarely": true, "seldom": true,
+	"nobody's": true, "no-one's": true, "nothing's": true,
 }
 
 // judgedWrong are judgements that what follows them is wrong to do, when what follows
@@ -96,6 +97,10 @@ var subjectOpener = map[string]bool{
 	"said": true, "would": true, "could": true, "can": true, "will": true, "should": true,
 	"must": true, "might": true, "do": true, "does": true, "did": true, "whether": true,
 	"is": true, "are": true, "was": true, "were": true, "am": true, "if": true, "though": true,
+	// the causative and asking verbs in their other forms: "I'm not having you roll Swim"
+	"having": true, "letting": true, "making": true, "getting": true, "asking": true, "forcing": true,
+	"force": true, "lets": true, "makes": true, "made": true, "had": true, "asked": true,
+	"telling": true, "tell": true, "told": true, "expecting": true, "needing": true, "wanting": true,
 }
 
 // complementOf opens the complement of a judgement.

@@ -329,7 +329,7 @@ func TestProbeFourthRoundLabels(t *testing.T) {
 		{"m2", "## Decision: Roll\n## Skill: Listen\nThe footsteps are soft.", DecisionRoll, "Listen"},
 		{"m3", "| Decision | Skill |\n|---|---|\n| roll | Swim |", DecisionRoll, "Swim"},
 		{"m4", "| Decision | Skill |\n|---|---|\n| automatic success | — |", DecisionPass, ""},
-		{"m5", "**Decision:** ~~roll~~ automatic success", DecisionPass, ""},
+		{"m5", "**Decision:** ~~roll~~ automatic success", DecisionUnparsed, ""}, // round 9: a struck ruling before another is a self-correction
 		{"m6", "1. Is there risk? No.\n2. Is there time pressure? No.\n3. **Ruling: no roll.**", DecisionPass, ""},
 		{"m7", "- Roll: **yes**\n- Skill: **Stealth**\n- Difficulty: Hard", DecisionRoll, "Stealth"},
 		{"m8", "> Decision: roll\n> Skill: Track\n\nActually, the trail is fresh mud. Automatic.", DecisionUnparsed, ""},

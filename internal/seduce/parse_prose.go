@@ -1265,11 +1265,15 @@ func proseCues(text, orig string, tax *Taxonomy, lex *Lexicon) cueTally {
 			continue
 		}
 		othersRoll = othersRoll || mayMatch(clause, otherKeeperWords) && otherKeeperRoll.MatchString(clause)
-		if lead != "" && leadingCond.MatchString(lead) && !intent.MatchString(lead) && !modalShould.MatchString(lead) {
+		if lead != "" && condLead(lead, lex) {
 			// "If this is in the game, then yes: Locksmith roll.": the condition before
 			// the colon holds the ruling after it.
 			var q cueTally
 			clauseCues(clause, origClause, at, part, tax, starts, "", &q)
+			if lex != nil && q.n == 0 {
+				lex.lexCues(clause, origClause, at, tax, &q, part) // "Si elle est éteinte : jet de …"
+				q.hasBare = q.hasBare || len(clause) <= maxBareClause && lex.bareSkill(clause, tax) != ""
+			}
 			if q.n > 0 || q.hasBare {
 				t.conditional, t.openRuling = true, true
 				lead = ""
