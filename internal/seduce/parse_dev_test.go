@@ -12,8 +12,9 @@ func TestParseDev(t *testing.T) {
 	// 464 of 640 right, with 37 confident wrong rulings and 370 of 462 stated rulings ruled;
 	// the second round left 634 and 456, the third 635 and 457; the fourth (which added
 	// grammar, not rules for this set's misses) left 635 and 457 too, and so did the
-	// fifth (a precision gate and grammar for kinds of the other sets).
-	const wantRight, wantStatedRuled = 635, 457
+	// fifth (a precision gate and grammar for kinds of the other sets). The sixth to
+	// eighth rounds left 636 and 458, the ninth 637 and 459.
+	const wantRight, wantStatedRuled = 637, 459
 	if all.right < wantRight || all.confidentWrong > 0 || all.statedRuled < wantStatedRuled {
 		t.Errorf("development figures fell: %d of %d right (was %d), %d confident wrong (was 0), %d of %d stated ruled (was %d)",
 			all.right, all.n, wantRight, all.confidentWrong, all.statedRuled, all.stated, wantStatedRuled)
@@ -31,8 +32,10 @@ func TestParseDev2(t *testing.T) {
 	// The fourth round left 607, 1, 433: its remaining misses are labels that disagree
 	// with the corpus's (JSON cut in its reason is unparsed there, a ruling here) or
 	// kinds no grammar of this round reads. The fifth round left 607, 1, 433: the one
-	// confident wrong corrects itself twice and rules last as it began.
-	const wantRight, wantWrong, wantStatedRuled = 607, 1, 433
+	// confident wrong corrects itself twice and rules last as it began. The sixth to
+	// eighth rounds left 614, 0, 437; the ninth 618, 0, 438 (it relabelled markdown-052,
+	// "~~Roll~~ Automatic success", unparsed as set 8 labels the same reply).
+	const wantRight, wantWrong, wantStatedRuled = 618, 0, 438
 	if all.right < wantRight || all.confidentWrong > wantWrong || all.statedRuled < wantStatedRuled {
 		t.Errorf("development figures fell: %d of %d right (was %d), %d confident wrong (was %d), %d of %d stated ruled (was %d)",
 			all.right, all.n, wantRight, all.confidentWrong, wantWrong, all.statedRuled, all.stated, wantStatedRuled)
