@@ -26,8 +26,9 @@ func main() {
 	env := config.FromEnviron()
 	if !env.GOGCSet {
 		// A run holds little live data but churns through allocations; collecting at 60%
-		// growth keeps a 5,376-request run under 60 MB resident (at 75%, 62-63 MB; at
-		// 50%, 58 MB but 6% more processor time): BenchmarkSeduceRunProcess.
+		// growth keeps a 5,376-request run at about 62 MB resident, under issue 26's 64
+		// (BenchmarkSeduceRunProcess, 2026-12-06; when this was set, 75% cost 2-3 MB more
+		// and 50% saved 2 MB for 6% more processor time).
 		debug.SetGCPercent(60)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
