@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"regexp"
@@ -103,6 +104,33 @@ import (
 //	              either", "wäre auch vertretbar", "serait aussi défendable"): a clause
 //	              that grants the other ruling after the reply's ruling leaves the reply
 //	              unparsed (parse_precision9.go)
+//	grantopen     words that open a grant's clause in its sentence ("but", "aber",
+//	              "bien que"): the words before them are the ruling it concedes against
+//	grantturn     words that, after a grant in its sentence, turn back from it ("still",
+//	              "trotzdem", "quand même")
+//	additive      words that grant a ruling as one more choice ("also", "ebenso", "aussi")
+//	otherway      words for the other ruling, unnamed ("otherwise", "anders", "l'inverse")
+//	skip          words that lean to no roll: the roll skipped, waived or let through
+//	              ("waive", "durchwinken", "laisser passer")
+//	concessive    conjunctions that concede ("although", "obwohl", "aunque"), read with
+//	              the but list
+//	branch        words that open a branch on the state of the world ("if", "when",
+//	              "without", "wenn", "sinon"): two heads of a list or table opening with
+//	              them, a roll under one and no roll under the other, leave it open
+//	oroffer       an "or" offering another ruling after one ("or maybe", "oder doch",
+//	              "ou plutôt"): with nothing firm after it, a flip-flop
+//	doubt         words that unsettle what follows an or-offer ("maybe", "eher", "plutôt")
+//	implicative   stems of verbs whose negation affirms ("hesit", "zöger", "dud"): "I won't
+//	              hesitate to ask for a roll" asks for one
+//	whether       words that open an indirect question ("whether", "ob", "si"): "ask your
+//	              Keeper whether …" hands over the question itself
+//	depend        words that make a ruling depend on something ("depend", "hängt von",
+//	              "dipende"): a reply saying so hands nothing over
+//	rolljoin      a roll's word and the preposition before its skill's name ("jet de",
+//	              "probe auf", "tiro di")
+//	diceverb      skill names that are also the language's verb of throwing dice
+//	              ("lancer", "werfen"): in lowercase, and not after a rolljoin, they
+//	              name no skill
 
 //go:embed lexicon/*.json
 var lexiconFiles embed.FS
@@ -143,6 +171,20 @@ type Lexicon struct {
 	deferTo      []string
 	deferee      []string
 	grant        []string
+	grantOpen    []string
+	grantTurn    []string
+	additive     []string
+	otherWay     []string
+	skip         []string
+	concessive   []string
+	branch       []string
+	orOffer      []string
+	doubt        []string
+	implicative  []string
+	whether      []string
+	depend       []string
+	rollJoin     []string
+	diceVerb     map[string]bool
 	skills       []string          // skill phrases, longest first
 	skillOf      map[string]string // phrase → skill name as written in the file
 	// anchors are the distinct longest words of the roll and pass phrases, and
@@ -162,6 +204,8 @@ type Lexicon struct {
 	defereeIdx *phraseIndex
 	// grantIdx indexes grant, with each apostrophe also written curly.
 	grantIdx *phraseIndex
+	// orOfferIdx indexes oroffer, searched in whole replies.
+	orOfferIdx *phraseIndex
 	// phraseWords are the words of the roll, pass, negation, but and heads lists, which
 	// say nothing of what a ruling is about.
 	phraseWords map[string]bool
@@ -208,6 +252,20 @@ type lexiconFile struct {
 	Defer        []string          `json:"defer"`
 	Deferee      []string          `json:"deferee"`
 	Grant        []string          `json:"grant"`
+	GrantOpen    []string          `json:"grantopen"`
+	GrantTurn    []string          `json:"grantturn"`
+	Additive     []string          `json:"additive"`
+	OtherWay     []string          `json:"otherway"`
+	Skip         []string          `json:"skip"`
+	Concessive   []string          `json:"concessive"`
+	Branch       []string          `json:"branch"`
+	OrOffer      []string          `json:"oroffer"`
+	Doubt        []string          `json:"doubt"`
+	Implicative  []string          `json:"implicative"`
+	Whether      []string          `json:"whether"`
+	Depend       []string          `json:"depend"`
+	RollJoin     []string          `json:"rolljoin"`
+	DiceVerb     []string          `json:"diceverb"`
 	Skills       map[string]string `json:"skills"`
 }
 
@@ -265,7 +323,7 @@ func (l *Lexicon) Extensions() [][]byte { return l.extra }
 func (l *Lexicon) clone() *Lexicon {
 	c := *l
 	c.Languages = slices.Clone(l.Languages)
-	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed, &c.deferTo, &c.deferee, &c.grant} {
+	for _, s := range []*[]string{&c.roll, &c.pass, &c.negation, &c.without, &c.ignore, &c.condition, &c.hedge, &c.correction, &c.refusal, &c.undetermined, &c.open, &c.decline, &c.unable, &c.task, &c.choice, &c.stall, &c.contrast, &c.but, &c.neither, &c.rollVerb, &c.otherwise, &c.heads, &c.narration, &c.conclusion, &c.others, &c.skills, &c.quantifier, &c.player, &c.reported, &c.wrong, &c.compound, &c.succeed, &c.deferTo, &c.deferee, &c.grant, &c.grantOpen, &c.grantTurn, &c.additive, &c.otherWay, &c.skip, &c.concessive, &c.branch, &c.orOffer, &c.doubt, &c.implicative, &c.whether, &c.depend, &c.rollJoin} {
 		*s = slices.Clone(*s)
 	}
 	c.anchors = slices.Clone(l.anchors)
@@ -278,6 +336,7 @@ func (l *Lexicon) clone() *Lexicon {
 	for k, v := range l.skillOf {
 		c.skillOf[k] = v
 	}
+	c.diceVerb = maps.Clone(l.diceVerb)
 	return &c
 }
 
@@ -312,6 +371,11 @@ func (l *Lexicon) add(data []byte, name string) error {
 		{"reported", f.Reported, &l.reported}, {"wrong", f.Wrong, &l.wrong}, {"compound", f.Compound, &l.compound},
 		{"succeed", f.Succeed, &l.succeed},
 		{"defer", f.Defer, &l.deferTo}, {"deferee", f.Deferee, &l.deferee},
+		{"grantopen", f.GrantOpen, &l.grantOpen}, {"grantturn", f.GrantTurn, &l.grantTurn},
+		{"additive", f.Additive, &l.additive}, {"otherway", f.OtherWay, &l.otherWay}, {"skip", f.Skip, &l.skip},
+		{"concessive", f.Concessive, &l.concessive}, {"branch", f.Branch, &l.branch}, {"oroffer", f.OrOffer, &l.orOffer},
+		{"doubt", f.Doubt, &l.doubt}, {"implicative", f.Implicative, &l.implicative}, {"whether", f.Whether, &l.whether},
+		{"depend", f.Depend, &l.depend}, {"rolljoin", f.RollJoin, &l.rollJoin},
 	} {
 		for i, p := range list.from {
 			p = strings.Join(strings.Fields(foldLower(p)), " ")
@@ -320,6 +384,16 @@ func (l *Lexicon) add(data []byte, name string) error {
 			}
 			*list.to = append(*list.to, p)
 		}
+	}
+	for i, w := range f.DiceVerb {
+		w = strings.Join(strings.Fields(foldLower(w)), " ")
+		if w == "" {
+			return fmt.Errorf("lexicon %s: diceverb[%d]: empty phrase", name, i)
+		}
+		if l.diceVerb == nil {
+			l.diceVerb = map[string]bool{}
+		}
+		l.diceVerb[w] = true
 	}
 	for k, v := range f.Skills {
 		k = strings.Join(strings.Fields(foldLower(k)), " ")
@@ -356,6 +430,7 @@ func (l *Lexicon) add(data []byte, name string) error {
 	l.headIdx = newPhraseIndex(l.heads)
 	l.defereeIdx = newPhraseIndex(l.deferee)
 	l.grantIdx = newPhraseIndex(withCurlyApostrophes(l.grant))
+	l.orOfferIdx = newPhraseIndex(l.orOffer)
 	l.phraseWords = l.wordsOfPhrases()
 	l.indexAnchors()
 	return nil
@@ -428,7 +503,7 @@ func anyPhrase(s string, phrases []string) (at int, phrase string) {
 func (l *Lexicon) lexSkill(s, orig string, from int, tax *Taxonomy) string {
 	best, skill := -1, ""
 	for _, p := range l.skills {
-		if i := skillWordAt(s, orig, p, from); i >= 0 && (best < 0 || i < best) {
+		if i := l.skillWordAt(s, orig, p, from); i >= 0 && (best < 0 || i < best) {
 			best, skill = i, l.skillOf[p]
 		}
 	}

@@ -136,3 +136,41 @@ func TestFirstSkillHeads(t *testing.T) {
 		})
 	}
 }
+
+// TestLexiconWordListsAreData holds that the word lists of the ninth round's gates are
+// read from lexicon files, so a language added by a user's file gets the gates too: a
+// Swedish file that hands the ruling to the Keeper ("fråga din spelledare") makes a reply
+// that does so refused, and its depend list ("beror på") keeps a reply whose ruling
+// depends on something from reading as a deferral.
+func TestLexiconWordListsAreData(t *testing.T) {
+	dir := t.TempDir()
+	load := func(name, extra string) *Lexicon {
+		path := filepath.Join(dir, name)
+		data := `{"language": "sv", "defer": ["fråga {}"], "deferee": ["din spelledare"]` + extra + `}`
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lex, err := LoadLexicons([]string{path})
+		if err != nil {
+			t.Fatalf("LoadLexicons: %v", err)
+		}
+		return lex
+	}
+	without := load("sv.json", "")
+	with := load("sv-depend.json", `, "depend": ["beror på"]`)
+	tests := []struct {
+		text string
+		lex  *Lexicon
+		want Decision
+	}{
+		{"Fråga din spelledare.", without, DecisionRefused},
+		{"Fråga din spelledare.", with, DecisionRefused},
+		{"Det beror på ljuset; fråga din spelledare.", without, DecisionRefused},
+		{"Det beror på ljuset; fråga din spelledare.", with, DecisionUnparsed},
+	}
+	for _, tt := range tests {
+		if got := ParseReplyWith(tt.text, nil, tt.lex); got.Decision != tt.want {
+			t.Errorf("ParseReplyWith(%q) = %v; want %s", tt.text, got, tt.want)
+		}
+	}
+}

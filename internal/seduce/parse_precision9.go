@@ -18,39 +18,9 @@ import (
 //     stands; so does a grant taken back in its own sentence ("…, but I'd still make
 //     them roll").
 
-// grantTurns are words that, after a grant in its sentence, turn back from it: "I
-// wouldn't argue with a player who wanted to skip it, but I'd still make them roll".
-var grantTurns = []string{"but", "yet", "still", "though i", "however", "anyway", "regardless", "nonetheless", "nevertheless",
-	"aber", "trotzdem", "dennoch", "mais", "quand même", "pero", "igual", "ma", "comunque", "mas", "mesmo assim", "maar", "toch", "ale", "jednak", "mimo to"}
-
-// grantOpens are the words that open the clause of a grant within its sentence: the
-// words before them are the ruling the grant concedes against.
-var grantOpens = []string{"but", "though", "although", "however", "while", "whilst", "yet", "that said", "mind you", "then again",
-	"aber", "obwohl", "obgleich", "wobei", "mais", "bien que", "quoique", "cela dit", "pero", "aunque", "si bien", "ma", "anche se", "però",
-	"mas", "embora", "porém", "maar", "hoewel", "al", "ale", "choć", "chociaż", "jednak"}
-
-// additives grant a ruling as one more choice beside another: "also", "too", "either".
-var additives = []string{"also", "too", "either", "as well", "just as", "equally", "auch", "ebenso", "genauso", "aussi", "également",
-	"tout aussi", "también", "tampoco", "igual", "igualmente", "anche", "altrettanto", "também", "tampouco", "ook", "evengoed", "net zo",
-	"też", "również", "równie"}
-
-// otherWayWords point at the other ruling without naming it: "anyone who said
-// otherwise", "a Keeper who went the other way".
-var otherWayWords = []string{"otherwise", "the other way", "the opposite", "the other call", "the other ruling", "other way round",
-	"autrement", "l'inverse", "anders", "andersherum", "lo contrario", "il contrario", "o contrário", "andersom", "inaczej"}
-
 // rollAnaphors are a roll named by "one" after a pass: "a Keeper who wanted one".
 var rollAnaphors = []string{"wanted one", "wants one", "want one", "asked for one", "asks for one", "called for one", "calls for one",
 	"insisted on one", "insists on one", "demanded one", "prefers one", "preferred one", "prefer one"}
-
-// skipWords lean to no roll: the roll skipped, waived or narrated past.
-var skipWords = []string{"skip", "skips", "skipped", "skipping", "waive", "waived", "waiving", "narrate", "narrated", "narrating",
-	"let it slide", "let it go", "letting it go", "letting it slide", "let them through", "let her through", "let him through",
-	"wave it through", "waved it through", "waving it through", "waving them through", "for free", "just let", "automat",
-	"letting them", "letting her", "letting him", "letting it", "letting you", "freely", "without it", "without one",
-	"durchwinken", "durchgehen lassen", "s'en passer", "s’en passer", "laisser passer", "dejarlo pasar", "dejar pasar",
-	"lasciar correre", "lasciar perdere", "lasciarlo passare", "deixar passar", "deixar pra lá", "laten gebeuren", "laten gaan",
-	"odpuścić", "przepuścić"}
 
 // grantTries and grantReach bound the work on a long reply: the first few grants are
 // read, each within a few hundred bytes of its sentence.
@@ -77,10 +47,10 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 		if k := strings.LastIndexAny(folded[start:at], ";:—–("); k >= 0 {
 			start += k + 1
 		}
-		if k, _ := lastPhrase(folded[start:at], grantOpens); k >= 0 {
+		if k, _ := lastPhrase(folded[start:at], lex.grantOpen); k >= 0 {
 			start += k
 		}
-		if k, _ := anyPhrase(folded[from:end], grantTurns); k >= 0 {
+		if k, _ := anyPhrase(folded[from:end], lex.grantTurn); k >= 0 {
 			continue // "…, but I'd still make them roll"
 		}
 		scope := folded[start:end]
@@ -93,13 +63,13 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 			if p.Decision == DecisionRoll && q.hasRoll || p.Decision == DecisionPass && q.hasPass {
 				continue
 			}
-			if q.hasRoll || q.hasPass || hasPhrase(folded[start:end], additives) {
+			if q.hasRoll || q.hasPass || hasPhrase(folded[start:end], lex.additive) {
 				// "Automatic success would also be fine.": granted as one choice of two.
 				return start, true
 			}
 			continue // "Nobody at my table would fault you for calling for a Jump roll."
 		}
-		if x == DecisionUnparsed && hasPhrase(scope, otherWayWords) {
+		if x == DecisionUnparsed && hasPhrase(scope, lex.otherWay) {
 			x = other(p.Decision)
 		}
 		if x == DecisionUnparsed {
@@ -125,7 +95,7 @@ func granted(folded, orig string, p Parsed, first vote, t *cueTally, tax *Taxono
 // grantLeans is the ruling the words of a grant's clause name (folded, and as written
 // in orig), or DecisionUnparsed when they name neither or both.
 func grantLeans(scope, orig string, tax *Taxonomy, lex *Lexicon) Decision {
-	pass := towardPass.MatchString(scope) || hasPhrase(scope, skipWords) || hasPhrase(scope, lex.pass)
+	pass := towardPass.MatchString(scope) || hasPhrase(scope, lex.skip) || hasPhrase(scope, lex.pass)
 	if pass {
 		// "skipping the roll", "no roll": the roll word is the pass's own.
 		b, o := []byte(scope), []byte(orig)
@@ -197,7 +167,7 @@ func precisionGate9(body string, p Parsed, first vote, t *cueTally, tax *Taxonom
 		roll, hasRoll = t.bare, true // "When it's in: Swim."
 	}
 	if (p.Rule == RuleAnyPart || p.Decision == DecisionPass) && hasRoll && t.hasPass &&
-		branches(branchHead(folded, roll.from), branchHead(folded, t.passCue.from)) {
+		branches(branchHead(folded, roll.from), branchHead(folded, t.passCue.from), lex) {
 		// "When the tide is out: no roll. When it's in: Swim.": a ruling for each state
 		return Parsed{Decision: DecisionUnparsed, How: HowProse, Rule: RuleConditional, Span: cutSpan(body[t.passCue.from:t.passCue.to]) + " | " + cutSpan(body[roll.from:roll.to])}, true
 	}
@@ -258,11 +228,6 @@ func withCurlyApostrophes(phrases []string) []string {
 	return out
 }
 
-// concessives open a clause that grants something against the one before: a negation
-// in it has no scope over a "without" before it.
-var concessives = []string{"although", "though", "aunque", "si bien", "obwohl", "obgleich", "wobei", "bien que", "quoique",
-	"anche se", "sebbene", "benché", "embora", "ainda que", "hoewel", "ofschoon", "choć", "chociaż", "mientras que", "alors que"}
-
 // negatedInClause says whether a negation word of l stands in the clause (folded) of
 // the phrase at [from, to), outside it: no but word or concessive stands between them.
 // "Sin tirada, pero una tirada de Nadar tampoco sería descabellada": the "tampoco" is
@@ -272,7 +237,7 @@ func (l *Lexicon) negatedInClause(clause string, from, to int) bool {
 	for lo > 0 && isLetter(clause[lo]) {
 		lo-- // start at a word's start
 	}
-	for _, list := range [][]string{l.but, concessives} {
+	for _, list := range [][]string{l.but, l.concessive} {
 		for _, p := range list {
 			for i := phraseAt(clause[:hi], p, lo); i >= 0; i = phraseAt(clause[:hi], p, i+1) {
 				if i+len(p) <= from {
@@ -516,12 +481,6 @@ func condLead(lead string, lex *Lexicon) bool {
 // case"), one the other's with a "not", "no", "un-" or "without" put in, or when one
 // opens with a condition and the other with "otherwise", "if not" or "else".
 
-// branchOpeners open a head that names a state of the world.
-var branchOpeners = []string{"if", "when", "whenever", "once", "with", "without", "in case", "assuming", "provided", "while",
-	"otherwise", "if not", "else", "failing that", "wenn", "falls", "mit", "ohne", "sonst", "quand", "lorsque", "avec", "sans",
-	"sinon", "cuando", "con", "sin", "si no", "quando", "senza", "altrimenti", "com", "sem", "senão", "caso contrário", "wanneer",
-	"met", "zonder", "anders", "gdy", "kiedy", "z", "bez", "inaczej"}
-
 // branchHead is the head before the cue at at in folded: the words from the start of
 // its line or sentence, list marks aside, up to a colon, dash, arrow or comma that ends
 // them right before the cue; "" when the cue has none.
@@ -550,12 +509,12 @@ func branchHead(folded string, at int) string {
 
 // branches says whether heads a and b name states of the world that rule apart (see
 // above).
-func branches(a, b string) bool {
+func branches(a, b string, lex *Lexicon) bool {
 	if a == "" || b == "" {
 		return false
 	}
-	_, oa := anyPhrase(a, branchOpeners)
-	_, ob := anyPhrase(b, branchOpeners)
+	_, oa := anyPhrase(a, lex.branch)
+	_, ob := anyPhrase(b, lex.branch)
 	if oa != "" && ob != "" && strings.HasPrefix(a, oa) && strings.HasPrefix(b, ob) {
 		// "when she climbs …", "when she jumps …": times of the action, its parts; a
 		// time is a state of the world when its head says how things are
@@ -608,29 +567,14 @@ func stateHead(head string) bool {
 // settles it after the offer ("Nein, kein Wurf.", "No, no roll."), with no word of doubt
 // ("Hm, eher doch nicht ...", "maybe not", "I think"), the reply rules neither.
 
-// orOffers open an offer of another ruling after one.
-var orOffers = []string{"or maybe", "or perhaps", "or rather", "or actually", "or wait", "or, wait", "or yes", "or is it", "or should",
-	"or does", "or do", "or better", "oder doch", "oder vielleicht", "oder besser", "oder eher", "oder lieber", "ou plutôt", "ou peut-être",
-	"ou bien", "ou si", "o mejor", "o quizá", "o quizás", "o tal vez", "o sí", "anzi", "o forse", "oppure", "ou melhor", "ou talvez",
-	"ou será", "of toch", "of misschien", "of liever", "albo jednak", "a może", "czy może"}
-
-// orOfferIdx and ruleFrameIdx index orOffers and ruleFrames, searched in whole replies.
-var (
-	orOfferIdx   = sync.OnceValue(func() *phraseIndex { return newPhraseIndex(orOffers) })
-	ruleFrameIdx = sync.OnceValue(func() *phraseIndex { return newPhraseIndex(ruleFrames) })
-)
-
-// doubtWords are words of doubt in what settles an offer: a settling that holds one
-// settles nothing.
-var doubtWords = []string{"maybe", "perhaps", "rather", "i think", "i guess", "probably", "hm", "hmm", "eh", "...", "…", "eher",
-	"vielleicht", "wohl", "lieber", "peut-être", "plutôt", "quizá", "quizás", "tal vez", "más bien", "forse", "magari", "mah",
-	"talvez", "acho", "misschien", "liever", "może", "raczej", "chyba"}
+// ruleFrameIdx indexes ruleFrames, searched in whole replies.
+var ruleFrameIdx = sync.OnceValue(func() *phraseIndex { return newPhraseIndex(ruleFrames) })
 
 // flipFlop says whether the reply offers the other ruling after its prose ruling p, cue
 // first, with nothing firm after to settle it; and where the offer starts.
 func flipFlop(folded, orig string, p Parsed, first vote, tax *Taxonomy, lex *Lexicon) (int, bool) {
 	rest := folded[first.to:]
-	k, phrase := orOfferIdx().first(rest)
+	k, phrase := lex.orOfferIdx.first(rest)
 	if k < 0 {
 		return 0, false
 	}
@@ -647,7 +591,7 @@ func flipFlop(folded, orig string, p Parsed, first vote, tax *Taxonomy, lex *Lex
 		return 0, false
 	}
 	settle := strings.TrimSpace(strings.TrimLeft(folded[end:], ".!?"))
-	if settle == "" || hasPhrase(settle, doubtWords) || strings.HasSuffix(settle, "...") || strings.HasSuffix(settle, "…") {
+	if settle == "" || hasPhrase(settle, lex.doubt) || strings.HasSuffix(settle, "...") || strings.HasSuffix(settle, "…") {
 		return at, true
 	}
 	return 0, false
@@ -797,7 +741,7 @@ func framed(folded, orig string, p Parsed, from int, t *cueTally, tax *Taxonomy,
 	k += from
 	start, end := sentenceAround(folded, k, k+len(phrase))
 	start, end = max(start, k-grantReach), min(end, k+len(phrase)+grantReach)
-	if j, _ := lastPhrase(folded[start:k], grantOpens); j >= 0 {
+	if j, _ := lastPhrase(folded[start:k], lex.grantOpen); j >= 0 {
 		start += j
 	}
 	scope := folded[start:k] + strings.Repeat(" ", len(phrase)) + folded[k+len(phrase):end]
@@ -853,13 +797,6 @@ var (
 		"fais": true, "lasse": true, "lassen": true, "vragen": true, "vraag": true, "laten": true, "laat": true}
 )
 
-// implicativeStems begin verbs whose negation affirms what follows them: not to
-// hesitate, not to forget, not to fail to ask, nothing to stop you ("Nada te impide
-// hacer una tirada").
-var implicativeStems = []string{"dud", "vacil", "esit", "hésit", "zöger", "hesit", "aarzel", "wah", "olvid", "dimentic", "oubli",
-	"vergess", "esquec", "vergeet", "vergat", "zapom", "omit", "manqu", "impid", "imped", "empêch", "verhind", "hindert", "belet",
-	"powstrzym", "uniemożliw", "evit", "éviter"}
-
 // negatedRequest says whether before, the words of a clause (folded) before a roll
 // phrase of l, ends in a negation, a verb of asking or making within three words after
 // it, and the verb's object: at most four words, no comma between.
@@ -881,7 +818,7 @@ func (l *Lexicon) negatedRequest(before string) bool {
 	}
 	for k := verb - 1; k >= 0 && k >= verb-4; k-- {
 		w := strings.Trim(words[k].text, "'’")
-		if strings.ContainsAny(words[k].text, ",;:") || slices.ContainsFunc(implicativeStems, func(s string) bool { return strings.HasPrefix(w, s) }) {
+		if strings.ContainsAny(words[k].text, ",;:") || slices.ContainsFunc(l.implicative, func(s string) bool { return strings.HasPrefix(w, s) }) {
 			return false // "No dudaré en pedirte una tirada": not to hesitate is to ask
 		}
 		if (strings.HasPrefix(w, "deix") || strings.HasPrefix(w, "dej")) && k+1 < len(words) && words[k+1].text == "de" {

@@ -28,7 +28,7 @@ func refusesByDeferral(folded string, lex *Lexicon) bool {
 // Keeper"), in a sentence that asks for more first ("ask your Keeper how deep the
 // water is"), nor in a reply that says the ruling depends on something.
 func (l *Lexicon) defers(folded string) bool {
-	if len(l.deferTo) == 0 || holdsAny(folded, dependWords) {
+	if len(l.deferTo) == 0 || holdsAny(folded, l.depend) {
 		return false
 	}
 	folded = strings.ReplaceAll(folded, "’", "'")
@@ -39,21 +39,18 @@ func (l *Lexicon) defers(folded string) bool {
 // "ask your Keeper whether a roll is needed", "demande à ton gardien s'il faut un jet".
 // The whether is no condition left open on the world, and the reply is refused.
 func (l *Lexicon) defersQuestion(folded string) bool {
-	if len(l.deferTo) == 0 || holdsAny(folded, dependWords) {
+	if len(l.deferTo) == 0 || holdsAny(folded, l.depend) {
 		return false
 	}
 	folded = strings.ReplaceAll(folded, "’", "'")
 	return l.eachDeferral(folded, func(at, end int, post string) bool {
 		next := strings.TrimLeft(folded[end:], " ,")
-		if post != "" || !hasPhrase(firstWordsOf(next, 1), whetherWords) {
+		if post != "" || !hasPhrase(firstWordsOf(next, 1), l.whether) {
 			return false
 		}
 		return l.deferFits(folded, at, end, post)
 	})
 }
-
-// whetherWords open an indirect question: "ask … whether", "fragt …, ob".
-var whetherWords = []string{"whether", "if", "ob", "si", "s'il", "s'ils", "se", "of", "czy"}
 
 // firstWordsOf is the first n words of s.
 func firstWordsOf(s string, n int) string {
@@ -102,10 +99,6 @@ func (l *Lexicon) eachDeferral(folded string, fits func(at, end int, post string
 	}
 	return false
 }
-
-// dependWords say the ruling depends on something: the reply is undetermined or
-// hedged ("it depends on the lighting; ask your Keeper"), not a deferral.
-var dependWords = []string{"depend", "dépend", "hängt davon ab", "hängt von", "dipende", "hangt af", "zależy"}
 
 // defereeAt is the longest deferee that stands at folded[from:] as whole words, or "".
 func (l *Lexicon) defereeAt(folded string, from int) string {
@@ -305,10 +298,10 @@ func deniedRollRequestAt(folded, body string, tax *Taxonomy) int {
 // a name that is also the language's verb of rolling dice ("lancer", "werfen") where it
 // is written in lowercase: "Tu dois lancer un jet" rolls dice, "un jet de Lancer" names
 // the skill. s is orig folded, at the same offsets.
-func skillWordAt(s, orig, p string, from int) int {
+func (l *Lexicon) skillWordAt(s, orig, p string, from int) int {
 	for {
 		i := phraseAt(s, p, from)
-		if i < 0 || !diceVerb[p] || i < len(orig) && orig[i] >= 'A' && orig[i] <= 'Z' || rollBefore(s[:i]) {
+		if i < 0 || !l.diceVerb[p] || i < len(orig) && orig[i] >= 'A' && orig[i] <= 'Z' || l.rollBefore(s[:i]) {
 			return i // "un jet de lancer": the skill, after the roll's preposition
 		}
 		from = i + len(p)
@@ -317,21 +310,15 @@ func skillWordAt(s, orig, p string, from int) int {
 
 // rollBefore says whether s ends with a roll's word and the preposition that joins it
 // to its skill's name: "jet de", "Probe auf", "tiro di".
-func rollBefore(s string) bool {
+func (l *Lexicon) rollBefore(s string) bool {
 	s = strings.TrimRight(s, " ")
-	for _, r := range rollJoins {
+	for _, r := range l.rollJoin {
 		if strings.HasSuffix(s, r) {
 			return true
 		}
 	}
 	return false
 }
-
-// rollJoins are a roll's word and the preposition before its skill's name.
-var rollJoins = []string{"jet de", "jet d'", "probe auf", "tirada de", "tiro di", "tiro de", "teste de", "worp op", "worp voor", "rzut na"}
-
-// diceVerb are the skills' names of the lexicons that are also a verb of rolling dice.
-var diceVerb = map[string]bool{"lancer": true, "lanzar": true, "lanciare": true, "werfen": true, "werpen": true, "lançar": true}
 
 // deicticRest are the words after a refusal phrase that point at the matter itself: "I
 // won't rule on this." declines the ruling, and a ruling after it is a second stance
